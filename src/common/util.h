@@ -1,0 +1,64 @@
+/* Small helpers shared by every layer: wiping, big-endian load/store. */
+#ifndef GK5_UTIL_H
+#define GK5_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <openssl/crypto.h>
+
+#define GK5_HIDDEN __attribute__((visibility("hidden")))
+#define GK5_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define BITS2OCTETS(b) ((b) / 8)
+
+/* The one way gk5 wipes secrets. */
+static inline void zap(void *p, size_t n)
+{
+    if (p != NULL && n != 0) {
+        OPENSSL_cleanse(p, n);
+    }
+}
+
+static inline uint16_t load_be16(const uint8_t *p)
+{
+    return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
+}
+static inline uint32_t load_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+           (uint32_t)p[2] << 8 | p[3];
+}
+static inline uint64_t load_be64(const uint8_t *p)
+{
+    return (uint64_t)load_be32(p) << 32 | load_be32(p + 4);
+}
+static inline uint32_t load_le32(const uint8_t *p)
+{
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[1] << 8 | p[0];
+}
+static inline void store_be16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+static inline void store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+static inline void store_be64(uint8_t *p, uint64_t v)
+{
+    store_be32(p, (uint32_t)(v >> 32));
+    store_be32(p + 4, (uint32_t)v);
+}
+static inline void store_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+#endif /* GK5_UTIL_H */

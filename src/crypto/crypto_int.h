@@ -1,0 +1,133 @@
+/*
+ * The one narrow header between src/crypto and the rest of gk5.
+ *
+ * src/mech never touches OpenSSL: it asks this layer for prepared keys
+ * (gk5_ukey: one base key + one key usage, with keyed OpenSSL contexts made
+ * once) and runs encrypt/decrypt/checksum over crypto IOVs with them.
+ * A gk5_ukey is used by one thread at a time; gk5i_ukey_dup() makes another
+ * for another thread without re-deriving anything.
+ */
+#ifndef GK5_CRYPTO_INT_H
+#define GK5_CRYPTO_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gk5/crypto.h>
+#include "../common/util.h"
+
+struct gk5_profile; /* per-family operations, private to src/crypto */
+
+/* One row of THE enctype table (src/crypto/enctypes.c). */
+struct gk5_enctype {
+    int32_t num;
+    int32_t alias_num; /* another number for the same key type, or 0
+                          (rpc.gssd labels DES3 as 6, des3-cbc-raw) */
+    const char *name;
+    const char *const *aliases; /* other names, NULL-terminated, or NULL */
+    enum gk5_enctype_state state;
+    const char *reason; /* rejected / not built: why (RFC) */
+    const struct gk5_profile *profile; /* NULL unless supported */
+    size_t key_bytes;    /* random-to-key output = protocol key length */
+    size_t keygen_bytes; /* random-to-key input (DES3: 21) */
+    size_t block_bytes;  /* cipher block size */
+    size_t conf_bytes;   /* confounder length (= block size) */
+    size_t mac_bytes;    /* h: truncated MAC length in ciphertext */
+    size_t cksum_bytes;  /* the mandatory checksum's length */
+    size_t prf_bytes;
+    uint32_t s2k_default_iter; /* PBKDF2 iterations when params absent */
+    int32_t cksumtype;
+    const char *cksum_name;
+    const char *cipher;     /* OpenSSL name, CBC ("AES-128-CBC") */
+    const char *cts_cipher; /* OpenSSL name, CTS ("AES-128-CBC-CTS"), or NULL */
+    const char *digest;     /* "SHA1", "SHA256", "SHA384"; NULL for CMAC */
+    bool rfc1964;           /* GSS tokens are RFC 1964 (DES3), else RFC 4121 */
+};
+
+/* Rows in preference order; gk5i_enctype_at(i) is NULL past the end. */
+GK5_HIDDEN const struct gk5_enctype *gk5i_enctype_at(size_t i);
+/* Table lookups (by num or alias_num).  gk5i_enctype_get() returns the row whatever its state
+ * (NULL if unknown); gk5i_enctype_usable() returns 0 and the row only when
+ * supported here, else the refusal code (enctype in the high bits). */
+GK5_HIDDEN const struct gk5_enctype *gk5i_enctype_get(int32_t num);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_enctype_usable(int32_t num,
+                                                const struct gk5_enctype **et);
+/* Formats the words for an enctype refusal code into buf. */
+GK5_HIDDEN void gk5i_enctype_error_words(uint32_t err, char *buf, size_t len);
+
+/* ---- Subkeys ----
+ * Raw derived keys for one base key and usage: Ke (encryption), Ki
+ * (integrity of ciphertext), Kc (checksum).  Kept by a context so it can be
+ * exported; wiped with gk5i_subkeys_wipe(). */
+#define GK5_MAX_KEY_BYTES 32
+struct gk5i_subkeys {
+    uint8_t ke[GK5_MAX_KEY_BYTES], ki[GK5_MAX_KEY_BYTES],
+        kc[GK5_MAX_KEY_BYTES];
+    size_t ke_len, ki_len, kc_len;
+    bool raw; /* ke is the base key itself, no derivation (RFC 1964 DES3) */
+};
+GK5_HIDDEN GK5_WUR uint32_t gk5i_derive_subkeys(const struct gk5_enctype *et,
+                                                const uint8_t *key,
+                                                size_t key_len, uint32_t usage,
+                                                struct gk5i_subkeys *out);
+/* RFC 1964 DES3: ke = the session key as is (for sealing and the sequence
+ * number), kc = DK(key, usage | 0x99) for the HMAC-SHA1-DES3-KD checksum. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_derive_subkeys_raw(
+    const struct gk5_enctype *et, const uint8_t *key, size_t key_len,
+    uint32_t usage, struct gk5i_subkeys *out);
+GK5_HIDDEN void gk5i_subkeys_wipe(struct gk5i_subkeys *sk);
+
+/* ---- Prepared keys ---- */
+typedef struct gk5_ukey gk5_ukey;
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
+                                          const struct gk5i_subkeys *sk,
+                                          gk5_ukey **out);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_dup(const gk5_ukey *src,
+                                          gk5_ukey **out);
+GK5_HIDDEN void gk5i_ukey_free(gk5_ukey *uk);
+GK5_HIDDEN const struct gk5_enctype *gk5i_ukey_enctype(const gk5_ukey *uk);
+
+/* RFC 3961 encryption over IOVs, in place (see GK5_CRYPTO_IOV_* in
+ * crypto.h).  confounder: NULL = random (RAND_bytes); tests pass a fixed
+ * one through this seam (never the public ABI). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encrypt_iov(gk5_ukey *uk,
+                                             const uint8_t *confounder,
+                                             gk5_crypto_iov *iov, size_t n);
+/* Decrypts in place and verifies; on GK5_ERR_INTEGRITY every DATA/PADDING
+ * segment is wiped before returning, so no unauthenticated plaintext is
+ * left behind.  Segments may be any lengths (no alignment needed). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_decrypt_iov(gk5_ukey *uk,
+                                             gk5_crypto_iov *iov, size_t n);
+/* Keyed checksum (Kc) over DATA and SIGN_ONLY segments into/against the
+ * CHECKSUM segment (whose length may be <= cksum_bytes: truncated, as RFC
+ * 4121 never truncates but RFC 1964's MIT form uses 20 of 20). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_checksum_iov(gk5_ukey *uk,
+                                              gk5_crypto_iov *iov, size_t n);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_verify_checksum_iov(gk5_ukey *uk,
+                                                     const gk5_crypto_iov *iov,
+                                                     size_t n);
+/* RFC 1964 DES3 raw encryption with Ke (no confounder, no MAC): CBC over the
+ * DATA segments (total a multiple of the block size) with the given IV
+ * (NULL = zero IV). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_encrypt_iov(gk5_ukey *uk,
+                                                 const uint8_t *iv,
+                                                 gk5_crypto_iov *iov,
+                                                 size_t n);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk,
+                                                 const uint8_t *iv,
+                                                 gk5_crypto_iov *iov,
+                                                 size_t n);
+
+/* Contiguous encrypt with a fixed confounder (test seam and the CLI's
+ * --confounder). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encrypt_with_confounder(
+    int32_t enctype, const void *key, size_t key_len, uint32_t usage,
+    const void *confounder, size_t confounder_len, const void *in,
+    size_t in_len, void *out, size_t *out_len);
+
+/* RFC 3961 5.1 n-fold (by hand: OpenSSL has none). */
+GK5_HIDDEN void gk5i_nfold(const uint8_t *in, size_t in_len, uint8_t *out,
+                           size_t out_len);
+
+#endif /* GK5_CRYPTO_INT_H */

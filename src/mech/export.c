@@ -1,0 +1,2 @@
+/* placeholder: to be written */
+typedef int gk5_placeholder_export;

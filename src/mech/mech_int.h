@@ -1,0 +1,155 @@
+/*
+ * Internal shape of a gk5 context, shared by the files of src/mech.
+ *
+ * Files and what they own:
+ *   context.c        gk5i_ctx_new (derive subkeys, lane 0, wipe key),
+ *                    lanes, gk5_ctx_free/inquire/set_flags, expiry
+ *   import_gssd.c    gk5_ctx_import_gssd, gk5_ctx_import_lucid
+ *   export.c         gk5_ctx_export, gk5_ctx_import (own format)
+ *   seqstate.c       the receive window (RFC 2743 1.2.3 / 4121 4.2.6)
+ *   status.c         the ONLY place errors become major/minor codes,
+ *                    gk5_display_status, gk5_major_name, gk5_strerror
+ *   iov.c            public IOV API: validate buffers, ALLOCATE, dispatch;
+ *                    contiguous gk5_wrap/... wrappers, gk5_wrap_size_limit
+ *   rfc4121_tokens.c RFC 4121 MIC and Wrap tokens
+ *   rfc1964_tokens.c RFC 1964 MIC and Wrap tokens for DES3 (-Ddes3=true)
+ */
+#ifndef GK5_MECH_INT_H
+#define GK5_MECH_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <gk5/gk5.h>
+#include "../crypto/crypto_int.h"
+
+/* RFC 4121 2: key usage numbers. */
+#define KG_USAGE_ACCEPTOR_SEAL 22
+#define KG_USAGE_ACCEPTOR_SIGN 23
+#define KG_USAGE_INITIATOR_SEAL 24
+#define KG_USAGE_INITIATOR_SIGN 25
+/* RFC 1964 DES3 (MIT): the checksum is HMAC-SHA1-DES3-KD with usage 23. */
+#define KG_USAGE_V1_SIGN 23
+
+/* Which prepared key.  RFC 4121: SEAL = our/peer's seal usage (Ke, Ki for
+ * sealed Wrap; Kc for integrity-only Wrap), SIGN = sign usage (Kc for MIC).
+ * RFC 1964 DES3 uses only UK_SEND_SEAL (the raw session key: sealing and
+ * the sequence number, both directions) and UK_SEND_SIGN (Kc, usage 23,
+ * both directions); the RECV slots stay NULL. */
+enum gk5_uk_slot { UK_SEND_SEAL, UK_SEND_SIGN, UK_RECV_SEAL, UK_RECV_SIGN,
+                   UK__COUNT };
+
+/* A lane: one complete set of keyed OpenSSL state, used by one thread at a
+ * time.  Lane 0 is made at import; more are made (by dup) only when several
+ * threads work on one context at once, so the steady state allocates
+ * nothing per message. */
+#define GK5_LANES_MAX 32
+struct gk5_lane {
+    gk5_ukey *uk[UK__COUNT];
+};
+
+/* Receive window: RFC 2743 1.2.3 semantics over a 64-entry bitmap. */
+#define GK5_SEQ_WINDOW 64
+struct gk5_seqstate {
+    pthread_mutex_t lock;
+    bool started;   /* false until the first authenticated token */
+    bool wide;      /* 64-bit numbers (RFC 4121) vs 32-bit (RFC 1964) */
+    uint64_t next;  /* one past the highest number seen */
+    uint64_t bitmap; /* bit i set: number (next - 1 - i) seen */
+};
+
+/* Flags of a context (gk5_ctx.flags). */
+#define GK5_CTXF_INITIATOR 0x01u
+#define GK5_CTXF_CFX 0x02u             /* RFC 4121 tokens */
+#define GK5_CTXF_ACCEPTOR_SUBKEY 0x04u /* keyed with the acceptor's subkey */
+
+struct gk5_ctx {
+    const struct gk5_enctype *et;
+    uint32_t ctxflags;  /* GK5_CTXF_* (fixed at import) */
+    _Atomic uint32_t options; /* GK5_CTX_REPLAY | GK5_CTX_SEQUENCE */
+    uint32_t endtime;   /* 0: no expiry */
+    _Atomic uint64_t send_seq; /* next number to send; fetch_add per token */
+    struct gk5_seqstate recv;
+
+    /* Derived subkeys, kept only for gk5_ctx_export(); indexed by slot.
+     * The session key itself is never kept (except that RFC 1964 DES3
+     * seals with it: sk[UK_SEND_SEAL].ke). */
+    struct gk5i_subkeys sk[UK__COUNT];
+
+    pthread_mutex_t lane_lock;      /* taken only to add a lane */
+    _Atomic uint32_t lane_busy;     /* bit i: lane i in use */
+    _Atomic uint32_t lane_count;    /* lanes[0..count) are valid */
+    struct gk5_lane lanes[GK5_LANES_MAX];
+};
+
+/* ---- context.c ---- */
+/* Make a context from a session (or acceptor sub-) key: derives the four
+ * slots' subkeys for the role, prepares lane 0, then wipes nothing of the
+ * caller's (the caller wipes its copy).  Returns a gk5 error code. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ctx_new(int32_t enctype, uint32_t ctxflags,
+                                         uint32_t endtime, uint64_t send_seq,
+                                         const uint8_t *key, size_t key_len,
+                                         gk5_ctx **out);
+/* Make a context from already derived subkeys (gk5_ctx_import). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ctx_new_from_subkeys(
+    const struct gk5_enctype *et, uint32_t ctxflags, uint32_t endtime,
+    uint64_t send_seq, const struct gk5i_subkeys sk[UK__COUNT],
+    gk5_ctx **out);
+/* Borrow a lane for one message; never blocks for long, allocates only when
+ * every existing lane is busy.  NULL only if out of memory. */
+GK5_HIDDEN struct gk5_lane *gk5i_lane_acquire(gk5_ctx *ctx, uint32_t *err);
+GK5_HIDDEN void gk5i_lane_release(gk5_ctx *ctx, struct gk5_lane *lane);
+/* 0 or GK5_ERR_CTX_EXPIRED (time(NULL) >= endtime, endtime != 0). */
+GK5_HIDDEN uint32_t gk5i_ctx_check_expiry(const gk5_ctx *ctx);
+/* Take the next send sequence number (atomic; never reused). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ctx_next_seq(gk5_ctx *ctx, uint64_t *seq);
+
+/* ---- seqstate.c ---- */
+GK5_HIDDEN void gk5i_seq_init(struct gk5_seqstate *st, bool wide);
+GK5_HIDDEN void gk5i_seq_destroy(struct gk5_seqstate *st);
+/* Call ONLY after the token passed decryption and the integrity check.
+ * Records seq and returns the supplementary status bits
+ * (GK5_S_DUPLICATE_TOKEN, GK5_S_OLD_TOKEN, GK5_S_UNSEQ_TOKEN,
+ * GK5_S_GAP_TOKEN) as filtered by options (GK5_CTX_REPLAY /
+ * GK5_CTX_SEQUENCE). */
+GK5_HIDDEN uint32_t gk5i_seq_check(struct gk5_seqstate *st, uint32_t options,
+                                   uint64_t seq);
+/* Snapshot/restore for export. */
+GK5_HIDDEN void gk5i_seq_get(struct gk5_seqstate *st, bool *started,
+                             uint64_t *next, uint64_t *bitmap);
+GK5_HIDDEN void gk5i_seq_set(struct gk5_seqstate *st, bool started,
+                             uint64_t next, uint64_t bitmap);
+
+/* ---- status.c ---- */
+/* The translation point: a gk5 error code -> major status, *minor = err. */
+GK5_HIDDEN uint32_t gk5i_status(uint32_t *minor, uint32_t err);
+
+/* ---- token layers (called by iov.c with a validated iov array and a
+ * borrowed lane; they return a major status and set *minor via
+ * gk5i_status) ---- */
+struct gk5_tok_ops {
+    uint32_t (*wrap_iov)(uint32_t *minor, gk5_ctx *ctx, struct gk5_lane *lane,
+                         int conf_req, int *conf_state, gk5_iov_buffer *iov,
+                         int iov_count);
+    uint32_t (*unwrap_iov)(uint32_t *minor, gk5_ctx *ctx,
+                           struct gk5_lane *lane, int *conf_state,
+                           gk5_iov_buffer *iov, int iov_count);
+    uint32_t (*wrap_iov_length)(uint32_t *minor, const gk5_ctx *ctx,
+                                int conf_req, int *conf_state,
+                                gk5_iov_buffer *iov, int iov_count);
+    uint32_t (*get_mic_iov)(uint32_t *minor, gk5_ctx *ctx,
+                            struct gk5_lane *lane, gk5_iov_buffer *iov,
+                            int iov_count);
+    uint32_t (*verify_mic_iov)(uint32_t *minor, gk5_ctx *ctx,
+                               struct gk5_lane *lane, gk5_iov_buffer *iov,
+                               int iov_count);
+    uint32_t (*wrap_size_limit)(uint32_t *minor, const gk5_ctx *ctx,
+                                int conf_req, size_t out_max, size_t *in_max);
+};
+GK5_HIDDEN extern const struct gk5_tok_ops gk5i_rfc4121_ops;
+#ifdef GK5_WITH_DES3
+GK5_HIDDEN extern const struct gk5_tok_ops gk5i_rfc1964_ops;
+#endif
+
+#endif /* GK5_MECH_INT_H */

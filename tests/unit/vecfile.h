@@ -1,0 +1,3 @@
+#ifndef VECFILE_H
+#define VECFILE_H
+#endif
