@@ -126,6 +126,16 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_encrypt_with_confounder(
     const void *confounder, size_t confounder_len, const void *in,
     size_t in_len, void *out, size_t *out_len);
 
+/* Test seam for RFC 3962 Appendix B: raw CBC-CTS (CS3, the Kerberos
+ * variant) with the enctype's cipher, no confounder or MAC.  iv: 16 bytes
+ * (NULL = zero); next_iv (may be NULL) receives the cipher state RFC 3962
+ * B lists as "Next IV". */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_cts_raw(int32_t enctype, const uint8_t *key,
+                                         size_t key_len, const uint8_t *iv,
+                                         const uint8_t *in, size_t len,
+                                         uint8_t *out, uint8_t *next_iv,
+                                         bool encrypt);
+
 /* RFC 3961 5.1 n-fold (by hand: OpenSSL has none). */
 GK5_HIDDEN void gk5i_nfold(const uint8_t *in, size_t in_len, uint8_t *out,
                            size_t out_len);
