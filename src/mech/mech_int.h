@@ -34,9 +34,10 @@
 
 /* Which prepared key.  RFC 4121: SEAL = our/peer's seal usage (Ke, Ki for
  * sealed Wrap; Kc for integrity-only Wrap), SIGN = sign usage (Kc for MIC).
- * RFC 1964 DES3 uses only UK_SEND_SEAL (the raw session key: sealing and
- * the sequence number, both directions) and UK_SEND_SIGN (Kc, usage 23,
- * both directions); the RECV slots stay NULL. */
+ * RFC 1964 DES3 contexts populate only UK_SEND_SEAL, from
+ * gk5i_derive_subkeys_raw(key, KG_USAGE_V1_SIGN): its Ke is the raw session
+ * key (sealing and sequence numbers, both directions) and its Kc is
+ * DK(key, 23|0x99) for the checksum; the other slots stay NULL. */
 enum gk5_uk_slot { UK_SEND_SEAL, UK_SEND_SIGN, UK_RECV_SEAL, UK_RECV_SIGN,
                    UK__COUNT };
 
