@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package gk5's build, tests, demo and benchmark
+# need.  Run as root on a fresh machine; safe to run again.
+set -euo pipefail
+
+packages=(
+    # build
+    gcc pkg-config meson ninja-build libssl-dev
+    # unit tests
+    libcmocka-dev
+    # MIT krb5: the KDC and GSS-API peers for interop, demo and bench
+    krb5-kdc krb5-admin-server krb5-user libkrb5-dev
+    # hardening: libFuzzer + sanitizer runtimes, valgrind
+    clang libclang-rt-14-dev valgrind clang-format
+    # scripts
+    procps coreutils
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+        missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update
+    apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+# The krb5-kdc package may start a system KDC on a configured machine; gk5
+# never uses it (its tests run their own throwaway KDC on loopback).

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The whole gk5 test suite, as CI runs it: installs what is missing (Debian
+# 12, as root), then builds and tests every configuration:
+#   default, -Ddes3=true, ASan+UBSan, valgrind memcheck over the unit suite,
+#   ThreadSanitizer on the threaded test, fuzz smoke runs, the constant-time
+#   check, the source checks and clang-format.
+# Usage: tools/test-all.sh [--fuzz-seconds N] [--quick]
+#   --quick: default and des3 builds only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$(pwd)
+
+fuzz_seconds=60
+quick=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --fuzz-seconds) fuzz_seconds=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    *) echo "usage: $0 [--fuzz-seconds N] [--quick]" >&2; exit 2 ;;
+    esac
+done
+
+tools/setup-debian.sh
+
+step() { printf '\n===== %s =====\n' "$*"; }
+builddir=${GK5_BUILD_ROOT:-$top/build-ci}
+mkdir -p "$builddir"
+
+configure() { # dir, meson args...
+    local dir=$1; shift
+    if [ -d "$dir" ]; then
+        meson setup --wipe "$dir" "$@" >/dev/null
+    else
+        meson setup "$dir" "$@" >/dev/null
+    fi
+    ninja -C "$dir"
+}
+
+step "build + test: default options"
+configure "$builddir/default" -Dmit=enabled
+meson test -C "$builddir/default" --print-errorlogs --num-processes 2
+
+step "build + test: -Ddes3=true"
+configure "$builddir/des3" -Ddes3=true -Dmit=enabled
+meson test -C "$builddir/des3" --print-errorlogs --num-processes 2
+
+[ "$quick" = 1 ] && { echo "quick run: done"; exit 0; }
+
+step "build + test: ASan + UBSan (default and des3)"
+for v in default des3; do
+    d=false; [ $v = des3 ] && d=true
+    configure "$builddir/asan-$v" -Ddes3=$d -Dmit=enabled \
+        -Db_sanitize=address,undefined -Db_lundef=false \
+        -Dc_args=-fno-sanitize-recover=all
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        meson test -C "$builddir/asan-$v" --print-errorlogs --num-processes 2 \
+        --no-suite interop
+done
+
+step "valgrind memcheck: unit suites (default build)"
+meson test -C "$builddir/default" --print-errorlogs --num-processes 2 \
+    --suite crypto --suite mech \
+    --wrapper "valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --suppressions=$top/tests/valgrind.supp --quiet" \
+    --timeout-multiplier 10
+
+if [ -f tests/unit/test_threads.c ]; then
+    step "ThreadSanitizer: the threaded test"
+    CC=clang configure "$builddir/tsan" -Dmit=disabled -Db_sanitize=thread -Db_lundef=false
+    TSAN_OPTIONS=halt_on_error=1 meson test -C "$builddir/tsan" --print-errorlogs test_threads
+fi
+
+if [ -f tests/fuzz/run.sh ]; then
+    step "fuzz smoke runs (${fuzz_seconds}s per target)"
+    CC=clang configure "$builddir/fuzz" -Dfuzzing=true -Dmit=enabled \
+        -Db_sanitize=address,undefined -Db_lundef=false
+    tests/fuzz/run.sh "$builddir/fuzz" "$fuzz_seconds"
+fi
+
+if [ -f tests/ct/run.sh ]; then
+    step "constant-time check (valgrind, secrets marked undefined)"
+    tests/ct/run.sh "$builddir/default"
+fi
+
+if [ -f tools/check_source.sh ]; then
+    step "source checks (CRYPTO_memcmp, wiping, symbol map)"
+    tools/check_source.sh "$builddir/default/src/libgk5.so"
+fi
+
+step "clang-format"
+git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror
+
+step "all green"
