@@ -1,2 +1,416 @@
-/* placeholder: to be written */
-typedef int gk5_placeholder_context;
+/*
+ * Contexts: made once from a session key (or an acceptor subkey) by
+ * deriving every subkey the role needs and keying OpenSSL through the
+ * crypto layer; after that a message costs no key setup and no allocation.
+ *
+ * Concurrency: the send counter is taken with a compare-and-swap, so no
+ * number is used twice.  Keyed OpenSSL state is not shareable between
+ * threads, so a context holds "lanes", each a full set of prepared keys
+ * used by one thread at a time.  Lane 0 is made at import; a thread that
+ * finds every lane busy adds one (rarely, under lane_lock), up to
+ * GK5_LANES_MAX, and past that waits for one to come free.
+ */
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "mech_int.h"
+
+/* RFC 1964 sequence numbers are 32 bits: 2^32 of them, then none. */
+#define SEQ32_LIMIT ((uint64_t)1 << 32)
+
+/* RFC 4121 2: which key usage each slot takes, by role. */
+static const uint32_t usage_initiator[UK__COUNT] = {
+    [UK_SEND_SEAL] = KG_USAGE_INITIATOR_SEAL,
+    [UK_SEND_SIGN] = KG_USAGE_INITIATOR_SIGN,
+    [UK_RECV_SEAL] = KG_USAGE_ACCEPTOR_SEAL,
+    [UK_RECV_SIGN] = KG_USAGE_ACCEPTOR_SIGN,
+};
+static const uint32_t usage_acceptor[UK__COUNT] = {
+    [UK_SEND_SEAL] = KG_USAGE_ACCEPTOR_SEAL,
+    [UK_SEND_SIGN] = KG_USAGE_ACCEPTOR_SIGN,
+    [UK_RECV_SEAL] = KG_USAGE_INITIATOR_SEAL,
+    [UK_RECV_SIGN] = KG_USAGE_INITIATOR_SIGN,
+};
+
+/* RFC 1964 DES3 contexts use the UK_SEND_SEAL slot only (mech_int.h). */
+static bool slot_used(const struct gk5_enctype *et, enum gk5_uk_slot slot)
+{
+    return !et->rfc1964 || slot == UK_SEND_SEAL;
+}
+
+/* Flags and counter that fit the enctype's token family. */
+static uint32_t check_shape(const struct gk5_enctype *et, uint32_t ctxflags,
+                            uint64_t send_seq)
+{
+    const uint32_t known =
+        GK5_CTXF_INITIATOR | GK5_CTXF_CFX | GK5_CTXF_ACCEPTOR_SUBKEY;
+
+    if ((ctxflags & ~known) != 0) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    if (et->rfc1964) {
+        /* RFC 1964 has no acceptor subkey; 2^32 means "used up". */
+        if ((ctxflags & (GK5_CTXF_CFX | GK5_CTXF_ACCEPTOR_SUBKEY)) != 0 ||
+            send_seq > SEQ32_LIMIT) {
+            return GK5_ERR_INVALID_ARGUMENT;
+        }
+    } else if ((ctxflags & GK5_CTXF_CFX) == 0) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    return GK5_OK;
+}
+
+static void lane_clear(struct gk5_lane *lane)
+{
+    for (size_t slot = 0; slot < UK__COUNT; slot++) {
+        gk5i_ukey_free(lane->uk[slot]);
+        lane->uk[slot] = NULL;
+    }
+}
+
+/* Key a lane from the context's subkeys.  The subkeys never change after
+ * the context is made, so this is safe while other lanes are in use (a
+ * busy lane's OpenSSL state is not: it is never copied from). */
+static uint32_t lane_build(const gk5_ctx *ctx, struct gk5_lane *lane)
+{
+    uint32_t err = GK5_OK;
+
+    for (size_t slot = 0; slot < UK__COUNT; slot++) {
+        if (!slot_used(ctx->et, (enum gk5_uk_slot)slot)) {
+            continue;
+        }
+        err = gk5i_ukey_new(ctx->et, &ctx->sk[slot], &lane->uk[slot]);
+        if (err != GK5_OK) {
+            goto cleanup;
+        }
+    }
+
+cleanup:
+    if (err != GK5_OK) {
+        lane_clear(lane);
+    }
+    return err;
+}
+
+/* A zeroed context with its locks, window and counters set; no keys. */
+static uint32_t ctx_alloc(const struct gk5_enctype *et, uint32_t ctxflags,
+                          uint32_t endtime, uint64_t send_seq, gk5_ctx **out)
+{
+    gk5_ctx *ctx = NULL;
+    uint32_t err;
+
+    *out = NULL;
+    err = check_shape(et, ctxflags, send_seq);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    ctx = OPENSSL_zalloc(sizeof(*ctx));
+    if (ctx == NULL) {
+        err = GK5_ERR_NOMEM;
+        goto cleanup;
+    }
+    ctx->et = et;
+    ctx->ctxflags = ctxflags;
+    ctx->endtime = endtime;
+    atomic_init(&ctx->options, GK5_CTX_REPLAY | GK5_CTX_SEQUENCE);
+    atomic_init(&ctx->send_seq, send_seq);
+    atomic_init(&ctx->send_exhausted, false);
+    atomic_init(&ctx->lane_busy, 0);
+    atomic_init(&ctx->lane_count, 0);
+    gk5i_seq_init(&ctx->recv, !et->rfc1964);
+    (void)pthread_mutex_init(&ctx->lane_lock, NULL);
+    *out = ctx;
+
+cleanup:
+    return err;
+}
+
+/* Lane 0, then the context is ready. */
+static uint32_t ctx_finish(gk5_ctx *ctx)
+{
+    uint32_t err = lane_build(ctx, &ctx->lanes[0]);
+
+    if (err == GK5_OK) {
+        atomic_store_explicit(&ctx->lane_count, 1, memory_order_release);
+    }
+    return err;
+}
+
+/* RFC 4121 2 (key usages by direction) and RFC 1964 as MIT does DES3:
+ * derive every slot's subkeys from the session key once. */
+uint32_t gk5i_ctx_new(int32_t enctype, uint32_t ctxflags, uint32_t endtime,
+                      uint64_t send_seq, const uint8_t *key, size_t key_len,
+                      gk5_ctx **out)
+{
+    const struct gk5_enctype *et = NULL;
+    const uint32_t *usage;
+    gk5_ctx *ctx = NULL;
+    uint32_t err;
+
+    if (out == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    /* The table first: rc4, single DES, unknown and not-built enctypes get
+     * the table's refusal whatever else is wrong. */
+    err = gk5i_enctype_usable(enctype, &et);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    if (key == NULL || key_len != et->key_bytes) {
+        err = GK5_ERR_BAD_KEY_LENGTH;
+        goto cleanup;
+    }
+    err = ctx_alloc(et, ctxflags, endtime, send_seq, &ctx);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    if (et->rfc1964) {
+        err = gk5i_derive_subkeys_raw(et, key, key_len, KG_USAGE_V1_SIGN,
+                                      &ctx->sk[UK_SEND_SEAL]);
+        if (err != GK5_OK) {
+            goto cleanup;
+        }
+    } else {
+        usage =
+            (ctxflags & GK5_CTXF_INITIATOR) ? usage_initiator : usage_acceptor;
+        for (size_t slot = 0; slot < UK__COUNT; slot++) {
+            err = gk5i_derive_subkeys(et, key, key_len, usage[slot],
+                                      &ctx->sk[slot]);
+            if (err != GK5_OK) {
+                goto cleanup;
+            }
+        }
+    }
+    err = ctx_finish(ctx);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    *out = ctx;
+    ctx = NULL;
+
+cleanup:
+    gk5_ctx_free(ctx);
+    return err;
+}
+
+uint32_t gk5i_ctx_new_from_subkeys(const struct gk5_enctype *et,
+                                   uint32_t ctxflags, uint32_t endtime,
+                                   uint64_t send_seq,
+                                   const struct gk5i_subkeys sk[UK__COUNT],
+                                   gk5_ctx **out)
+{
+    gk5_ctx *ctx = NULL;
+    uint32_t err;
+
+    if (out == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    if (et == NULL || sk == NULL || et->state != GK5_ENCTYPE_SUPPORTED) {
+        err = GK5_ERR_INVALID_ARGUMENT;
+        goto cleanup;
+    }
+    err = ctx_alloc(et, ctxflags, endtime, send_seq, &ctx);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    for (size_t slot = 0; slot < UK__COUNT; slot++) {
+        if (slot_used(et, (enum gk5_uk_slot)slot)) {
+            ctx->sk[slot] = sk[slot];
+        }
+    }
+    err = ctx_finish(ctx);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    *out = ctx;
+    ctx = NULL;
+
+cleanup:
+    gk5_ctx_free(ctx);
+    return err;
+}
+
+/* Add lane number `seen` (the count this thread saw) and hand it over
+ * already marked busy; NULL with *err == 0 if another thread added a lane
+ * meanwhile (the caller scans again). */
+static struct gk5_lane *lane_add(gk5_ctx *ctx, uint32_t seen, uint32_t *err)
+{
+    struct gk5_lane *lane = NULL;
+    uint32_t count;
+
+    pthread_mutex_lock(&ctx->lane_lock);
+    count = atomic_load_explicit(&ctx->lane_count, memory_order_relaxed);
+    if (count != seen || count >= GK5_LANES_MAX) {
+        goto cleanup;
+    }
+    *err = lane_build(ctx, &ctx->lanes[count]);
+    if (*err != GK5_OK) {
+        goto cleanup;
+    }
+    /* Busy before it is published: no other thread can take it first. */
+    atomic_fetch_or_explicit(&ctx->lane_busy, 1u << count,
+                             memory_order_relaxed);
+    atomic_store_explicit(&ctx->lane_count, count + 1, memory_order_release);
+    lane = &ctx->lanes[count];
+
+cleanup:
+    pthread_mutex_unlock(&ctx->lane_lock);
+    return lane;
+}
+
+struct gk5_lane *gk5i_lane_acquire(gk5_ctx *ctx, uint32_t *err)
+{
+    struct gk5_lane *lane = NULL;
+    uint32_t count;
+    uint32_t busy;
+
+    *err = GK5_OK;
+    for (;;) {
+        count = atomic_load_explicit(&ctx->lane_count, memory_order_acquire);
+        busy = atomic_load_explicit(&ctx->lane_busy, memory_order_relaxed);
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t bit = 1u << i;
+
+            /* A failed CAS reloads busy; retry while lane i looks free. */
+            while ((busy & bit) == 0) {
+                if (atomic_compare_exchange_weak_explicit(
+                        &ctx->lane_busy, &busy, busy | bit,
+                        memory_order_acquire, memory_order_relaxed)) {
+                    return &ctx->lanes[i];
+                }
+            }
+        }
+        if (count < GK5_LANES_MAX) {
+            lane = lane_add(ctx, count, err);
+            if (lane != NULL || *err != GK5_OK) {
+                return lane;
+            }
+        } else {
+            sched_yield();
+        }
+    }
+}
+
+void gk5i_lane_release(gk5_ctx *ctx, struct gk5_lane *lane)
+{
+    uint32_t i;
+
+    if (ctx == NULL || lane == NULL) {
+        return;
+    }
+    i = (uint32_t)(lane - ctx->lanes);
+    atomic_fetch_and_explicit(&ctx->lane_busy, ~(1u << i),
+                              memory_order_release);
+}
+
+/* RFC 4121 4.2.6 / RFC 1964 1.2.1.2: every token gets a new number and
+ * numbers never wrap.  RFC 1964's 2^32 numbers end when the counter reads
+ * 2^32; RFC 4121's 2^64 cannot all be counted in 64 bits, so the last one,
+ * 2^64 - 1, is handed out once through send_exhausted. */
+uint32_t gk5i_ctx_next_seq(gk5_ctx *ctx, uint64_t *seq)
+{
+    uint64_t limit = ctx->et->rfc1964 ? SEQ32_LIMIT : UINT64_MAX;
+    uint64_t v = atomic_load_explicit(&ctx->send_seq, memory_order_relaxed);
+
+    *seq = 0;
+    while (v < limit) {
+        if (atomic_compare_exchange_weak_explicit(&ctx->send_seq, &v, v + 1,
+                                                  memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            *seq = v;
+            return GK5_OK;
+        }
+    }
+    if (!ctx->et->rfc1964 &&
+        !atomic_exchange_explicit(&ctx->send_exhausted, true,
+                                  memory_order_relaxed)) {
+        *seq = UINT64_MAX;
+        return GK5_OK;
+    }
+    return GK5_ERR_CTX_SEQ_EXHAUSTED;
+}
+
+uint32_t gk5i_ctx_check_expiry(const gk5_ctx *ctx)
+{
+    time_t now;
+
+    if (ctx->endtime == 0) {
+        return GK5_OK;
+    }
+    now = time(NULL);
+    /* A clock that cannot be read, or reads before 1970, fails closed. */
+    if (now < 0 || (uint64_t)now >= ctx->endtime) {
+        return GK5_ERR_CTX_EXPIRED;
+    }
+    return GK5_OK;
+}
+
+GK5_EXPORT void gk5_ctx_free(gk5_ctx *ctx)
+{
+    uint32_t count;
+
+    if (ctx == NULL) {
+        return;
+    }
+    count = atomic_load_explicit(&ctx->lane_count, memory_order_acquire);
+    for (uint32_t i = 0; i < count; i++) {
+        lane_clear(&ctx->lanes[i]);
+    }
+    for (size_t slot = 0; slot < UK__COUNT; slot++) {
+        gk5i_subkeys_wipe(&ctx->sk[slot]);
+    }
+    gk5i_seq_destroy(&ctx->recv);
+    (void)pthread_mutex_destroy(&ctx->lane_lock);
+    OPENSSL_clear_free(ctx, sizeof(*ctx));
+}
+
+GK5_EXPORT uint32_t gk5_ctx_inquire(uint32_t *minor, const gk5_ctx *ctx,
+                                    gk5_ctx_info *info)
+{
+    uint32_t err = GK5_OK;
+
+    if (info != NULL) {
+        memset(info, 0, sizeof(*info));
+    }
+    if (ctx == NULL) {
+        err = GK5_ERR_CTX_NO_CONTEXT;
+        goto cleanup;
+    }
+    if (info == NULL) {
+        err = GK5_ERR_INVALID_ARGUMENT;
+        goto cleanup;
+    }
+    info->enctype = ctx->et->num;
+    info->enctype_name = ctx->et->name;
+    info->initiator = (ctx->ctxflags & GK5_CTXF_INITIATOR) != 0;
+    info->cfx = (ctx->ctxflags & GK5_CTXF_CFX) != 0;
+    info->acceptor_subkey = (ctx->ctxflags & GK5_CTXF_ACCEPTOR_SUBKEY) != 0;
+    info->endtime = ctx->endtime;
+    info->flags = atomic_load_explicit(&ctx->options, memory_order_relaxed);
+    info->send_seq = atomic_load_explicit(&ctx->send_seq, memory_order_relaxed);
+
+cleanup:
+    return gk5i_status(minor, err);
+}
+
+GK5_EXPORT uint32_t gk5_ctx_set_flags(uint32_t *minor, gk5_ctx *ctx,
+                                      uint32_t flags)
+{
+    uint32_t err = GK5_OK;
+
+    if (ctx == NULL) {
+        err = GK5_ERR_CTX_NO_CONTEXT;
+        goto cleanup;
+    }
+    if ((flags & ~(GK5_CTX_REPLAY | GK5_CTX_SEQUENCE)) != 0) {
+        err = GK5_ERR_INVALID_ARGUMENT;
+        goto cleanup;
+    }
+    atomic_store_explicit(&ctx->options, flags, memory_order_relaxed);
+
+cleanup:
+    return gk5i_status(minor, err);
+}

@@ -1,2 +1,407 @@
-/* placeholder: to be written */
-typedef int gk5_placeholder_export;
+/*
+ * gk5's own context format: everything a context is, so that it can move
+ * between processes (or survive between CLI calls) and carry on exactly
+ * where it was, receive window included.
+ *
+ * All integers big-endian, no padding, version 1:
+ *
+ *   offset  size  field
+ *        0     4  magic "gk5C"
+ *        4     4  version (1)
+ *        8     4  enctype (the table's number; DES3 is 16)
+ *       12     4  ctxflags: 0x1 initiator, 0x2 CFX (RFC 4121), 0x4
+ *                 keyed with the acceptor's subkey
+ *       16     4  options: GK5_CTX_REPLAY 0x4 | GK5_CTX_SEQUENCE 0x8
+ *       20     4  endtime (seconds since the epoch; 0 = none)
+ *       24     8  send_seq: the next number to send
+ *       32     4  state: 0x1 the receive window has started, 0x2 every
+ *                 send number is used (RFC 4121: 2^64 - 1 was sent)
+ *       36     8  receive window: next (one past the highest received)
+ *       44     8  receive window: bitmap (bit i: next - 1 - i received)
+ *       52        four key slots in enum gk5_uk_slot order (send seal,
+ *                 send sign, receive seal, receive sign), each:
+ *                   1  raw (1: Ke is the session key itself, RFC 1964)
+ *                   1  Ke length, then Ke
+ *                   1  Ki length, then Ki
+ *                   1  Kc length, then Kc
+ *                 RFC 1964 contexts fill only the first slot; the others
+ *                 are all zero lengths.
+ *
+ * The buffer ends after the last slot.  It holds keys: treat it as one.
+ * Export a context while no other thread is using it: the counter and the
+ * window are each read atomically, but not together.
+ * Import checks every field and answers with its own minor code: magic or
+ * version (GK5_ERR_IMPORT_VERSION), short (TRUNCATED), long (TOO_LONG),
+ * unknown flag bits (FLAGS), fields that do not fit the enctype's protocol
+ * (PROTOCOL), key lengths that are not the enctype's (KEY_LENGTH), and the
+ * enctype itself through the table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mech_int.h"
+
+#define EXPORT_MAGIC "gk5C"
+#define EXPORT_MAGIC_LEN 4
+#define EXPORT_VERSION 1u
+#define EXPORT_HEADER_LEN 52
+
+#define STATE_RECV_STARTED 0x1u
+#define STATE_SEND_EXHAUSTED 0x2u
+#define STATE_KNOWN (STATE_RECV_STARTED | STATE_SEND_EXHAUSTED)
+
+#define CTXF_KNOWN                                                             \
+    (GK5_CTXF_INITIATOR | GK5_CTXF_CFX | GK5_CTXF_ACCEPTOR_SUBKEY)
+#define OPTIONS_KNOWN (GK5_CTX_REPLAY | GK5_CTX_SEQUENCE)
+
+#define SEQ32_LIMIT ((uint64_t)1 << 32)
+
+/* ---- writing ---- */
+
+static uint8_t *put_u8(uint8_t *p, uint8_t v)
+{
+    *p = v;
+    return p + 1;
+}
+
+static uint8_t *put_u32(uint8_t *p, uint32_t v)
+{
+    store_be32(p, v);
+    return p + 4;
+}
+
+static uint8_t *put_u64(uint8_t *p, uint64_t v)
+{
+    store_be64(p, v);
+    return p + 8;
+}
+
+static uint8_t *put_key(uint8_t *p, const uint8_t *key, size_t len)
+{
+    p = put_u8(p, (uint8_t)len);
+    memcpy(p, key, len);
+    return p + len;
+}
+
+static size_t slot_length(const struct gk5i_subkeys *sk)
+{
+    return 4 + sk->ke_len + sk->ki_len + sk->kc_len;
+}
+
+GK5_EXPORT uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
+                                   gk5_buffer *out)
+{
+    /* The window's lock is the only thing a snapshot changes; the context
+     * is not const in memory, only in this interface. */
+    struct gk5_seqstate *recv = NULL;
+    uint8_t *buf = NULL;
+    uint8_t *p;
+    size_t len = EXPORT_HEADER_LEN;
+    bool started;
+    uint64_t next;
+    uint64_t bitmap;
+    uint32_t state = 0;
+    uint32_t err = GK5_OK;
+
+    if (out != NULL) {
+        out->length = 0;
+        out->value = NULL;
+    }
+    if (ctx == NULL) {
+        err = GK5_ERR_CTX_NO_CONTEXT;
+        goto cleanup;
+    }
+    if (out == NULL) {
+        err = GK5_ERR_INVALID_ARGUMENT;
+        goto cleanup;
+    }
+    for (size_t slot = 0; slot < UK__COUNT; slot++) {
+        len += slot_length(&ctx->sk[slot]);
+    }
+    buf = malloc(len);
+    if (buf == NULL) {
+        err = GK5_ERR_NOMEM;
+        goto cleanup;
+    }
+
+    recv = (struct gk5_seqstate *)(uintptr_t)&ctx->recv;
+    gk5i_seq_get(recv, &started, &next, &bitmap);
+    if (started) {
+        state |= STATE_RECV_STARTED;
+    }
+    if (atomic_load_explicit(&ctx->send_exhausted, memory_order_relaxed)) {
+        state |= STATE_SEND_EXHAUSTED;
+    }
+
+    memcpy(buf, EXPORT_MAGIC, EXPORT_MAGIC_LEN);
+    p = buf + EXPORT_MAGIC_LEN;
+    p = put_u32(p, EXPORT_VERSION);
+    p = put_u32(p, (uint32_t)ctx->et->num);
+    p = put_u32(p, ctx->ctxflags);
+    p = put_u32(p, atomic_load_explicit(&ctx->options, memory_order_relaxed));
+    p = put_u32(p, ctx->endtime);
+    p = put_u64(p, atomic_load_explicit(&ctx->send_seq, memory_order_relaxed));
+    p = put_u32(p, state);
+    p = put_u64(p, next);
+    p = put_u64(p, bitmap);
+    for (size_t slot = 0; slot < UK__COUNT; slot++) {
+        const struct gk5i_subkeys *sk = &ctx->sk[slot];
+
+        p = put_u8(p, sk->raw ? 1 : 0);
+        p = put_key(p, sk->ke, sk->ke_len);
+        p = put_key(p, sk->ki, sk->ki_len);
+        p = put_key(p, sk->kc, sk->kc_len);
+    }
+    out->value = buf;
+    out->length = (size_t)(p - buf);
+    buf = NULL;
+
+cleanup:
+    return gk5i_status(minor, err);
+}
+
+/* ---- reading ---- */
+
+/* A bounded reader that remembers running short; checked once a field
+ * group is read. */
+struct reader {
+    const uint8_t *p;
+    size_t left;
+    bool short_read;
+};
+
+static const uint8_t *take(struct reader *r, size_t n)
+{
+    const uint8_t *at = r->p;
+
+    if (r->short_read || r->left < n) {
+        r->short_read = true;
+        return NULL;
+    }
+    r->p += n;
+    r->left -= n;
+    return at;
+}
+
+static uint8_t get_u8(struct reader *r)
+{
+    const uint8_t *at = take(r, 1);
+
+    return at == NULL ? 0 : at[0];
+}
+
+static uint32_t get_u32(struct reader *r)
+{
+    const uint8_t *at = take(r, 4);
+
+    return at == NULL ? 0 : load_be32(at);
+}
+
+static uint64_t get_u64(struct reader *r)
+{
+    const uint8_t *at = take(r, 8);
+
+    return at == NULL ? 0 : load_be64(at);
+}
+
+/* The subkey lengths this crypto layer makes for the enctype: derived once
+ * from a throwaway key, so that the rule lives in src/crypto alone.  The
+ * key's bytes each have one bit set (odd parity, and no DES weak key). */
+static uint32_t expected_lengths(const struct gk5_enctype *et,
+                                 struct gk5i_subkeys *probe)
+{
+    uint8_t key[GK5_MAX_KEY_BYTES];
+    uint32_t err;
+
+    for (size_t i = 0; i < sizeof(key); i++) {
+        key[i] = (uint8_t)(0x02u << (i % 3));
+    }
+    if (et->rfc1964) {
+        err = gk5i_derive_subkeys_raw(et, key, et->key_bytes, KG_USAGE_V1_SIGN,
+                                      probe);
+    } else {
+        err = gk5i_derive_subkeys(et, key, et->key_bytes,
+                                  KG_USAGE_INITIATOR_SEAL, probe);
+    }
+    return err;
+}
+
+/* One key: its length byte must be the expected one, then its bytes. */
+static uint32_t get_key(struct reader *r, size_t want, uint8_t *key,
+                        size_t *key_len)
+{
+    const uint8_t *at;
+    size_t len = get_u8(r);
+
+    if (r->short_read) {
+        return GK5_ERR_IMPORT_TRUNCATED;
+    }
+    if (len != want || len > GK5_MAX_KEY_BYTES) {
+        return GK5_ERR_IMPORT_KEY_LENGTH;
+    }
+    at = take(r, len);
+    if (at == NULL) {
+        return GK5_ERR_IMPORT_TRUNCATED;
+    }
+    memcpy(key, at, len);
+    *key_len = len;
+    return GK5_OK;
+}
+
+/* One slot, against the probe (or against "empty" for the slots RFC 1964
+ * contexts leave unused). */
+static uint32_t get_slot(struct reader *r, const struct gk5i_subkeys *want,
+                         struct gk5i_subkeys *sk)
+{
+    uint8_t raw = get_u8(r);
+    uint32_t err;
+
+    if (r->short_read) {
+        return GK5_ERR_IMPORT_TRUNCATED;
+    }
+    if (raw > 1 || (raw == 1) != want->raw) {
+        return GK5_ERR_IMPORT_PROTOCOL;
+    }
+    sk->raw = raw == 1;
+    err = get_key(r, want->ke_len, sk->ke, &sk->ke_len);
+    if (err == GK5_OK) {
+        err = get_key(r, want->ki_len, sk->ki, &sk->ki_len);
+    }
+    if (err == GK5_OK) {
+        err = get_key(r, want->kc_len, sk->kc, &sk->kc_len);
+    }
+    return err;
+}
+
+/* Fields that must agree with the enctype's token family and with each
+ * other (the window's invariants included). */
+static uint32_t check_consistency(const struct gk5_enctype *et,
+                                  uint32_t ctxflags, uint64_t send_seq,
+                                  uint32_t state, uint64_t next,
+                                  uint64_t bitmap)
+{
+    bool started = (state & STATE_RECV_STARTED) != 0;
+
+    if (et->rfc1964) {
+        if ((ctxflags & (GK5_CTXF_CFX | GK5_CTXF_ACCEPTOR_SUBKEY)) != 0 ||
+            send_seq > SEQ32_LIMIT || next >= SEQ32_LIMIT ||
+            (state & STATE_SEND_EXHAUSTED) != 0) {
+            return GK5_ERR_IMPORT_PROTOCOL;
+        }
+    } else {
+        if ((ctxflags & GK5_CTXF_CFX) == 0) {
+            return GK5_ERR_IMPORT_PROTOCOL;
+        }
+        if ((state & STATE_SEND_EXHAUSTED) != 0 && send_seq != UINT64_MAX) {
+            return GK5_ERR_IMPORT_PROTOCOL;
+        }
+    }
+    /* A window that has not started has recorded nothing. */
+    if (!started && (next != 0 || bitmap != 0)) {
+        return GK5_ERR_IMPORT_PROTOCOL;
+    }
+    return GK5_OK;
+}
+
+GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
+                                   gk5_ctx **ctx)
+{
+    struct reader r = {.p = buf, .left = len, .short_read = false};
+    struct gk5i_subkeys sk[UK__COUNT];
+    struct gk5i_subkeys probe;
+    const struct gk5i_subkeys empty = {.raw = false};
+    const struct gk5_enctype *et = NULL;
+    const uint8_t *magic;
+    gk5_ctx *made = NULL;
+    int32_t enctype;
+    uint32_t ctxflags, options, endtime, state;
+    uint64_t send_seq, next, bitmap;
+    uint32_t err;
+
+    memset(sk, 0, sizeof(sk));
+    memset(&probe, 0, sizeof(probe));
+    if (ctx != NULL) {
+        *ctx = NULL;
+    }
+    if (ctx == NULL || (buf == NULL && len != 0)) {
+        err = GK5_ERR_INVALID_ARGUMENT;
+        goto cleanup;
+    }
+
+    magic = take(&r, EXPORT_MAGIC_LEN);
+    if (magic == NULL) {
+        err = GK5_ERR_IMPORT_TRUNCATED;
+        goto cleanup;
+    }
+    if (memcmp(magic, EXPORT_MAGIC, EXPORT_MAGIC_LEN) != 0) {
+        err = GK5_ERR_IMPORT_VERSION;
+        goto cleanup;
+    }
+    if (get_u32(&r) != EXPORT_VERSION) {
+        err = r.short_read ? GK5_ERR_IMPORT_TRUNCATED : GK5_ERR_IMPORT_VERSION;
+        goto cleanup;
+    }
+    enctype = (int32_t)get_u32(&r);
+    ctxflags = get_u32(&r);
+    options = get_u32(&r);
+    endtime = get_u32(&r);
+    send_seq = get_u64(&r);
+    state = get_u32(&r);
+    next = get_u64(&r);
+    bitmap = get_u64(&r);
+    if (r.short_read) {
+        err = GK5_ERR_IMPORT_TRUNCATED;
+        goto cleanup;
+    }
+
+    err = gk5i_enctype_usable(enctype, &et);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    if ((ctxflags & ~CTXF_KNOWN) != 0 || (options & ~OPTIONS_KNOWN) != 0 ||
+        (state & ~STATE_KNOWN) != 0) {
+        err = GK5_ERR_IMPORT_FLAGS;
+        goto cleanup;
+    }
+    err = check_consistency(et, ctxflags, send_seq, state, next, bitmap);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+
+    err = expected_lengths(et, &probe);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    for (size_t slot = 0; slot < UK__COUNT; slot++) {
+        bool used = !et->rfc1964 || slot == UK_SEND_SEAL;
+
+        err = get_slot(&r, used ? &probe : &empty, &sk[slot]);
+        if (err != GK5_OK) {
+            goto cleanup;
+        }
+    }
+    if (r.left != 0) {
+        err = GK5_ERR_IMPORT_TOO_LONG;
+        goto cleanup;
+    }
+
+    err = gk5i_ctx_new_from_subkeys(et, ctxflags, endtime, send_seq, sk, &made);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    atomic_store_explicit(&made->options, options, memory_order_relaxed);
+    atomic_store_explicit(&made->send_exhausted,
+                          (state & STATE_SEND_EXHAUSTED) != 0,
+                          memory_order_relaxed);
+    gk5i_seq_set(&made->recv, (state & STATE_RECV_STARTED) != 0, next, bitmap);
+    *ctx = made;
+    made = NULL;
+
+cleanup:
+    for (size_t slot = 0; slot < UK__COUNT; slot++) {
+        gk5i_subkeys_wipe(&sk[slot]);
+    }
+    gk5i_subkeys_wipe(&probe);
+    gk5_ctx_free(made);
+    return gk5i_status(minor, err);
+}

@@ -70,7 +70,10 @@ struct gk5_ctx {
     uint32_t ctxflags;  /* GK5_CTXF_* (fixed at import) */
     _Atomic uint32_t options; /* GK5_CTX_REPLAY | GK5_CTX_SEQUENCE */
     uint32_t endtime;   /* 0: no expiry */
-    _Atomic uint64_t send_seq; /* next number to send; fetch_add per token */
+    _Atomic uint64_t send_seq; /* next number to send (gk5i_ctx_next_seq) */
+    /* RFC 4121: the last number, 2^64 - 1, has been sent (send_seq cannot
+     * count past it); RFC 1964 contexts stop at send_seq == 2^32 instead. */
+    _Atomic bool send_exhausted;
     struct gk5_seqstate recv;
 
     /* Derived subkeys, kept only for gk5_ctx_export(); indexed by slot.
@@ -126,9 +129,28 @@ GK5_HIDDEN void gk5i_seq_set(struct gk5_seqstate *st, bool started,
 /* The translation point: a gk5 error code -> major status, *minor = err. */
 GK5_HIDDEN uint32_t gk5i_status(uint32_t *minor, uint32_t err);
 
+/* The most buffers one IOV call takes (iov.c refuses more with
+ * GK5_ERR_BAD_IOV): the token layers translate them into crypto segments in
+ * a stack array of this size plus a few, so that no message allocates. */
+#define GK5I_IOV_MAX 128
+
 /* ---- token layers (called by iov.c with a validated iov array and a
  * borrowed lane; they return a major status and set *minor via
- * gk5i_status) ---- */
+ * gk5i_status) ----
+ * What iov.c has checked: at most GK5I_IOV_MAX buffers, all of known types,
+ * at most one each of HEADER, TRAILER, PADDING, STREAM and MIC_TOKEN;
+ * wrap_iov/wrap_iov_length: a HEADER, no STREAM or MIC_TOKEN; unwrap_iov:
+ * a HEADER, or a STREAM with exactly one DATA and no HEADER/TRAILER/PADDING
+ * (the layer points that DATA into the STREAM: gk5_unwrap relies on it);
+ * get_mic_iov/verify_mic_iov: a MIC_TOKEN and no HEADER, TRAILER, PADDING or
+ * STREAM.  ALLOCATE is done before the call: a buffer the layer writes holds
+ * its capacity in buffer.length (an allocated MIC_TOKEN has
+ * GK5I_MIC_TOKEN_MAX bytes) and the layer sets the length it used.  Buffers
+ * that may be written have non-NULL values whenever their length is not 0. */
+/* Capacity iov.c allocates for a MIC_TOKEN with the ALLOCATE flag: more than
+ * any MIC gk5 makes (RFC 4121: 16 + a checksum of at most 24 bytes; RFC 1964
+ * DES3: 13 bytes of framing + 22 + 20). */
+#define GK5I_MIC_TOKEN_MAX 64
 struct gk5_tok_ops {
     uint32_t (*wrap_iov)(uint32_t *minor, gk5_ctx *ctx, struct gk5_lane *lane,
                          int conf_req, int *conf_state, gk5_iov_buffer *iov,
