@@ -118,6 +118,11 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk,
                                                  const uint8_t *iv,
                                                  gk5_crypto_iov *iov,
                                                  size_t n);
+/* A confounder: a copy of `given` (test seam), or len random bytes when
+ * given is NULL.  (Also declared in profile.h; exposed here because RFC 1964
+ * Wrap tokens carry a confounder that src/mech makes itself.) */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
+                                                 const uint8_t *given);
 
 /* Contiguous encrypt with a fixed confounder (test seam and the CLI's
  * --confounder). */
