@@ -86,8 +86,9 @@ GK5_EXPORT GK5_WUR uint32_t gk5_c_prf_length(int32_t enctype, size_t *len);
 
 /* RFC 3961 3: string-to-key.  params: the enctype's s2kparams (AES and
  * Camellia: 4-byte big-endian iteration count; DES3: must be empty);
- * NULL/0 = the default (4096; RFC 8009: 32768).  For RFC 8009 the salt is
- * the caller's salt: gk5 prefixes the enctype name and a zero byte. */
+ * NULL/0 = the default (AES-SHA1: 4096; RFC 8009 and RFC 6803: 32768).
+ * For RFC 8009 and RFC 6803 the salt is the caller's salt: gk5 prefixes the
+ * enctype name and a zero byte (saltp) itself. */
 GK5_EXPORT GK5_WUR uint32_t gk5_c_string_to_key(
     int32_t enctype, const void *password, size_t password_len,
     const void *salt, size_t salt_len, const void *params, size_t params_len,
