@@ -1,2 +1,736 @@
-/* placeholder: to be written */
-typedef int gk5_placeholder_rfc4121_tokens;
+/*
+ * RFC 4121 per-message tokens: MIC (4.2.6.1) and Wrap (4.2.6.2), built and
+ * checked in place over the caller's IOV buffers.
+ *
+ * Buffer layouts are MIT krb5's gss_wrap_iov ones, so that IOV callers
+ * written for MIT work unchanged:
+ *   sealed Wrap with a TRAILER buffer (RRC 0)
+ *     HEADER  = token header (16) | confounder
+ *     DATA... encrypted in place; SIGN_ONLY... covered by the MAC, not sent
+ *     TRAILER = EC filler | E(header copy) (16) | MAC
+ *   sealed Wrap without a TRAILER: the trailer is rotated into the HEADER,
+ *     HEADER  = token header | EC filler | E(header copy) | MAC | confounder
+ *     with RRC = EC + 16 + MAC length (RFC 4121 4.2.5)
+ *   integrity-only Wrap: HEADER = token header, TRAILER = checksum; without
+ *     a TRAILER the checksum follows the header and RRC = its length
+ *   MIC: MIC_TOKEN = token header | checksum
+ * A whole Wrap token in one STREAM buffer is un-rotated in place (any RRC)
+ * and then split into that layout.  We send EC 0 (every RFC 4121 enctype
+ * gk5 has is a CTS or counter-free cipher needing no padding) and RRC 0
+ * unless the caller's layout asks for the rotation.
+ *
+ * Crypto segments are built in a stack array: nothing here allocates.
+ */
+#include <string.h>
+
+#include "mech_int.h"
+
+/* RFC 4121 4.2.6.1, 4.2.6.2: TOK_ID */
+#define TOK_ID_MIC 0x0404u
+#define TOK_ID_WRAP 0x0504u
+/* RFC 4121 4.2.2: Flags */
+#define FLAG_SENT_BY_ACCEPTOR 0x01u
+#define FLAG_SEALED 0x02u
+#define FLAG_ACCEPTOR_SUBKEY 0x04u
+/* RFC 4121 4.2.6: every token starts with a 16-octet header. */
+#define TOK_HDR_LEN 16u
+/* The caller's buffers plus confounder, header copy and MAC (or header and
+ * checksum). */
+#define SEG_MAX (GK5I_IOV_MAX + 3)
+
+struct cfx_hdr {
+    uint8_t flags;
+    uint16_t ec;
+    uint16_t rrc;
+    uint64_t seq;
+};
+
+/* The parts of a Wrap token once its layout is known. */
+struct cfx_parts {
+    const uint8_t *hdr; /* the 16-octet header */
+    uint8_t *conf;      /* sealed: the confounder (crypto HEADER) */
+    uint8_t *tail;      /* sealed: EC filler | header copy | MAC;
+                           integrity-only: the checksum */
+};
+
+static bool is_initiator(const gk5_ctx *ctx)
+{
+    return (ctx->ctxflags & GK5_CTXF_INITIATOR) != 0;
+}
+
+/* RFC 4121 4.2.2: the flags of a token we send. */
+static uint8_t send_flags(const gk5_ctx *ctx, bool sealed)
+{
+    uint8_t flags = 0;
+
+    if (!is_initiator(ctx)) {
+        flags |= FLAG_SENT_BY_ACCEPTOR;
+    }
+    if (sealed) {
+        flags |= FLAG_SEALED;
+    }
+    if ((ctx->ctxflags & GK5_CTXF_ACCEPTOR_SUBKEY) != 0) {
+        flags |= FLAG_ACCEPTOR_SUBKEY;
+    }
+    return flags;
+}
+
+/* Sealed Wrap: EC filler | header copy | MAC. */
+static size_t sealed_tail_len(const struct gk5_enctype *et, size_t ec)
+{
+    return ec + TOK_HDR_LEN + et->mac_bytes;
+}
+
+static gk5_iov_buffer *find_iov(gk5_iov_buffer *iov, int iov_count,
+                                uint32_t type)
+{
+    for (int i = 0; i < iov_count; i++) {
+        if (GK5_IOV_BUFFER_TYPE(iov[i].type) == type) {
+            return &iov[i];
+        }
+    }
+    return NULL;
+}
+
+static gk5_crypto_iov seg(uint32_t flags, void *data, size_t length)
+{
+    gk5_crypto_iov s = {.flags = flags, .data = data, .length = length};
+
+    return s;
+}
+
+/* Appends the message: the caller's DATA (crypto DATA: encrypted when
+ * sealing) and SIGN_ONLY buffers, in array order, as RFC 4121 4.2.4 has the
+ * checksum "calculated first over the to-be-signed plaintext data". */
+static size_t add_message(gk5_crypto_iov *segs, size_t k,
+                          const gk5_iov_buffer *iov, int iov_count)
+{
+    for (int i = 0; i < iov_count; i++) {
+        uint32_t type = GK5_IOV_BUFFER_TYPE(iov[i].type);
+
+        if (iov[i].buffer.length == 0) {
+            continue;
+        }
+        if (type == GK5_IOV_BUFFER_TYPE_DATA) {
+            segs[k++] = seg(GK5_CRYPTO_IOV_DATA, iov[i].buffer.value,
+                            iov[i].buffer.length);
+        } else if (type == GK5_IOV_BUFFER_TYPE_SIGN_ONLY) {
+            segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, iov[i].buffer.value,
+                            iov[i].buffer.length);
+        }
+    }
+    return k;
+}
+
+/* No plaintext may leave a failed unwrap. */
+static void wipe_data(gk5_iov_buffer *iov, int iov_count)
+{
+    for (int i = 0; i < iov_count; i++) {
+        if (GK5_IOV_BUFFER_TYPE(iov[i].type) == GK5_IOV_BUFFER_TYPE_DATA) {
+            zap(iov[i].buffer.value, iov[i].buffer.length);
+        }
+    }
+}
+
+/* One answer for every failed integrity check (MAC, checksum, CTS length,
+ * padding): only a broken backend or memory is reported as itself. */
+static uint32_t integrity_failure(uint32_t err)
+{
+    if (err == GK5_ERR_NOMEM || err == GK5_ERR_CRYPTO_BACKEND) {
+        return err;
+    }
+    return GK5_ERR_INTEGRITY;
+}
+
+/* RFC 4121 4.2.6.1 / 4.2.6.2: the 16-octet header.  A MIC has five filler
+ * octets where a Wrap has filler, EC and RRC. */
+static void put_header(uint8_t *p, uint16_t tok_id, uint8_t flags, uint16_t ec,
+                       uint16_t rrc, uint64_t seq)
+{
+    store_be16(p, tok_id);
+    p[2] = flags;
+    if (tok_id == TOK_ID_MIC) {
+        memset(p + 3, 0xff, 5);
+    } else {
+        p[3] = 0xff;
+        store_be16(p + 4, ec);
+        store_be16(p + 6, rrc);
+    }
+    store_be64(p + 8, seq);
+}
+
+/*
+ * RFC 4121 4.2.2, 4.2.6: the receiver's header checks, in order: token ID,
+ * flags (SentByAcceptor must name the peer: a token in our own direction is
+ * reflected; AcceptorSubkey must match the key we hold; a MIC is never
+ * Sealed), filler.  Unknown flag bits are ignored ("The receiver MUST
+ * ignore unknown flags"); in a sealed token they are still checked through
+ * the encrypted header copy.
+ */
+static uint32_t parse_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
+                             uint16_t tok_id, struct cfx_hdr *h)
+{
+    uint8_t want_dir = is_initiator(ctx) ? FLAG_SENT_BY_ACCEPTOR : 0;
+    uint8_t want_subkey = (ctx->ctxflags & GK5_CTXF_ACCEPTOR_SUBKEY) != 0
+                              ? FLAG_ACCEPTOR_SUBKEY
+                              : 0;
+
+    if (len < 2) {
+        return GK5_ERR_TOKEN_TRUNCATED;
+    }
+    if (load_be16(p) != tok_id) {
+        return GK5_ERR_TOKEN_ID;
+    }
+    if (len < TOK_HDR_LEN) {
+        return GK5_ERR_TOKEN_TRUNCATED;
+    }
+    h->flags = p[2];
+    if ((h->flags & FLAG_SENT_BY_ACCEPTOR) != want_dir) {
+        return GK5_ERR_TOKEN_DIRECTION;
+    }
+    if ((h->flags & FLAG_ACCEPTOR_SUBKEY) != want_subkey) {
+        return GK5_ERR_TOKEN_SUBKEY_FLAG;
+    }
+    if (tok_id == TOK_ID_MIC) {
+        if ((h->flags & FLAG_SEALED) != 0) {
+            return GK5_ERR_TOKEN_FLAGS;
+        }
+        for (size_t i = 3; i < 8; i++) {
+            if (p[i] != 0xff) {
+                return GK5_ERR_TOKEN_FILLER;
+            }
+        }
+        h->ec = 0;
+        h->rrc = 0;
+    } else {
+        if (p[3] != 0xff) {
+            return GK5_ERR_TOKEN_FILLER;
+        }
+        h->ec = load_be16(p + 4);
+        h->rrc = load_be16(p + 6);
+    }
+    h->seq = load_be64(p + 8);
+    return GK5_OK;
+}
+
+/* Rotates p[0..n) left by r (r < n) in place: three reversals, no
+ * scratch. */
+static void reverse(uint8_t *p, size_t n)
+{
+    for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
+        uint8_t t = p[i];
+
+        p[i] = p[j - 1];
+        p[j - 1] = t;
+    }
+}
+
+static void rotate_left(uint8_t *p, size_t n, size_t r)
+{
+    if (n == 0 || r == 0) {
+        return;
+    }
+    reverse(p, r);
+    reverse(p + r, n - r);
+    reverse(p, n);
+}
+
+/* Lengths of the HEADER and TRAILER buffers of our Wrap token and the RRC
+ * that layout means. */
+static void wrap_lengths(const struct gk5_enctype *et, bool sealed,
+                         bool have_trailer, size_t *header_len,
+                         size_t *trailer_len, uint16_t *rrc)
+{
+    size_t front = TOK_HDR_LEN + (sealed ? et->conf_bytes : 0);
+    size_t tail = sealed ? sealed_tail_len(et, 0) : et->cksum_bytes;
+
+    if (have_trailer) {
+        *header_len = front;
+        *trailer_len = tail;
+        *rrc = 0;
+    } else {
+        *header_len = front + tail;
+        *trailer_len = 0;
+        *rrc = (uint16_t)tail;
+    }
+}
+
+/*
+ * RFC 4121 4.2.6.2 (Wrap), 4.2.4: with confidentiality the plaintext is
+ * the data, EC filler octets (none: EC 0) and a copy of the header with
+ * RRC 0, encrypted with the sender's seal usage; without it the checksum
+ * (Kc of the seal usage) covers the data and then the header with EC and
+ * RRC zero, and EC then carries the checksum length.
+ */
+static uint32_t cfx_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
+                             struct gk5_lane *lane, int conf_req,
+                             int *conf_state, gk5_iov_buffer *iov,
+                             int iov_count)
+{
+    const struct gk5_enctype *et = ctx->et;
+    gk5_crypto_iov segs[SEG_MAX];
+    gk5_iov_buffer *header, *trailer, *padding;
+    bool sealed = conf_req != 0;
+    size_t header_len, trailer_len, k = 0;
+    uint8_t *hdr, *tail;
+    uint16_t rrc;
+    uint64_t seq;
+    uint32_t err;
+
+    if (conf_state != NULL) {
+        *conf_state = 0;
+    }
+    header = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_HEADER);
+    trailer = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_TRAILER);
+    padding = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_PADDING);
+    if (header == NULL || iov_count > GK5I_IOV_MAX) {
+        err = GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+    wrap_lengths(et, sealed, trailer != NULL, &header_len, &trailer_len, &rrc);
+    if (header->buffer.length < header_len ||
+        (trailer != NULL && trailer->buffer.length < trailer_len)) {
+        err = GK5_ERR_BUFFER_TOO_SMALL;
+        goto cleanup;
+    }
+    err = gk5i_ctx_next_seq(ctx, &seq);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    hdr = header->buffer.value;
+    tail = trailer != NULL ? trailer->buffer.value : hdr + TOK_HDR_LEN;
+    /* EC and RRC are zero in what is encrypted or checksummed (4.2.4). */
+    put_header(hdr, TOK_ID_WRAP, send_flags(ctx, sealed), 0, 0, seq);
+
+    if (sealed) {
+        memcpy(tail, hdr, TOK_HDR_LEN);
+        segs[k++] = seg(GK5_CRYPTO_IOV_HEADER,
+                        hdr + header_len - et->conf_bytes, et->conf_bytes);
+        k = add_message(segs, k, iov, iov_count);
+        segs[k++] = seg(GK5_CRYPTO_IOV_DATA, tail, TOK_HDR_LEN);
+        segs[k++] =
+            seg(GK5_CRYPTO_IOV_TRAILER, tail + TOK_HDR_LEN, et->mac_bytes);
+        err = gk5i_encrypt_iov(lane->uk[UK_SEND_SEAL], NULL, segs, k);
+    } else {
+        k = add_message(segs, k, iov, iov_count);
+        segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, hdr, TOK_HDR_LEN);
+        segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, tail, et->cksum_bytes);
+        err = gk5i_checksum_iov(lane->uk[UK_SEND_SEAL], segs, k);
+        store_be16(hdr + 4, (uint16_t)et->cksum_bytes);
+    }
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    store_be16(hdr + 6, rrc);
+
+    header->buffer.length = header_len;
+    if (trailer != NULL) {
+        trailer->buffer.length = trailer_len;
+    }
+    if (padding != NULL) {
+        padding->buffer.length = 0;
+    }
+    if (conf_state != NULL) {
+        *conf_state = sealed;
+    }
+
+cleanup:
+    return gk5i_status(minor, err);
+}
+
+static uint32_t cfx_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
+                                    int conf_req, int *conf_state,
+                                    gk5_iov_buffer *iov, int iov_count)
+{
+    gk5_iov_buffer *header, *trailer, *padding;
+    size_t header_len, trailer_len;
+    uint16_t rrc;
+    uint32_t err = GK5_OK;
+
+    if (conf_state != NULL) {
+        *conf_state = 0;
+    }
+    header = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_HEADER);
+    trailer = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_TRAILER);
+    padding = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_PADDING);
+    if (header == NULL) {
+        err = GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+    wrap_lengths(ctx->et, conf_req != 0, trailer != NULL, &header_len,
+                 &trailer_len, &rrc);
+    header->buffer.length = header_len;
+    if (trailer != NULL) {
+        trailer->buffer.length = trailer_len;
+    }
+    if (padding != NULL) {
+        padding->buffer.length = 0;
+    }
+    if (conf_state != NULL) {
+        *conf_state = conf_req != 0;
+    }
+
+cleanup:
+    return gk5i_status(minor, err);
+}
+
+/*
+ * After the header and lengths have passed: decrypt and verify (sealed) or
+ * verify the checksum, then compare the header copy, then and only then
+ * record the sequence number (RFC 4121 4.2.6.2, 4.2.4; RFC 2743 1.2.3).
+ * Nothing changes in the context unless every check held.
+ */
+static uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
+                             const struct cfx_hdr *h,
+                             const struct cfx_parts *parts, gk5_iov_buffer *iov,
+                             int iov_count, uint32_t *supplementary)
+{
+    const struct gk5_enctype *et = ctx->et;
+    gk5_crypto_iov segs[SEG_MAX];
+    uint8_t hdr0[TOK_HDR_LEN];
+    size_t k = 0;
+    uint32_t err;
+
+    if ((h->flags & FLAG_SEALED) != 0) {
+        const uint8_t *copy = parts->tail + h->ec;
+
+        segs[k++] = seg(GK5_CRYPTO_IOV_HEADER, parts->conf, et->conf_bytes);
+        k = add_message(segs, k, iov, iov_count);
+        segs[k++] =
+            seg(GK5_CRYPTO_IOV_DATA, parts->tail, (size_t)h->ec + TOK_HDR_LEN);
+        segs[k++] = seg(GK5_CRYPTO_IOV_TRAILER,
+                        parts->tail + h->ec + TOK_HDR_LEN, et->mac_bytes);
+        err = gk5i_decrypt_iov(lane->uk[UK_RECV_SEAL], segs, k);
+        if (err != GK5_OK) {
+            err = integrity_failure(err);
+            goto cleanup;
+        }
+        /* The decrypted copy must repeat TOK_ID, flags, filler, EC and
+         * SND_SEQ; only RRC may differ (the sender rotated after
+         * encrypting). */
+        if (CRYPTO_memcmp(copy, parts->hdr, 6) != 0 ||
+            CRYPTO_memcmp(copy + 8, parts->hdr + 8, 8) != 0) {
+            wipe_data(iov, iov_count);
+            zap(parts->tail, (size_t)h->ec + TOK_HDR_LEN);
+            err = GK5_ERR_TOKEN_HEADER_COPY;
+            goto cleanup;
+        }
+    } else {
+        memcpy(hdr0, parts->hdr, TOK_HDR_LEN);
+        store_be16(hdr0 + 4, 0);
+        store_be16(hdr0 + 6, 0);
+        k = add_message(segs, k, iov, iov_count);
+        segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, hdr0, TOK_HDR_LEN);
+        segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, parts->tail, et->cksum_bytes);
+        err = gk5i_verify_checksum_iov(lane->uk[UK_RECV_SEAL], segs, k);
+        if (err != GK5_OK) {
+            err = integrity_failure(err);
+            goto cleanup;
+        }
+    }
+    *supplementary =
+        gk5i_seq_check(&ctx->recv, atomic_load(&ctx->options), h->seq);
+
+cleanup:
+    return err;
+}
+
+/* Lengths of a Wrap token whose payload (after the header) is
+ * payload_len octets: EC against the real lengths (MIT's CVE-2024-37370
+ * and -37371 trusted it).  *tail_len: what follows the data. */
+static uint32_t check_wrap_lengths(const struct gk5_enctype *et,
+                                   const struct cfx_hdr *h, size_t payload_len,
+                                   size_t *tail_len)
+{
+    if ((h->flags & FLAG_SEALED) != 0) {
+        size_t least = et->conf_bytes + sealed_tail_len(et, 0);
+
+        if (payload_len < least) {
+            return GK5_ERR_TOKEN_TRUNCATED;
+        }
+        if (h->ec > payload_len - least) {
+            return GK5_ERR_TOKEN_EC;
+        }
+        *tail_len = sealed_tail_len(et, h->ec);
+    } else {
+        /* RFC 4121 4.2.4: EC is the checksum length. */
+        if (h->ec != et->cksum_bytes) {
+            return GK5_ERR_TOKEN_EC;
+        }
+        if (payload_len < et->cksum_bytes) {
+            return GK5_ERR_TOKEN_TRUNCATED;
+        }
+        *tail_len = et->cksum_bytes;
+    }
+    return GK5_OK;
+}
+
+/* RFC 4121 4.2.5: a whole token in one STREAM buffer, any RRC.  The
+ * payload is rotated back in place, then the one DATA buffer is pointed at
+ * the plaintext inside the STREAM. */
+static uint32_t unwrap_stream(gk5_ctx *ctx, struct gk5_lane *lane,
+                              gk5_iov_buffer *stream, gk5_iov_buffer *iov,
+                              int iov_count, struct cfx_hdr *h,
+                              uint32_t *supplementary)
+{
+    const struct gk5_enctype *et = ctx->et;
+    gk5_iov_buffer *data = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_DATA);
+    gk5_buffer saved;
+    struct cfx_parts parts;
+    uint8_t *p = stream->buffer.value;
+    size_t len = stream->buffer.length, payload_len, tail_len = 0, front;
+    uint32_t err;
+
+    if (data == NULL) {
+        err = GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+    err = parse_header(ctx, p, len, TOK_ID_WRAP, h);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    payload_len = len - TOK_HDR_LEN;
+    err = check_wrap_lengths(et, h, payload_len, &tail_len);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    /* Any RRC, also one larger than the payload or not a multiple of the
+     * block size: rotating by the payload length is no rotation. */
+    rotate_left(p + TOK_HDR_LEN, payload_len,
+                payload_len == 0 ? 0 : h->rrc % payload_len);
+    store_be16(p + 6, 0);
+
+    front = TOK_HDR_LEN + ((h->flags & FLAG_SEALED) != 0 ? et->conf_bytes : 0);
+    parts.hdr = p;
+    parts.conf = p + TOK_HDR_LEN;
+    parts.tail = p + len - tail_len;
+    saved = data->buffer;
+    data->buffer.value = p + front;
+    data->buffer.length = len - front - tail_len;
+    err = unwrap_parts(ctx, lane, h, &parts, iov, iov_count, supplementary);
+    if (err != GK5_OK) {
+        data->buffer = saved;
+    }
+
+cleanup:
+    return err;
+}
+
+/* The caller split the token into HEADER, DATA... and maybe TRAILER as
+ * gk5_wrap_iov (and MIT's gss_wrap_iov) lay it out; RRC must be the one
+ * that layout means (use a STREAM buffer for any other). */
+static uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
+                             gk5_iov_buffer *iov, int iov_count,
+                             struct cfx_hdr *h, uint32_t *supplementary)
+{
+    const struct gk5_enctype *et = ctx->et;
+    gk5_iov_buffer *header =
+        find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_HEADER);
+    gk5_iov_buffer *trailer =
+        find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_TRAILER);
+    gk5_iov_buffer *padding =
+        find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_PADDING);
+    struct cfx_parts parts;
+    size_t front, tail_len = 0, have_tail, least_tail;
+    bool sealed;
+    uint8_t *p;
+    uint32_t err;
+
+    if (header == NULL || (padding != NULL && padding->buffer.length != 0)) {
+        err = GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+    p = header->buffer.value;
+    err = parse_header(ctx, p, header->buffer.length, TOK_ID_WRAP, h);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    sealed = (h->flags & FLAG_SEALED) != 0;
+    front = TOK_HDR_LEN + (sealed ? et->conf_bytes : 0);
+    least_tail = sealed ? sealed_tail_len(et, 0) : et->cksum_bytes;
+
+    if (trailer != NULL) {
+        if (header->buffer.length != front) {
+            err = header->buffer.length < front ? GK5_ERR_TOKEN_TRUNCATED
+                                                : GK5_ERR_BAD_IOV;
+            goto cleanup;
+        }
+        have_tail = trailer->buffer.length;
+    } else {
+        if (header->buffer.length < front + least_tail) {
+            err = GK5_ERR_TOKEN_TRUNCATED;
+            goto cleanup;
+        }
+        have_tail = header->buffer.length - front;
+    }
+    /* EC is checked against what the confounder and tail can hold (the
+     * data's length does not matter to it). */
+    err = check_wrap_lengths(et, h, have_tail + (sealed ? et->conf_bytes : 0),
+                             &tail_len);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    if (have_tail != tail_len) {
+        err = sealed ? GK5_ERR_TOKEN_EC : GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+    if (h->rrc != (trailer != NULL ? 0 : have_tail)) {
+        err = GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+
+    parts.hdr = p;
+    if (trailer != NULL) {
+        parts.conf = p + TOK_HDR_LEN;
+        parts.tail = trailer->buffer.value;
+    } else {
+        parts.conf = p + TOK_HDR_LEN + tail_len;
+        parts.tail = p + TOK_HDR_LEN;
+    }
+    err = unwrap_parts(ctx, lane, h, &parts, iov, iov_count, supplementary);
+
+cleanup:
+    return err;
+}
+
+static uint32_t cfx_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
+                               struct gk5_lane *lane, int *conf_state,
+                               gk5_iov_buffer *iov, int iov_count)
+{
+    gk5_iov_buffer *stream;
+    struct cfx_hdr h;
+    uint32_t supplementary = 0, major, err;
+
+    if (conf_state != NULL) {
+        *conf_state = 0;
+    }
+    if (iov_count > GK5I_IOV_MAX) {
+        err = GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+    stream = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_STREAM);
+    if (stream != NULL) {
+        err = unwrap_stream(ctx, lane, stream, iov, iov_count, &h,
+                            &supplementary);
+    } else {
+        err = unwrap_split(ctx, lane, iov, iov_count, &h, &supplementary);
+    }
+    if (err == GK5_OK && conf_state != NULL) {
+        *conf_state = (h.flags & FLAG_SEALED) != 0;
+    }
+
+cleanup:
+    major = gk5i_status(minor, err);
+    return err == GK5_OK ? major | supplementary : major;
+}
+
+/* RFC 4121 4.2.6.1: the checksum (Kc of the sender's sign usage) covers
+ * the message and then the 16-octet header. */
+static uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
+                                struct gk5_lane *lane, gk5_iov_buffer *iov,
+                                int iov_count)
+{
+    const struct gk5_enctype *et = ctx->et;
+    gk5_iov_buffer *token =
+        find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_MIC_TOKEN);
+    gk5_crypto_iov segs[SEG_MAX];
+    size_t need = TOK_HDR_LEN + et->cksum_bytes, k = 0;
+    uint64_t seq;
+    uint8_t *p;
+    uint32_t err;
+
+    if (token == NULL || iov_count > GK5I_IOV_MAX) {
+        err = GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+    if (token->buffer.length < need) {
+        err = GK5_ERR_BUFFER_TOO_SMALL;
+        goto cleanup;
+    }
+    err = gk5i_ctx_next_seq(ctx, &seq);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    p = token->buffer.value;
+    put_header(p, TOK_ID_MIC, send_flags(ctx, false), 0, 0, seq);
+    k = add_message(segs, k, iov, iov_count);
+    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, TOK_HDR_LEN);
+    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + TOK_HDR_LEN, et->cksum_bytes);
+    err = gk5i_checksum_iov(lane->uk[UK_SEND_SIGN], segs, k);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    token->buffer.length = need;
+
+cleanup:
+    return gk5i_status(minor, err);
+}
+
+/* RFC 4121 4.2.6.1, receiver: header, exact length, checksum, and then the
+ * sequence number. */
+static uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
+                                   struct gk5_lane *lane, gk5_iov_buffer *iov,
+                                   int iov_count)
+{
+    const struct gk5_enctype *et = ctx->et;
+    gk5_iov_buffer *token =
+        find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_MIC_TOKEN);
+    gk5_crypto_iov segs[SEG_MAX];
+    size_t need = TOK_HDR_LEN + et->cksum_bytes, k = 0;
+    struct cfx_hdr h;
+    uint32_t supplementary = 0, major, err;
+    uint8_t *p;
+
+    if (token == NULL || iov_count > GK5I_IOV_MAX) {
+        err = GK5_ERR_BAD_IOV;
+        goto cleanup;
+    }
+    p = token->buffer.value;
+    err = parse_header(ctx, p, token->buffer.length, TOK_ID_MIC, &h);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    if (token->buffer.length != need) {
+        err = token->buffer.length < need ? GK5_ERR_TOKEN_TRUNCATED
+                                          : GK5_ERR_TOKEN_TRAILING;
+        goto cleanup;
+    }
+    k = add_message(segs, k, iov, iov_count);
+    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, TOK_HDR_LEN);
+    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + TOK_HDR_LEN, et->cksum_bytes);
+    err = gk5i_verify_checksum_iov(lane->uk[UK_RECV_SIGN], segs, k);
+    if (err != GK5_OK) {
+        err = integrity_failure(err);
+        goto cleanup;
+    }
+    supplementary =
+        gk5i_seq_check(&ctx->recv, atomic_load(&ctx->options), h.seq);
+
+cleanup:
+    major = gk5i_status(minor, err);
+    return err == GK5_OK ? major | supplementary : major;
+}
+
+/* RFC 4121 4.2.6.2: the token is the header, the data and (sealed) the
+ * confounder, header copy and MAC, or (integrity only) the checksum. */
+static uint32_t cfx_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
+                                    int conf_req, size_t out_max,
+                                    size_t *in_max)
+{
+    const struct gk5_enctype *et = ctx->et;
+    size_t overhead =
+        conf_req != 0 ? TOK_HDR_LEN + et->conf_bytes + sealed_tail_len(et, 0)
+                      : TOK_HDR_LEN + et->cksum_bytes;
+
+    *in_max = out_max > overhead ? out_max - overhead : 0;
+    return gk5i_status(minor, GK5_OK);
+}
+
+const struct gk5_tok_ops gk5i_rfc4121_ops = {
+    .wrap_iov = cfx_wrap_iov,
+    .unwrap_iov = cfx_unwrap_iov,
+    .wrap_iov_length = cfx_wrap_iov_length,
+    .get_mic_iov = cfx_get_mic_iov,
+    .verify_mic_iov = cfx_verify_mic_iov,
+    .wrap_size_limit = cfx_wrap_size_limit,
+};
