@@ -28,7 +28,7 @@ enum gk5_enctype_state {
 
 typedef struct {
     int32_t enctype;
-    const char *name;   /* "aes256-cts-hmac-sha1-96" */
+    const char *name; /* "aes256-cts-hmac-sha1-96" */
     enum gk5_enctype_state state;
     const char *reason; /* why not usable ("RFC 8429 ..."), NULL if usable */
     size_t key_bytes;   /* 0 for rejected rows */
@@ -80,8 +80,7 @@ GK5_EXPORT GK5_WUR uint32_t gk5_c_crypto_length(int32_t enctype,
 GK5_EXPORT GK5_WUR uint32_t gk5_c_encrypt_length(int32_t enctype,
                                                  size_t plain_len,
                                                  size_t *cipher_len);
-GK5_EXPORT GK5_WUR uint32_t gk5_c_checksum_length(int32_t enctype,
-                                                  size_t *len);
+GK5_EXPORT GK5_WUR uint32_t gk5_c_checksum_length(int32_t enctype, size_t *len);
 GK5_EXPORT GK5_WUR uint32_t gk5_c_prf_length(int32_t enctype, size_t *len);
 
 /* RFC 3961 3: string-to-key.  params: the enctype's s2kparams (AES and
@@ -89,10 +88,10 @@ GK5_EXPORT GK5_WUR uint32_t gk5_c_prf_length(int32_t enctype, size_t *len);
  * NULL/0 = the default (AES-SHA1: 4096; RFC 8009 and RFC 6803: 32768).
  * For RFC 8009 and RFC 6803 the salt is the caller's salt: gk5 prefixes the
  * enctype name and a zero byte (saltp) itself. */
-GK5_EXPORT GK5_WUR uint32_t gk5_c_string_to_key(
-    int32_t enctype, const void *password, size_t password_len,
-    const void *salt, size_t salt_len, const void *params, size_t params_len,
-    void *key, size_t key_len);
+GK5_EXPORT GK5_WUR uint32_t
+gk5_c_string_to_key(int32_t enctype, const void *password, size_t password_len,
+                    const void *salt, size_t salt_len, const void *params,
+                    size_t params_len, void *key, size_t key_len);
 GK5_EXPORT GK5_WUR uint32_t gk5_c_random_to_key(int32_t enctype,
                                                 const void *random,
                                                 size_t random_len, void *key,
@@ -133,23 +132,19 @@ GK5_EXPORT GK5_WUR uint32_t gk5_c_verify_checksum(
 /* RFC 3961 3 pseudo-random (RFC 3962 4, RFC 8009 5, RFC 6803 6). */
 GK5_EXPORT GK5_WUR uint32_t gk5_c_prf(int32_t enctype, const void *key,
                                       size_t key_len, const void *in,
-                                      size_t in_len, void *out,
-                                      size_t out_len);
+                                      size_t in_len, void *out, size_t out_len);
 
 /* IOV forms, in place.  HEADER and TRAILER must have exactly the lengths
  * gk5_c_crypto_length() gives; the confounder is random. */
-GK5_EXPORT GK5_WUR uint32_t gk5_c_encrypt_iov(int32_t enctype,
-                                              const void *key, size_t key_len,
-                                              uint32_t usage,
+GK5_EXPORT GK5_WUR uint32_t gk5_c_encrypt_iov(int32_t enctype, const void *key,
+                                              size_t key_len, uint32_t usage,
                                               gk5_crypto_iov *iov,
                                               size_t iov_count);
-GK5_EXPORT GK5_WUR uint32_t gk5_c_decrypt_iov(int32_t enctype,
-                                              const void *key, size_t key_len,
-                                              uint32_t usage,
+GK5_EXPORT GK5_WUR uint32_t gk5_c_decrypt_iov(int32_t enctype, const void *key,
+                                              size_t key_len, uint32_t usage,
                                               gk5_crypto_iov *iov,
                                               size_t iov_count);
-GK5_EXPORT GK5_WUR uint32_t gk5_c_checksum_iov(int32_t enctype,
-                                               const void *key,
+GK5_EXPORT GK5_WUR uint32_t gk5_c_checksum_iov(int32_t enctype, const void *key,
                                                size_t key_len, uint32_t usage,
                                                gk5_crypto_iov *iov,
                                                size_t iov_count);

@@ -48,10 +48,10 @@ extern "C" {
 #define GK5_S_UNSEQ_TOKEN (1u << 3)
 #define GK5_S_GAP_TOKEN (1u << 4)
 
-#define GK5_CALLING_ERROR(x) ((x) & 0xff000000u)
-#define GK5_ROUTINE_ERROR(x) ((x) & 0x00ff0000u)
-#define GK5_SUPPLEMENTARY_INFO(x) ((x) & 0x0000ffffu)
-#define GK5_ERROR(x) ((x) & 0xffff0000u)
+#define GK5_CALLING_ERROR(x) ((x)&0xff000000u)
+#define GK5_ROUTINE_ERROR(x) ((x)&0x00ff0000u)
+#define GK5_SUPPLEMENTARY_INFO(x) ((x)&0x0000ffffu)
+#define GK5_ERROR(x) ((x)&0xffff0000u)
 
 #define GK5_QOP_DEFAULT 0u
 
@@ -63,54 +63,54 @@ extern "C" {
 enum gk5_err {
     GK5_OK = 0,
     /* general */
-    GK5_ERR_NOMEM = 1,          /* out of memory */
-    GK5_ERR_INVALID_ARGUMENT,   /* NULL pointer, bad flag, bad length */
-    GK5_ERR_CRYPTO_BACKEND,     /* OpenSSL failed unexpectedly */
-    GK5_ERR_BUFFER_TOO_SMALL,   /* caller's output buffer too small */
+    GK5_ERR_NOMEM = 1,        /* out of memory */
+    GK5_ERR_INVALID_ARGUMENT, /* NULL pointer, bad flag, bad length */
+    GK5_ERR_CRYPTO_BACKEND,   /* OpenSSL failed unexpectedly */
+    GK5_ERR_BUFFER_TOO_SMALL, /* caller's output buffer too small */
     /* enctypes (high 16 bits = enctype) */
-    GK5_ERR_ENCTYPE_UNKNOWN,    /* "unknown enctype N" */
-    GK5_ERR_ENCTYPE_REJECTED,   /* rc4, single DES: refused by policy */
-    GK5_ERR_ENCTYPE_NOT_BUILT,  /* des3 without -Ddes3=true */
+    GK5_ERR_ENCTYPE_UNKNOWN,   /* "unknown enctype N" */
+    GK5_ERR_ENCTYPE_REJECTED,  /* rc4, single DES: refused by policy */
+    GK5_ERR_ENCTYPE_NOT_BUILT, /* des3 without -Ddes3=true */
     /* crypto */
-    GK5_ERR_BAD_KEY_LENGTH,     /* key is not the enctype's key length */
+    GK5_ERR_BAD_KEY_LENGTH,        /* key is not the enctype's key length */
     GK5_ERR_BAD_CIPHERTEXT_LENGTH, /* too short / not a block multiple */
-    GK5_ERR_INTEGRITY,          /* MAC/checksum did not verify */
-    GK5_ERR_BAD_S2K_PARAMS,     /* string-to-key parameters malformed */
-    GK5_ERR_BAD_USAGE,          /* key usage number not acceptable */
-    GK5_ERR_BAD_IOV,            /* missing/duplicate/wrong-size IOV buffer */
+    GK5_ERR_INTEGRITY,             /* MAC/checksum did not verify */
+    GK5_ERR_BAD_S2K_PARAMS,        /* string-to-key parameters malformed */
+    GK5_ERR_BAD_USAGE,             /* key usage number not acceptable */
+    GK5_ERR_BAD_IOV,               /* missing/duplicate/wrong-size IOV buffer */
     /* tokens (GK5_S_DEFECTIVE_TOKEN class) */
-    GK5_ERR_TOKEN_TRUNCATED,    /* shorter than its header says */
-    GK5_ERR_TOKEN_ID,           /* wrong TOK_ID / not a token of this kind */
-    GK5_ERR_TOKEN_FILLER,       /* filler bytes not 0xff */
-    GK5_ERR_TOKEN_FLAGS,        /* unknown or inconsistent flags */
-    GK5_ERR_TOKEN_DIRECTION,    /* token sent by us (reflected) */
-    GK5_ERR_TOKEN_SUBKEY_FLAG,  /* AcceptorSubkey flag does not match ctx */
-    GK5_ERR_TOKEN_EC,           /* EC inconsistent with the lengths */
-    GK5_ERR_TOKEN_HEADER_COPY,  /* encrypted header copy != outer header */
-    GK5_ERR_TOKEN_ALG,          /* RFC 1964 SGN_ALG/SEAL_ALG unexpected */
-    GK5_ERR_TOKEN_FRAMING,      /* RFC 2743 3.1 framing / mech OID wrong */
-    GK5_ERR_TOKEN_TRAILING,     /* bytes after the token */
+    GK5_ERR_TOKEN_TRUNCATED,   /* shorter than its header says */
+    GK5_ERR_TOKEN_ID,          /* wrong TOK_ID / not a token of this kind */
+    GK5_ERR_TOKEN_FILLER,      /* filler bytes not 0xff */
+    GK5_ERR_TOKEN_FLAGS,       /* unknown or inconsistent flags */
+    GK5_ERR_TOKEN_DIRECTION,   /* token sent by us (reflected) */
+    GK5_ERR_TOKEN_SUBKEY_FLAG, /* AcceptorSubkey flag does not match ctx */
+    GK5_ERR_TOKEN_EC,          /* EC inconsistent with the lengths */
+    GK5_ERR_TOKEN_HEADER_COPY, /* encrypted header copy != outer header */
+    GK5_ERR_TOKEN_ALG,         /* RFC 1964 SGN_ALG/SEAL_ALG unexpected */
+    GK5_ERR_TOKEN_FRAMING,     /* RFC 2743 3.1 framing / mech OID wrong */
+    GK5_ERR_TOKEN_TRAILING,    /* bytes after the token */
     /* contexts */
-    GK5_ERR_CTX_EXPIRED,        /* past the context's endtime */
-    GK5_ERR_CTX_NO_CONTEXT,     /* ctx is NULL */
-    GK5_ERR_CTX_SEQ_EXHAUSTED,  /* send sequence number space used up */
-    GK5_ERR_IMPORT_TRUNCATED,   /* context buffer shorter than its fields */
-    GK5_ERR_IMPORT_TOO_LONG,    /* bytes left over after the key */
-    GK5_ERR_IMPORT_FLAGS,       /* unknown flag bits */
-    GK5_ERR_IMPORT_VERSION,     /* unknown export format/lucid version */
-    GK5_ERR_IMPORT_PROTOCOL,    /* lucid protocol/alg values not valid */
-    GK5_ERR_IMPORT_KEY_LENGTH,  /* key length does not match enctype */
+    GK5_ERR_CTX_EXPIRED,       /* past the context's endtime */
+    GK5_ERR_CTX_NO_CONTEXT,    /* ctx is NULL */
+    GK5_ERR_CTX_SEQ_EXHAUSTED, /* send sequence number space used up */
+    GK5_ERR_IMPORT_TRUNCATED,  /* context buffer shorter than its fields */
+    GK5_ERR_IMPORT_TOO_LONG,   /* bytes left over after the key */
+    GK5_ERR_IMPORT_FLAGS,      /* unknown flag bits */
+    GK5_ERR_IMPORT_VERSION,    /* unknown export format/lucid version */
+    GK5_ERR_IMPORT_PROTOCOL,   /* lucid protocol/alg values not valid */
+    GK5_ERR_IMPORT_KEY_LENGTH, /* key length does not match enctype */
     /* per-message (supplementary statuses, for words) */
     GK5_ERR_SEQ_DUPLICATE,
     GK5_ERR_SEQ_OLD,
     GK5_ERR_SEQ_UNSEQ,
     GK5_ERR_SEQ_GAP,
-    GK5_ERR_BAD_QOP,            /* only GK5_QOP_DEFAULT is supported */
-    GK5_ERR_CONF_UNAVAILABLE,   /* confidentiality not available */
+    GK5_ERR_BAD_QOP,          /* only GK5_QOP_DEFAULT is supported */
+    GK5_ERR_CONF_UNAVAILABLE, /* confidentiality not available */
     GK5_ERR__COUNT
 };
 
-#define GK5_ERR_CODE(e) ((e) & 0xffffu)
+#define GK5_ERR_CODE(e) ((e)&0xffffu)
 #define GK5_ERR_ENCTYPE(e) ((int32_t)(int16_t)((e) >> 16))
 #define GK5_ERR_MAKE_ET(code, et)                                              \
     ((uint32_t)(code) | ((uint32_t)(uint16_t)(int16_t)(et) << 16))
@@ -208,10 +208,10 @@ GK5_EXPORT GK5_WUR uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
                                            gk5_buffer *out);
 GK5_EXPORT GK5_WUR uint32_t gk5_ctx_import(uint32_t *minor, const void *buf,
                                            size_t len, gk5_ctx **ctx);
-GK5_EXPORT GK5_WUR uint32_t gk5_ctx_inquire(uint32_t *minor,
-                                            const gk5_ctx *ctx,
+GK5_EXPORT GK5_WUR uint32_t gk5_ctx_inquire(uint32_t *minor, const gk5_ctx *ctx,
                                             gk5_ctx_info *info);
-/* flags: GK5_CTX_REPLAY | GK5_CTX_SEQUENCE (others: GK5_ERR_INVALID_ARGUMENT) */
+/* flags: GK5_CTX_REPLAY | GK5_CTX_SEQUENCE (others: GK5_ERR_INVALID_ARGUMENT)
+ */
 GK5_EXPORT GK5_WUR uint32_t gk5_ctx_set_flags(uint32_t *minor, gk5_ctx *ctx,
                                               uint32_t flags);
 GK5_EXPORT void gk5_ctx_free(gk5_ctx *ctx);
@@ -241,8 +241,7 @@ GK5_EXPORT GK5_WUR uint32_t gk5_verify_mic(uint32_t *minor, gk5_ctx *ctx,
 GK5_EXPORT GK5_WUR uint32_t gk5_wrap_size_limit(uint32_t *minor,
                                                 const gk5_ctx *ctx,
                                                 int conf_req, uint32_t qop,
-                                                size_t out_max,
-                                                size_t *in_max);
+                                                size_t out_max, size_t *in_max);
 
 /* ---- IOV family (RFC 4121 4.2.4 layout; MIT's gss_*_iov semantics) ---- */
 GK5_EXPORT GK5_WUR uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
@@ -251,14 +250,10 @@ GK5_EXPORT GK5_WUR uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
                                          int iov_count);
 GK5_EXPORT GK5_WUR uint32_t gk5_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
                                            int *conf_state, uint32_t *qop,
-                                           gk5_iov_buffer *iov,
-                                           int iov_count);
-GK5_EXPORT GK5_WUR uint32_t gk5_wrap_iov_length(uint32_t *minor,
-                                                const gk5_ctx *ctx,
-                                                int conf_req, uint32_t qop,
-                                                int *conf_state,
-                                                gk5_iov_buffer *iov,
-                                                int iov_count);
+                                           gk5_iov_buffer *iov, int iov_count);
+GK5_EXPORT GK5_WUR uint32_t gk5_wrap_iov_length(
+    uint32_t *minor, const gk5_ctx *ctx, int conf_req, uint32_t qop,
+    int *conf_state, gk5_iov_buffer *iov, int iov_count);
 GK5_EXPORT GK5_WUR uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
                                             uint32_t qop, gk5_iov_buffer *iov,
                                             int iov_count);

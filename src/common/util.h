@@ -24,8 +24,8 @@ static inline uint16_t load_be16(const uint8_t *p)
 }
 static inline uint32_t load_be32(const uint8_t *p)
 {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-           (uint32_t)p[2] << 8 | p[3];
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+           p[3];
 }
 static inline uint64_t load_be64(const uint8_t *p)
 {
@@ -33,8 +33,8 @@ static inline uint64_t load_be64(const uint8_t *p)
 }
 static inline uint32_t load_le32(const uint8_t *p)
 {
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[1] << 8 | p[0];
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 |
+           p[0];
 }
 static inline void store_be16(uint8_t *p, uint16_t v)
 {

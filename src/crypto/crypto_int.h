@@ -27,7 +27,7 @@ struct gk5_enctype {
     const char *name;
     const char *const *aliases; /* other names, NULL-terminated, or NULL */
     enum gk5_enctype_state state;
-    const char *reason; /* rejected / not built: why (RFC) */
+    const char *reason;                /* rejected / not built: why (RFC) */
     const struct gk5_profile *profile; /* NULL unless supported */
     size_t key_bytes;    /* random-to-key output = protocol key length */
     size_t keygen_bytes; /* random-to-key input (DES3: 21) */
@@ -47,9 +47,10 @@ struct gk5_enctype {
 
 /* Rows in preference order; gk5i_enctype_at(i) is NULL past the end. */
 GK5_HIDDEN const struct gk5_enctype *gk5i_enctype_at(size_t i);
-/* Table lookups (by num or alias_num).  gk5i_enctype_get() returns the row whatever its state
- * (NULL if unknown); gk5i_enctype_usable() returns 0 and the row only when
- * supported here, else the refusal code (enctype in the high bits). */
+/* Table lookups (by num or alias_num).  gk5i_enctype_get() returns the row
+ * whatever its state (NULL if unknown); gk5i_enctype_usable() returns 0 and the
+ * row only when supported here, else the refusal code (enctype in the high
+ * bits). */
 GK5_HIDDEN const struct gk5_enctype *gk5i_enctype_get(int32_t num);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_enctype_usable(int32_t num,
                                                 const struct gk5_enctype **et);
@@ -62,8 +63,7 @@ GK5_HIDDEN void gk5i_enctype_error_words(uint32_t err, char *buf, size_t len);
  * exported; wiped with gk5i_subkeys_wipe(). */
 #define GK5_MAX_KEY_BYTES 32
 struct gk5i_subkeys {
-    uint8_t ke[GK5_MAX_KEY_BYTES], ki[GK5_MAX_KEY_BYTES],
-        kc[GK5_MAX_KEY_BYTES];
+    uint8_t ke[GK5_MAX_KEY_BYTES], ki[GK5_MAX_KEY_BYTES], kc[GK5_MAX_KEY_BYTES];
     size_t ke_len, ki_len, kc_len;
     bool raw; /* ke is the base key itself, no derivation (RFC 1964 DES3) */
 };
@@ -83,8 +83,7 @@ typedef struct gk5_ukey gk5_ukey;
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
                                           const struct gk5i_subkeys *sk,
                                           gk5_ukey **out);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_dup(const gk5_ukey *src,
-                                          gk5_ukey **out);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_dup(const gk5_ukey *src, gk5_ukey **out);
 GK5_HIDDEN void gk5i_ukey_free(gk5_ukey *uk);
 GK5_HIDDEN const struct gk5_enctype *gk5i_ukey_enctype(const gk5_ukey *uk);
 
@@ -97,13 +96,13 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_encrypt_iov(gk5_ukey *uk,
 /* Decrypts in place and verifies; on GK5_ERR_INTEGRITY every DATA/PADDING
  * segment is wiped before returning, so no unauthenticated plaintext is
  * left behind.  Segments may be any lengths (no alignment needed). */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_decrypt_iov(gk5_ukey *uk,
-                                             gk5_crypto_iov *iov, size_t n);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov,
+                                             size_t n);
 /* Keyed checksum (Kc) over DATA and SIGN_ONLY segments into/against the
  * CHECKSUM segment (whose length may be <= cksum_bytes: truncated, as RFC
  * 4121 never truncates but RFC 1964's MIT form uses 20 of 20). */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_checksum_iov(gk5_ukey *uk,
-                                              gk5_crypto_iov *iov, size_t n);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_checksum_iov(gk5_ukey *uk, gk5_crypto_iov *iov,
+                                              size_t n);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_verify_checksum_iov(gk5_ukey *uk,
                                                      const gk5_crypto_iov *iov,
                                                      size_t n);
@@ -112,12 +111,10 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_verify_checksum_iov(gk5_ukey *uk,
  * (NULL = zero IV). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_encrypt_iov(gk5_ukey *uk,
                                                  const uint8_t *iv,
-                                                 gk5_crypto_iov *iov,
-                                                 size_t n);
+                                                 gk5_crypto_iov *iov, size_t n);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk,
                                                  const uint8_t *iv,
-                                                 gk5_crypto_iov *iov,
-                                                 size_t n);
+                                                 gk5_crypto_iov *iov, size_t n);
 /* A confounder: a copy of `given` (test seam), or len random bytes when
  * given is NULL.  (Also declared in profile.h; exposed here because RFC 1964
  * Wrap tokens carry a confounder that src/mech makes itself.) */

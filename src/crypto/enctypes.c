@@ -262,11 +262,11 @@ void gk5i_enctype_error_words(uint32_t err, char *buf, size_t len)
     if (row == NULL || GK5_ERR_CODE(err) == GK5_ERR_ENCTYPE_UNKNOWN) {
         snprintf(buf, len, "unknown enctype %d", (int)num);
     } else if (row->state == GK5_ENCTYPE_NOT_BUILT) {
-        snprintf(buf, len, "%s (%d) is not built (-Ddes3=true): %s",
-                 row->name, (int)num, row->reason);
+        snprintf(buf, len, "%s (%d) is not built (-Ddes3=true): %s", row->name,
+                 (int)num, row->reason);
     } else if (row->state == GK5_ENCTYPE_REJECTED) {
-        snprintf(buf, len, "%s (%d) is deliberately unsupported: %s",
-                 row->name, (int)num, row->reason);
+        snprintf(buf, len, "%s (%d) is deliberately unsupported: %s", row->name,
+                 (int)num, row->reason);
     } else {
         snprintf(buf, len, "%s (%d) is supported", row->name, (int)num);
     }
@@ -304,8 +304,7 @@ GK5_EXPORT uint32_t gk5_enctype_check(int32_t enctype)
     return gk5i_enctype_usable(enctype, NULL);
 }
 
-GK5_EXPORT uint32_t gk5_enctype_describe(int32_t enctype,
-                                         gk5_enctype_desc *out)
+GK5_EXPORT uint32_t gk5_enctype_describe(int32_t enctype, gk5_enctype_desc *out)
 {
     const struct gk5_enctype *row = gk5i_enctype_get(enctype);
 

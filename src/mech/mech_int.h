@@ -38,8 +38,13 @@
  * gk5i_derive_subkeys_raw(key, KG_USAGE_V1_SIGN): its Ke is the raw session
  * key (sealing and sequence numbers, both directions) and its Kc is
  * DK(key, 23|0x99) for the checksum; the other slots stay NULL. */
-enum gk5_uk_slot { UK_SEND_SEAL, UK_SEND_SIGN, UK_RECV_SEAL, UK_RECV_SIGN,
-                   UK__COUNT };
+enum gk5_uk_slot {
+    UK_SEND_SEAL,
+    UK_SEND_SIGN,
+    UK_RECV_SEAL,
+    UK_RECV_SIGN,
+    UK__COUNT
+};
 
 /* A lane: one complete set of keyed OpenSSL state, used by one thread at a
  * time.  Lane 0 is made at import; more are made (by dup) only when several
@@ -54,9 +59,9 @@ struct gk5_lane {
 #define GK5_SEQ_WINDOW 64
 struct gk5_seqstate {
     pthread_mutex_t lock;
-    bool started;   /* false until the first authenticated token */
-    bool wide;      /* 64-bit numbers (RFC 4121) vs 32-bit (RFC 1964) */
-    uint64_t next;  /* one past the highest number seen */
+    bool started;    /* false until the first authenticated token */
+    bool wide;       /* 64-bit numbers (RFC 4121) vs 32-bit (RFC 1964) */
+    uint64_t next;   /* one past the highest number seen */
     uint64_t bitmap; /* bit i set: number (next - 1 - i) seen */
 };
 
@@ -67,9 +72,9 @@ struct gk5_seqstate {
 
 struct gk5_ctx {
     const struct gk5_enctype *et;
-    uint32_t ctxflags;  /* GK5_CTXF_* (fixed at import) */
-    _Atomic uint32_t options; /* GK5_CTX_REPLAY | GK5_CTX_SEQUENCE */
-    uint32_t endtime;   /* 0: no expiry */
+    uint32_t ctxflags;         /* GK5_CTXF_* (fixed at import) */
+    _Atomic uint32_t options;  /* GK5_CTX_REPLAY | GK5_CTX_SEQUENCE */
+    uint32_t endtime;          /* 0: no expiry */
     _Atomic uint64_t send_seq; /* next number to send (gk5i_ctx_next_seq) */
     /* RFC 4121: the last number, 2^64 - 1, has been sent (send_seq cannot
      * count past it); RFC 1964 contexts stop at send_seq == 2^32 instead. */
@@ -81,9 +86,9 @@ struct gk5_ctx {
      * seals with it: sk[UK_SEND_SEAL].ke). */
     struct gk5i_subkeys sk[UK__COUNT];
 
-    pthread_mutex_t lane_lock;      /* taken only to add a lane */
-    _Atomic uint32_t lane_busy;     /* bit i: lane i in use */
-    _Atomic uint32_t lane_count;    /* lanes[0..count) are valid */
+    pthread_mutex_t lane_lock;   /* taken only to add a lane */
+    _Atomic uint32_t lane_busy;  /* bit i: lane i in use */
+    _Atomic uint32_t lane_count; /* lanes[0..count) are valid */
     struct gk5_lane lanes[GK5_LANES_MAX];
 };
 
@@ -98,8 +103,7 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_ctx_new(int32_t enctype, uint32_t ctxflags,
 /* Make a context from already derived subkeys (gk5_ctx_import). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ctx_new_from_subkeys(
     const struct gk5_enctype *et, uint32_t ctxflags, uint32_t endtime,
-    uint64_t send_seq, const struct gk5i_subkeys sk[UK__COUNT],
-    gk5_ctx **out);
+    uint64_t send_seq, const struct gk5i_subkeys sk[UK__COUNT], gk5_ctx **out);
 /* Borrow a lane for one message; never blocks for long, allocates only when
  * every existing lane is busy.  NULL only if out of memory. */
 GK5_HIDDEN struct gk5_lane *gk5i_lane_acquire(gk5_ctx *ctx, uint32_t *err);
@@ -155,9 +159,8 @@ struct gk5_tok_ops {
     uint32_t (*wrap_iov)(uint32_t *minor, gk5_ctx *ctx, struct gk5_lane *lane,
                          int conf_req, int *conf_state, gk5_iov_buffer *iov,
                          int iov_count);
-    uint32_t (*unwrap_iov)(uint32_t *minor, gk5_ctx *ctx,
-                           struct gk5_lane *lane, int *conf_state,
-                           gk5_iov_buffer *iov, int iov_count);
+    uint32_t (*unwrap_iov)(uint32_t *minor, gk5_ctx *ctx, struct gk5_lane *lane,
+                           int *conf_state, gk5_iov_buffer *iov, int iov_count);
     uint32_t (*wrap_iov_length)(uint32_t *minor, const gk5_ctx *ctx,
                                 int conf_req, int *conf_state,
                                 gk5_iov_buffer *iov, int iov_count);
