@@ -2,6 +2,7 @@
 #ifndef GK5_CLI_H
 #define GK5_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ int gk5_cli_verify(int argc, char **argv);
 int gk5_cli_inspect(int argc, char **argv);  /* cli_inspect.c */
 #ifdef GK5_HAVE_MIT
 int gk5_cli_demo(int argc, char **argv);     /* demo.c */
+int gk5_cli_bench(int argc, char **argv);    /* bench/bench.c */
 #endif
 
 /* cli_util.c */
@@ -34,5 +36,63 @@ int cli_read_file(const char *path, uint8_t **out, size_t *out_len);
 int cli_write_file(const char *path, const uint8_t *p, size_t n);
 /* "error: ..." on stderr, prefixed with the program name. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "warning: ..." on stderr, prefixed with the program name. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Report what getopt_long returned for a bad option of command cmd ("wrap",
+ * "crypto encrypt"): '?' unknown option, ':' missing argument (optstring
+ * starts with ':' and opterr is 0).  Returns CLI_EXIT_USAGE. */
+int cli_option_error(const char *cmd, int c, char **argv);
+/* Parse a decimal number 0..UINT32_MAX; 0 or -1. */
+int cli_parse_u32(const char *s, uint32_t *out);
+/* Wipe (zap) then free a buffer that held secrets; NULL is fine. */
+void cli_free_secret(void *p, size_t n);
+
+/* cli_inspect.c: a token's header decoded without keys.  The decoder reads
+ * only p[0..n) and never fails to return (it is a fuzz target). */
+enum cli_token_kind {
+    CLI_TOKEN_UNKNOWN = 0,
+    CLI_TOKEN_RFC4121_MIC,    /* 04 04 */
+    CLI_TOKEN_RFC4121_WRAP,   /* 05 04 */
+    CLI_TOKEN_RFC1964_MIC,    /* framed, 01 01 */
+    CLI_TOKEN_RFC1964_WRAP,   /* framed, 02 01 */
+    CLI_TOKEN_RFC1964_DELETE, /* framed, 01 02 (RFC 1964 1.2.3) */
+};
+
+struct cli_token_info {
+    enum cli_token_kind kind;
+    size_t length;        /* the whole input */
+    uint16_t tok_id;      /* as the bytes read, big-endian */
+    bool have_tok_id;
+    /* RFC 2743 3.1 framing (RFC 1964 tokens) */
+    size_t framing_len;   /* 0x60, DER length and OID: bytes before TOK_ID */
+    size_t der_len;       /* the DER length's value */
+    size_t der_octets;    /* how many octets encode it */
+    char oid[80];         /* dotted; "" if not reached */
+    const char *oid_name; /* "Kerberos V5" etc., NULL if unknown */
+    /* RFC 4121 */
+    uint8_t flags;
+    uint16_t ec, rrc;
+    uint64_t snd_seq;
+    bool have_seq;        /* SND_SEQ was read (RFC 4121) */
+    /* RFC 1964 */
+    uint16_t sgn_alg, seal_alg; /* little-endian values, as RFC 1964 */
+    bool have_algs;
+    /* lengths of the parts (0 when absent or not reached) */
+    size_t header_len;    /* RFC 4121: 16; RFC 1964: TOK_ID .. SND_SEQ */
+    size_t cksum_len;     /* checksum / SGN_CKSUM (when it can be told) */
+    size_t conf_len;      /* RFC 1964 Wrap confounder */
+    size_t body_len;      /* RFC 4121 Wrap payload after the header;
+                             RFC 1964 Wrap data + pad */
+    size_t data_len;      /* message length, when it can be told */
+    int pad;              /* RFC 1964 integrity-only pad byte, or -1 */
+    char problem[200];    /* "" when well-formed */
+};
+
+/* Returns 0 if the token is well-formed, -1 if not (info->problem says
+ * why); info holds what could be decoded either way. */
+int cli_inspect_decode(const uint8_t *p, size_t n,
+                       struct cli_token_info *info);
+/* Prints the decoded fields, one per line. */
+void cli_inspect_print(FILE *f, const struct cli_token_info *info);
 
 #endif /* GK5_CLI_H */

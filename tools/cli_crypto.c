@@ -1,2 +1,508 @@
-/* placeholder: to be written */
-typedef int gk5_placeholder_cli_crypto;
+/*
+ * gk5 crypto — the RFC 3961 operations of include/gk5/crypto.h from the
+ * command line, hex in and hex out, for checking vectors and peers by hand.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gk5/crypto.h>
+#include <gk5/gk5.h>
+
+#include "common/util.h"
+#include "crypto/crypto_int.h"
+#include "cli.h"
+
+/* Option values; each is also a bit (1 << value) in a subcommand's masks. */
+enum {
+    OPT_ENCTYPE,
+    OPT_PASSWORD,
+    OPT_SALT,
+    OPT_PARAMS,
+    OPT_KEY,
+    OPT_CONSTANT,
+    OPT_USAGE,
+    OPT_IN,
+    OPT_CONFOUNDER,
+    OPT__COUNT,
+    OPT_HELP = 'h'
+};
+#define BIT(o) (1u << (o))
+
+/* Indexed by option value, so that longopts[OPT_KEY].name is "key". */
+static const struct option longopts[] = {
+    [OPT_ENCTYPE] = {"enctype", required_argument, NULL, OPT_ENCTYPE},
+    [OPT_PASSWORD] = {"password", required_argument, NULL, OPT_PASSWORD},
+    [OPT_SALT] = {"salt", required_argument, NULL, OPT_SALT},
+    [OPT_PARAMS] = {"params", required_argument, NULL, OPT_PARAMS},
+    [OPT_KEY] = {"key", required_argument, NULL, OPT_KEY},
+    [OPT_CONSTANT] = {"constant", required_argument, NULL, OPT_CONSTANT},
+    [OPT_USAGE] = {"usage", required_argument, NULL, OPT_USAGE},
+    [OPT_IN] = {"in", required_argument, NULL, OPT_IN},
+    [OPT_CONFOUNDER] = {"confounder", required_argument, NULL, OPT_CONFOUNDER},
+    [OPT__COUNT] = {"help", no_argument, NULL, OPT_HELP},
+    [OPT__COUNT + 1] = {NULL, 0, NULL, 0},
+};
+
+/* The options as given, then decoded. */
+struct crypto_args {
+    const char *cmd; /* "crypto encrypt", for messages */
+    const char *opt[OPT__COUNT];
+    int32_t enctype;
+    uint32_t usage;
+    uint8_t *key, *constant, *in, *params, *confounder;
+    size_t key_len, constant_len, in_len, params_len, confounder_len;
+};
+
+struct subcommand {
+    const char *name;
+    int (*run)(struct crypto_args *a);
+    uint32_t allowed;
+    uint32_t required;
+    const char *synopsis;
+    const char *help;
+};
+
+/* Print a gk5 error code's words for a failed operation: exit status 1. */
+static int fail(const struct crypto_args *a, uint32_t err)
+{
+    cli_error("%s: %s", a->cmd, gk5_strerror(err));
+    return CLI_EXIT_FAIL;
+}
+
+static int print_hex(const struct crypto_args *a, const uint8_t *p, size_t n)
+{
+    cli_hex_print(stdout, p, n);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("%s: cannot write output", a->cmd);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* RFC 3961 3 string-to-key: the key, hex. */
+static int run_string_to_key(struct crypto_args *a)
+{
+    const char *password = a->opt[OPT_PASSWORD];
+    const char *salt = a->opt[OPT_SALT];
+    uint8_t *key = NULL;
+    size_t key_len = 0;
+    uint32_t err;
+    int ret;
+
+    err = gk5_c_key_length(a->enctype, &key_len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    key = malloc(key_len + 1);
+    if (key == NULL) {
+        ret = fail(a, GK5_ERR_NOMEM);
+        goto cleanup;
+    }
+    err = gk5_c_string_to_key(a->enctype, password, strlen(password), salt,
+                              strlen(salt), a->params, a->params_len, key,
+                              key_len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    ret = print_hex(a, key, key_len);
+
+cleanup:
+    cli_free_secret(key, key_len + 1);
+    return ret;
+}
+
+/* RFC 3961 5.1 DK(key, constant) (RFC 8009 KDF-HMAC-SHA2, RFC 6803
+ * KDF-FEEDBACK-CMAC): the derived key, hex. */
+static int run_derive(struct crypto_args *a)
+{
+    uint8_t *dk = NULL;
+    size_t dk_len = 0;
+    uint32_t err;
+    int ret;
+
+    err =
+        gk5_c_derive_length(a->enctype, a->constant, a->constant_len, &dk_len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    dk = malloc(dk_len + 1);
+    if (dk == NULL) {
+        ret = fail(a, GK5_ERR_NOMEM);
+        goto cleanup;
+    }
+    err = gk5_c_derive_key(a->enctype, a->key, a->key_len, a->constant,
+                           a->constant_len, dk, dk_len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    ret = print_hex(a, dk, dk_len);
+
+cleanup:
+    cli_free_secret(dk, dk_len + 1);
+    return ret;
+}
+
+/* RFC 3961 3 encrypt (confounder | data, then the MAC). */
+static int run_encrypt(struct crypto_args *a)
+{
+    uint8_t *out = NULL;
+    size_t cap = 0;
+    size_t out_len;
+    uint32_t err;
+    int ret;
+
+    err = gk5_c_encrypt_length(a->enctype, a->in_len, &cap);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    out = malloc(cap + 1);
+    if (out == NULL) {
+        ret = fail(a, GK5_ERR_NOMEM);
+        goto cleanup;
+    }
+    out_len = cap;
+    if (a->confounder != NULL) {
+        err = gk5i_encrypt_with_confounder(
+            a->enctype, a->key, a->key_len, a->usage, a->confounder,
+            a->confounder_len, a->in, a->in_len, out, &out_len);
+    } else {
+        err = gk5_c_encrypt(a->enctype, a->key, a->key_len, a->usage, a->in,
+                            a->in_len, out, &out_len);
+    }
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    ret = print_hex(a, out, out_len);
+
+cleanup:
+    cli_free_secret(out, cap + 1);
+    return ret;
+}
+
+/* RFC 3961 3 decrypt: the plaintext, hex, only if the MAC verified. */
+static int run_decrypt(struct crypto_args *a)
+{
+    uint8_t *out = NULL;
+    size_t cap = a->in_len; /* plaintext is never longer */
+    size_t out_len = cap;
+    uint32_t err;
+    int ret;
+
+    out = malloc(cap + 1);
+    if (out == NULL) {
+        ret = fail(a, GK5_ERR_NOMEM);
+        goto cleanup;
+    }
+    err = gk5_c_decrypt(a->enctype, a->key, a->key_len, a->usage, a->in,
+                        a->in_len, out, &out_len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    ret = print_hex(a, out, out_len);
+
+cleanup:
+    cli_free_secret(out, cap + 1);
+    return ret;
+}
+
+/* RFC 3961 3 get_mic: the enctype's mandatory keyed checksum, hex. */
+static int run_checksum(struct crypto_args *a)
+{
+    uint8_t *out = NULL;
+    size_t cap = 0;
+    size_t out_len;
+    uint32_t err;
+    int ret;
+
+    err = gk5_c_checksum_length(a->enctype, &cap);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    out = malloc(cap + 1);
+    if (out == NULL) {
+        ret = fail(a, GK5_ERR_NOMEM);
+        goto cleanup;
+    }
+    out_len = cap;
+    err = gk5_c_checksum(a->enctype, a->key, a->key_len, a->usage, a->in,
+                         a->in_len, out, &out_len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    ret = print_hex(a, out, out_len);
+
+cleanup:
+    cli_free_secret(out, cap + 1);
+    return ret;
+}
+
+/* RFC 3961 3 pseudo-random (RFC 3962 4, RFC 8009 5, RFC 6803 6), hex. */
+static int run_prf(struct crypto_args *a)
+{
+    uint8_t *out = NULL;
+    size_t len = 0;
+    uint32_t err;
+    int ret;
+
+    err = gk5_c_prf_length(a->enctype, &len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    out = malloc(len + 1);
+    if (out == NULL) {
+        ret = fail(a, GK5_ERR_NOMEM);
+        goto cleanup;
+    }
+    err = gk5_c_prf(a->enctype, a->key, a->key_len, a->in, a->in_len, out, len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    ret = print_hex(a, out, len);
+
+cleanup:
+    cli_free_secret(out, len + 1);
+    return ret;
+}
+
+static const struct subcommand subcommands[] = {
+    {
+        .name = "string-to-key",
+        .run = run_string_to_key,
+        .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT) |
+                   BIT(OPT_PARAMS),
+        .required = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT),
+        .synopsis = "--enctype E --password STR --salt STR [--params HEX]",
+        .help = "RFC 3961 string-to-key: print the key.  --params is the "
+                "enctype's s2kparams\n(AES, Camellia, AES-SHA2: the "
+                "iteration count, 4 bytes big-endian; DES3:\nnone); without "
+                "it, the enctype's default count.  For the RFC 8009 enctypes\n"
+                "give the salt as is: gk5 prefixes the enctype name and a "
+                "zero byte.\n",
+    },
+    {
+        .name = "derive",
+        .run = run_derive,
+        .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_CONSTANT),
+        .required = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_CONSTANT),
+        .synopsis = "--enctype E --key HEX --constant HEX",
+        .help = "Print the derived key DK(key, constant): RFC 3961 5.1, "
+                "RFC 8009 KDF-HMAC-SHA2,\nRFC 6803 KDF-FEEDBACK-CMAC.  "
+                "A constant is usually usage | 99, aa or 55\n(e.g. "
+                "0000000299).\n",
+    },
+    {
+        .name = "encrypt",
+        .run = run_encrypt,
+        .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) |
+                   BIT(OPT_IN) | BIT(OPT_CONFOUNDER),
+        .required =
+            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+        .synopsis = "--enctype E --key HEX --usage N --in HEX "
+                    "[--confounder HEX]",
+        .help = "RFC 3961 encrypt with key usage N: print the ciphertext "
+                "(confounder, data,\nMAC).  The confounder is random unless "
+                "--confounder gives it (for checking\nknown-answer "
+                "vectors; never do that with a real key).\n",
+    },
+    {
+        .name = "decrypt",
+        .run = run_decrypt,
+        .allowed =
+            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+        .required =
+            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+        .synopsis = "--enctype E --key HEX --usage N --in HEX",
+        .help = "RFC 3961 decrypt with key usage N: print the plaintext "
+                "only if the integrity\ncheck passes (exit status 1 "
+                "otherwise).  DES3 plaintext keeps its padding.\n",
+    },
+    {
+        .name = "checksum",
+        .run = run_checksum,
+        .allowed =
+            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+        .required =
+            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+        .synopsis = "--enctype E --key HEX --usage N --in HEX",
+        .help = "Print the enctype's mandatory keyed checksum of the input "
+                "with key usage N\n(hmac-sha1-96-aes*, hmac-sha256-128-aes128, "
+                "hmac-sha384-192-aes256,\ncmac-camellia*, "
+                "hmac-sha1-des3-kd).\n",
+    },
+    {
+        .name = "prf",
+        .run = run_prf,
+        .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_IN),
+        .required = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_IN),
+        .synopsis = "--enctype E --key HEX --in HEX",
+        .help = "Print the RFC 3961 pseudo-random function of the input "
+                "(RFC 3962 4, RFC 8009 5,\nRFC 6803 6).\n",
+    },
+};
+
+static void crypto_usage(FILE *f)
+{
+    fprintf(f, "Usage: gk5 crypto OPERATION [options]\n\nOperations:\n");
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(subcommands); i++) {
+        fprintf(f, "  gk5 crypto %s %s\n", subcommands[i].name,
+                subcommands[i].synopsis);
+    }
+    fprintf(f, "\n"
+               "E is an enctype number or name (see 'gk5 enctypes'); HEX is "
+               "hex digits, which\nmay be grouped with spaces (\"\" or - "
+               "for empty); N is a decimal key usage.\nOutput is hex on "
+               "stdout.  'gk5 crypto OPERATION --help' describes one.\n"
+               "Exit status: 0 success; 1 the operation failed (integrity "
+               "check, wrong key\nlength, refused enctype: rc4 and single "
+               "DES are rejected, DES3 needs\n-Ddes3=true); 2 bad usage.\n");
+}
+
+static void subcommand_usage(FILE *f, const struct subcommand *s)
+{
+    fprintf(f, "Usage: gk5 crypto %s %s\n\n%s", s->name, s->synopsis, s->help);
+    fprintf(f, "\nE is an enctype number or name (see 'gk5 enctypes'); HEX "
+               "is hex digits (\"\" or -\nfor empty).  Exit status: 0 "
+               "success, 1 the operation failed, 2 bad usage.\n");
+}
+
+/* Hex options: which field each decodes into. */
+static int decode_hex_options(struct crypto_args *a)
+{
+    struct {
+        int opt;
+        uint8_t **buf;
+        size_t *len;
+    } hex[] = {
+        {OPT_KEY, &a->key, &a->key_len},
+        {OPT_CONSTANT, &a->constant, &a->constant_len},
+        {OPT_IN, &a->in, &a->in_len},
+        {OPT_PARAMS, &a->params, &a->params_len},
+        {OPT_CONFOUNDER, &a->confounder, &a->confounder_len},
+    };
+
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(hex); i++) {
+        const char *s = a->opt[hex[i].opt];
+
+        if (s != NULL && cli_hex_decode(s, hex[i].buf, hex[i].len) != 0) {
+            cli_error("%s: --%s: not valid hex: '%s'", a->cmd,
+                      longopts[hex[i].opt].name, s);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+static int run_subcommand(const struct subcommand *s, int argc, char **argv)
+{
+    struct crypto_args a = {0};
+    char cmd[64];
+    int ret;
+    int c;
+
+    snprintf(cmd, sizeof(cmd), "crypto %s", s->name);
+    a.cmd = cmd;
+
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == OPT_HELP) {
+            subcommand_usage(stdout, s);
+            ret = CLI_EXIT_OK;
+            goto cleanup;
+        }
+        if (c < 0 || c >= OPT__COUNT) {
+            ret = cli_option_error(cmd, c, argv);
+            goto cleanup;
+        }
+        if ((s->allowed & BIT(c)) == 0) {
+            cli_error("%s: option --%s does not apply", cmd, longopts[c].name);
+            fprintf(stderr, "Try 'gk5 %s --help'.\n", cmd);
+            ret = CLI_EXIT_USAGE;
+            goto cleanup;
+        }
+        if (a.opt[c] != NULL) {
+            cli_error("%s: option --%s given twice", cmd, longopts[c].name);
+            ret = CLI_EXIT_USAGE;
+            goto cleanup;
+        }
+        a.opt[c] = optarg;
+    }
+    if (optind < argc) {
+        cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
+        ret = CLI_EXIT_USAGE;
+        goto cleanup;
+    }
+    for (int o = 0; o < OPT__COUNT; o++) {
+        if ((s->required & BIT(o)) != 0 && a.opt[o] == NULL) {
+            cli_error("%s: --%s is required", cmd, longopts[o].name);
+            fprintf(stderr, "Usage: gk5 %s %s\n", cmd, s->synopsis);
+            ret = CLI_EXIT_USAGE;
+            goto cleanup;
+        }
+    }
+    if (a.opt[OPT_USAGE] != NULL &&
+        cli_parse_u32(a.opt[OPT_USAGE], &a.usage) != 0) {
+        cli_error("%s: --usage: not a key usage number: '%s'", cmd,
+                  a.opt[OPT_USAGE]);
+        ret = CLI_EXIT_USAGE;
+        goto cleanup;
+    }
+    ret = decode_hex_options(&a);
+    if (ret != CLI_EXIT_OK) {
+        goto cleanup;
+    }
+    /* A name that is not in the table is refused like an unknown number:
+     * the enctype, not the command line, is what cannot be used. */
+    if (gk5_enctype_from_name(a.opt[OPT_ENCTYPE], &a.enctype) != GK5_OK) {
+        cli_error("%s: unknown enctype '%s' (see 'gk5 enctypes')", cmd,
+                  a.opt[OPT_ENCTYPE]);
+        ret = CLI_EXIT_FAIL;
+        goto cleanup;
+    }
+    ret = s->run(&a);
+
+cleanup:
+    cli_free_secret(a.key, a.key_len);
+    cli_free_secret(a.constant, a.constant_len);
+    cli_free_secret(a.in, a.in_len);
+    cli_free_secret(a.params, a.params_len);
+    cli_free_secret(a.confounder, a.confounder_len);
+    return ret;
+}
+
+int gk5_cli_crypto(int argc, char **argv)
+{
+    if (argc < 2) {
+        crypto_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        crypto_usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(subcommands); i++) {
+        if (strcmp(argv[1], subcommands[i].name) == 0) {
+            return run_subcommand(&subcommands[i], argc - 1, argv + 1);
+        }
+    }
+    if (argv[1][0] == '-') {
+        cli_error("crypto: expected an operation before '%s'", argv[1]);
+    } else {
+        cli_error("crypto: unknown operation '%s'", argv[1]);
+    }
+    fprintf(stderr, "Try 'gk5 crypto --help'.\n");
+    return CLI_EXIT_USAGE;
+}

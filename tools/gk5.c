@@ -1,2 +1,198 @@
-int main(void);
-int main(void) { return 0; }
+/*
+ * gk5 — the command-line tool: dispatch to the subcommands, the top-level
+ * --help and --version, and `gk5 enctypes`.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gk5/crypto.h>
+#include <gk5/gk5.h>
+
+#include "cli.h"
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"enctypes", gk5_cli_enctypes,
+     "the enctype table: number, name, state, reason"},
+    {"crypto", gk5_cli_crypto,
+     "RFC 3961 operations, hex in and out (string-to-key, derive, ...)"},
+    {"wrap", gk5_cli_wrap, "the Wrap token for the message on stdin"},
+    {"unwrap", gk5_cli_unwrap, "the message in the Wrap token on stdin"},
+    {"mic", gk5_cli_mic, "the MIC token for the message on stdin"},
+    {"verify", gk5_cli_verify, "check a MIC token against the message"},
+    {"inspect", gk5_cli_inspect, "decode a token's header, without keys"},
+#ifdef GK5_HAVE_MIT
+    {"demo", gk5_cli_demo,
+     "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
+    {"bench", gk5_cli_bench, "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
+#endif
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: gk5 COMMAND [options]\n"
+               "       gk5 --help | --version\n"
+               "\n"
+               "The Kerberos V5 GSS-API mechanism's per-message tokens "
+               "(RFC 4121, RFC 1964)\non the RFC 3961 crypto framework.\n"
+               "\n"
+               "Commands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    }
+    fprintf(f, "\n"
+               "'gk5 COMMAND --help' describes a command's options.\n"
+               "Exit status: 0 success, 1 the operation failed (crypto or "
+               "GSS failure,\nrefused enctype), 2 bad usage.\n");
+}
+
+/* ---- gk5 enctypes ---- */
+
+static void enctypes_usage(FILE *f)
+{
+    fprintf(f, "Usage: gk5 enctypes\n"
+               "\n"
+               "Print gk5's enctype table, in preference order: number, "
+               "name, state\n(supported, not built, rejected) and, for "
+               "those that cannot be used,\nwhy.  Every other list in gk5 "
+               "is derived from this one table.\n");
+}
+
+static const char *state_word(enum gk5_enctype_state state)
+{
+    switch (state) {
+    case GK5_ENCTYPE_SUPPORTED:
+        return "supported";
+    case GK5_ENCTYPE_NOT_BUILT:
+        return "not built";
+    case GK5_ENCTYPE_REJECTED:
+        return "rejected";
+    }
+    return "?";
+}
+
+int gk5_cli_enctypes(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    size_t count = gk5_enctype_count();
+    int name_width = (int)strlen("NAME");
+    int c;
+
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            enctypes_usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        return cli_option_error("enctypes", c, argv);
+    }
+    if (optind < argc) {
+        cli_error("enctypes: unexpected argument '%s'", argv[optind]);
+        return CLI_EXIT_USAGE;
+    }
+
+    for (size_t i = 0; i < count; i++) {
+        gk5_enctype_desc d;
+
+        if (gk5_enctype_row(i, &d) == GK5_OK &&
+            (int)strlen(d.name) > name_width) {
+            name_width = (int)strlen(d.name);
+        }
+    }
+    printf("%4s  %-*s  %-9s  %s\n", "NUM", name_width, "NAME", "STATE",
+           "REASON");
+    for (size_t i = 0; i < count; i++) {
+        gk5_enctype_desc d;
+
+        if (gk5_enctype_row(i, &d) != GK5_OK) {
+            cli_error("enctypes: cannot read row %zu of the table", i);
+            return CLI_EXIT_FAIL;
+        }
+        if (d.reason != NULL) {
+            printf("%4d  %-*s  %-9s  %s\n", (int)d.enctype, name_width, d.name,
+                   state_word(d.state), d.reason);
+        } else {
+            printf("%4d  %-*s  %s\n", (int)d.enctype, name_width, d.name,
+                   state_word(d.state));
+        }
+    }
+    if (fflush(stdout) != 0) {
+        cli_error("enctypes: cannot write output");
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- main ---- */
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+
+    opterr = 0;
+    /* '+': stop at the command; its options are its own. */
+    while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return CLI_EXIT_OK;
+        case 'V':
+            printf("gk5 %s\n", gk5_version());
+            return CLI_EXIT_OK;
+        default:
+            cli_error("unknown option '%s'", argv[optind - 1]);
+            fprintf(stderr, "Try 'gk5 --help'.\n");
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[optind], "help") == 0) {
+        /* "gk5 help COMMAND" = "gk5 COMMAND --help" */
+        if (optind + 1 < argc) {
+            char help[] = "--help";
+            char *hargv[] = {argv[optind + 1], help, NULL};
+
+            for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]);
+                 i++) {
+                if (strcmp(commands[i].name, argv[optind + 1]) == 0) {
+                    optind = 0;
+                    return commands[i].run(2, hargv);
+                }
+            }
+            cli_error("unknown command '%s'", argv[optind + 1]);
+            fprintf(stderr, "Try 'gk5 --help'.\n");
+            return CLI_EXIT_USAGE;
+        }
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        if (strcmp(commands[i].name, argv[optind]) == 0) {
+            int first = optind;
+
+            optind = 0; /* subcommands parse their own argv from scratch */
+            return commands[i].run(argc - first, argv + first);
+        }
+    }
+    cli_error("unknown command '%s'", argv[optind]);
+    fprintf(stderr, "Try 'gk5 --help'.\n");
+    return CLI_EXIT_USAGE;
+}
