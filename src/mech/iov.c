@@ -72,6 +72,22 @@ static bool written_by(enum iov_op op, uint32_t type, bool streaming)
     return false;
 }
 
+/* A buffer with a length but no memory is fine only where gk5 supplies the
+ * memory: a written buffer flagged ALLOCATE (replaced by gk5's allocation),
+ * or the DATA of a STREAM unwrap (pointed into the STREAM).  Anything else
+ * would be written or read through NULL. */
+static bool may_be_null(enum iov_op op, const gk5_iov_buffer *b,
+                        bool streaming)
+{
+    uint32_t type = GK5_IOV_BUFFER_TYPE(b->type);
+
+    if (op == OP_UNWRAP) {
+        return written_by(op, type, streaming);
+    }
+    return written_by(op, type, streaming) &&
+           (b->type & GK5_IOV_BUFFER_FLAG_ALLOCATE) != 0;
+}
+
 /* Which buffers op needs and allows (MIT's gss_*_iov rules). */
 static uint32_t check_shape(enum iov_op op, const struct iov_found *f)
 {
@@ -169,10 +185,8 @@ static uint32_t validate_iov(gk5_iov_buffer *iov, int iov_count, enum iov_op op,
         return err;
     }
     for (int i = 0; i < iov_count; i++) {
-        uint32_t type = GK5_IOV_BUFFER_TYPE(iov[i].type);
-
         if (iov[i].buffer.length != 0 && iov[i].buffer.value == NULL &&
-            !written_by(op, type, f->stream != NULL)) {
+            !may_be_null(op, &iov[i], f->stream != NULL)) {
             return GK5_ERR_INVALID_ARGUMENT;
         }
     }
