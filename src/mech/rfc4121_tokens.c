@@ -407,12 +407,15 @@ static uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
         }
         /* The decrypted copy must repeat TOK_ID, flags, filler, EC and
          * SND_SEQ; only RRC may differ (the sender rotated after
-         * encrypting). */
+         * encrypting).  The outer EC, flags and SND_SEQ of a sealed token
+         * are protected only through this copy, so a mismatch is an
+         * integrity failure like any other: one answer (BAD_SIG), whatever
+         * was tampered with. */
         if (CRYPTO_memcmp(copy, parts->hdr, 6) != 0 ||
             CRYPTO_memcmp(copy + 8, parts->hdr + 8, 8) != 0) {
             wipe_data(iov, iov_count);
             zap(parts->tail, (size_t)h->ec + TOK_HDR_LEN);
-            err = GK5_ERR_TOKEN_HEADER_COPY;
+            err = GK5_ERR_INTEGRITY;
             goto cleanup;
         }
     } else {
