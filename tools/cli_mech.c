@@ -76,9 +76,11 @@ static void mech_usage(FILE *f, enum mech_op op)
         "default: detected\n"
         "  --ctx-out FILE    write the updated context (gk5 format, mode "
         "0600) so the\n"
-        "                    next call continues its sequence numbers; may "
-        "be the --ctx\n"
-        "                    file.  Written whenever the call succeeded or "
+        "                    next call continues its sequence numbers; "
+        "default: the\n"
+        "                    --ctx file itself, so that no sequence number "
+        "is sent twice.\n"
+        "                    Written whenever the call succeeded or "
         "reported only\n"
         "                    supplementary status.\n";
     static const char accept[] =
@@ -265,6 +267,12 @@ static int parse_args(struct mech_args *a, int argc, char **argv, int *done)
         fprintf(stderr, "Try 'gk5 %s --help'.\n", a->cmd);
         return CLI_EXIT_USAGE;
     }
+    /* A sender that did not save its counter would send the same sequence
+     * number again on the next call: without --ctx-out the context is
+     * written back to the --ctx file itself. */
+    if (a->ctx_out == NULL) {
+        a->ctx_out = a->ctx_path;
+    }
     return CLI_EXIT_OK;
 }
 
@@ -447,7 +455,7 @@ static int run(enum mech_op op, int argc, char **argv)
 
     /* The context is saved before any output: a token must never leave
      * while the file still holds the sequence number it used. */
-    if (a.ctx_out != NULL) {
+    {
         int saved = save_context(&a, ctx);
 
         if (saved != CLI_EXIT_OK) {

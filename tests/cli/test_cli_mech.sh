@@ -33,11 +33,25 @@ not_ok() {
 }
 
 # g STDIN STDOUT ARGS...: run gk5; rc = exit status, stderr in ./err.
+# Without --ctx-out gk5 writes the context back to the --ctx file; a *.gssd
+# file named here stands for a fresh rpc.gssd buffer, so g hands gk5 a
+# scratch copy of it and the file stays pristine for the next case.
 g() {
-    local in=$1 out=$2
+    local in=$1 out=$2 a prev="" has_out=0
+    local -a args=()
     shift 2
+    for a in "$@"; do
+        [ "$a" = --ctx-out ] && has_out=1
+    done
+    for a in "$@"; do
+        if [ "$prev" = --ctx ] && [ $has_out = 0 ] && [ "${a%.gssd}" != "$a" ]; then
+            cp "$a" "scratch-$a" && a="scratch-$a"
+        fi
+        args+=("$a")
+        prev=$a
+    done
     # shellcheck disable=SC2086  # the wrapper is a word list on purpose
-    $wrapper "$cli" "$@" <"$in" >"$out" 2>err
+    $wrapper "$cli" "${args[@]}" <"$in" >"$out" 2>err
     rc=$?
 }
 
@@ -108,6 +122,15 @@ g t1 out unwrap --ctx a.ctx --accept duplicate
 check "--accept duplicate delivers it" "$([ $rc = 0 ] && cmp -s out msg; echo $?)" "exit $rc"
 g t1 out unwrap --ctx a.gssd
 check "a fresh context (no --ctx-out history) takes it" "$([ $rc = 0 ] && cmp -s out msg; echo $?)" "exit $rc"
+
+# Without --ctx-out the context goes back into the --ctx file: two wraps
+# on one file never send the same sequence number.
+cp i.gssd inplace.buf
+g msg w0 wrap --ctx inplace.buf
+g msg w1 wrap --ctx inplace.buf
+check "no --ctx-out: the --ctx file is updated, SND_SEQ 0 then 1" \
+    "$([ $rc = 0 ] && [ "$(hexof w0 8 8)" = 0000000000000000 ] && [ "$(hexof w1 8 8)" = 0000000000000001 ]; echo $?)" \
+    "seq $(hexof w0 8 8) then $(hexof w1 8 8)"
 
 # ---------------------------------------------------------- integrity only
 g msg tn wrap --no-conf --ctx i.gssd
