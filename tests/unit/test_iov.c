@@ -601,6 +601,61 @@ static void test_stream(void **state)
 }
 
 /* Arrays gk5 refuses, with the minor code that says why. */
+/* A written buffer with a length but no memory, and no ALLOCATE flag, is
+ * refused before anything is written or a sequence number is used (it was
+ * once written through NULL). */
+static void test_null_output_buffers(void **state)
+{
+    uint8_t data[32] = {0}, trailer[64], mic[64];
+    gk5_ctx *init, *acc;
+    uint32_t minor = 0, major;
+    int conf_state = -1;
+    gk5_ctx_info before, after;
+
+    (void)state;
+    tok_pair(17, false, 0, &init, &acc);
+    assert_int_equal(gk5_ctx_inquire(&minor, init, &before), GK5_S_COMPLETE);
+    {
+        gk5_iov_buffer iov[3] = {
+            {GK5_IOV_BUFFER_TYPE_HEADER, {100, NULL}},
+            {GK5_IOV_BUFFER_TYPE_DATA, {sizeof(data), data}},
+            {GK5_IOV_BUFFER_TYPE_TRAILER, {sizeof(trailer), trailer}},
+        };
+
+        major =
+            gk5_wrap_iov(&minor, init, 1, GK5_QOP_DEFAULT, &conf_state, iov, 3);
+        assert_int_equal(major, GK5_S_FAILURE);
+        assert_int_equal(minor, GK5_ERR_INVALID_ARGUMENT);
+        iov[0].buffer.value = mic;
+        iov[0].buffer.length = sizeof(mic);
+        iov[2].buffer.value = NULL;
+        major =
+            gk5_wrap_iov(&minor, init, 1, GK5_QOP_DEFAULT, &conf_state, iov, 3);
+        assert_int_equal(major, GK5_S_FAILURE);
+    }
+    {
+        gk5_iov_buffer iov[2] = {
+            {GK5_IOV_BUFFER_TYPE_DATA, {sizeof(data), data}},
+            {GK5_IOV_BUFFER_TYPE_MIC_TOKEN, {64, NULL}},
+        };
+
+        major = gk5_get_mic_iov(&minor, init, GK5_QOP_DEFAULT, iov, 2);
+        assert_int_equal(major, GK5_S_FAILURE);
+        assert_int_equal(minor, GK5_ERR_INVALID_ARGUMENT);
+        /* With ALLOCATE the same buffer is gk5's to fill. */
+        iov[1].type |= GK5_IOV_BUFFER_FLAG_ALLOCATE;
+        major = gk5_get_mic_iov(&minor, init, GK5_QOP_DEFAULT, iov, 2);
+        assert_int_equal(major, GK5_S_COMPLETE);
+        assert_non_null(iov[1].buffer.value);
+        gk5_release_iov(iov, 2);
+    }
+    assert_int_equal(gk5_ctx_inquire(&minor, init, &after), GK5_S_COMPLETE);
+    /* Only the one good MIC used a number. */
+    assert_int_equal(after.send_seq, before.send_seq + 1);
+    gk5_ctx_free(init);
+    gk5_ctx_free(acc);
+}
+
 static void test_bad_arrays(void **state)
 {
     uint8_t a[64] = {0}, b[64] = {0}, c[64] = {0}, d[64] = {0};
@@ -908,6 +963,7 @@ int main(void)
         cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_allocate),
         cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_null_output_buffers),
         cmocka_unit_test(test_bad_arrays),
         cmocka_unit_test(test_call_checks),
         cmocka_unit_test(test_allocation_count),
