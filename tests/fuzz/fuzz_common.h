@@ -1,0 +1,119 @@
+/*
+ * Shared pieces of gk5's libFuzzer targets and of the corpus generator.
+ *
+ * Every target works on fixed contexts derived from seed keys
+ * (fuzz_seed_key), so that any input reproduces the same way in any process.
+ * The first input bytes choose the configuration: byte 0 the enctype (an
+ * index into a fixed list, stable across build options), byte 1 the role,
+ * acceptor subkey and the target's mode bits.
+ */
+#ifndef GK5_FUZZ_COMMON_H
+#define GK5_FUZZ_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gk5/crypto.h>
+#include <gk5/gk5.h>
+
+/* libFuzzer entry points. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Enctypes the fuzz targets cover, in a fixed order (input byte 0 indexes
+ * it modulo the count).  fuzz_init() checks that every enctype the table
+ * says is supported in this build is here, so a new row cannot go
+ * unfuzzed. */
+#define FUZZ_N_ENCTYPES 7
+extern const int32_t fuzz_enctypes[FUZZ_N_ENCTYPES];
+
+/* Byte 1 of per-message inputs. */
+#define FUZZ_B1_ACCEPTOR 0x01u /* the receiving context is the acceptor */
+#define FUZZ_B1_SUBKEY 0x02u   /* keyed with the acceptor subkey */
+#define FUZZ_B1_GENERATE 0x04u /* make a valid token, then mutate it */
+#define FUZZ_B1_CONF 0x08u     /* generate: sealed (else integrity only) */
+
+/* One context configuration. */
+struct fuzz_cfg {
+    int32_t enctype;
+    bool initiator;       /* the receiving side's role */
+    bool acceptor_subkey; /* RFC 4121 only; ignored for RFC 1964 DES3 */
+};
+
+/* Reads the configuration from the first two bytes; false if the input is
+ * too short or the enctype is not built here (the input is then skipped). */
+bool fuzz_take_cfg(const uint8_t **data, size_t *size, struct fuzz_cfg *cfg,
+                   uint8_t *b1);
+/* The byte 0 that selects enctype (for the corpus generator). */
+uint8_t fuzz_enctype_byte(int32_t enctype);
+
+/* Deterministic key material: which = 0 is the context key, 1 another key
+ * (MIT's initiator subkey when an acceptor subkey is in use).  DES3 keys
+ * get odd parity.  Returns the key length, 0 if the enctype is unknown. */
+size_t fuzz_seed_key(int32_t enctype, unsigned which, uint8_t *key, size_t cap);
+/* Writes the rpc.gssd buffer for cfg (the receiving side, or its peer with
+ * peer = true); returns its length, 0 on error. */
+size_t fuzz_gssd_buffer(const struct fuzz_cfg *cfg, bool peer, uint8_t *buf,
+                        size_t cap);
+/* The same with another send sequence number. */
+size_t fuzz_gssd_buffer_seq(const struct fuzz_cfg *cfg, bool peer,
+                            uint64_t send_seq, uint8_t *buf, size_t cap);
+
+/* Builds the pristine contexts (once per process) and checks the enctype
+ * list against the table.  Aborts on failure. */
+void fuzz_init(void);
+/* A context in its pristine state for this input (cfg's receiving side, or
+ * its peer), so that nothing one input does (receive window, send counter,
+ * options) reaches the next.  Give it back with fuzz_ctx_done().  Aborts on
+ * failure.
+ *
+ * Importing the pristine export costs some 300 us under ASan, ten times a
+ * wrap and unwrap, and most inputs (refused tokens) change nothing.  So
+ * fuzz_ctx_done() keeps a context for the next input only when its export
+ * is still byte for byte the pristine export -- which covers everything the
+ * context carries between messages: flags, options, send counter, receive
+ * window, subkeys -- and frees it otherwise; fuzz_ctx_fresh() then imports
+ * the pristine export again.  With FUZZ_CTX_NO_REUSE set in the
+ * environment every input gets a new import. */
+gk5_ctx *fuzz_ctx_fresh(const struct fuzz_cfg *cfg, bool peer);
+void fuzz_ctx_done(const struct fuzz_cfg *cfg, bool peer, gk5_ctx *ctx);
+
+/* A bounded reader over the fuzz input: reads past the end give zeros. */
+struct fuzz_in {
+    const uint8_t *p;
+    size_t n;
+};
+uint8_t fuzz_u8(struct fuzz_in *in);
+uint16_t fuzz_u16(struct fuzz_in *in);
+uint32_t fuzz_u32(struct fuzz_in *in);
+/* Up to max bytes (fewer if the input ends); returns the count. */
+size_t fuzz_bytes(struct fuzz_in *in, const uint8_t **p, size_t max);
+
+/* Mutations for generated tokens: up to FUZZ_MAX_FLIPS (position, xor)
+ * pairs read from the input, applied at pos mod len.  Returns true if some
+ * byte actually changed. */
+#define FUZZ_MAX_FLIPS 8
+struct fuzz_flips {
+    unsigned n;
+    uint16_t pos[FUZZ_MAX_FLIPS];
+    uint8_t xor_[FUZZ_MAX_FLIPS];
+};
+void fuzz_take_flips(struct fuzz_in *in, struct fuzz_flips *f);
+bool fuzz_apply_flips(const struct fuzz_flips *f, uint8_t *p, size_t len);
+
+/* RFC 4121 4.2.5: give an RFC 4121 Wrap token another RRC: undo the
+ * rotation its header states, rotate the body (after the 16-byte header)
+ * right by rrc and store rrc in the header.  Tokens of 16 bytes or less are
+ * left alone. */
+void fuzz_set_rrc(uint8_t *tok, size_t len, uint16_t rrc);
+/* Copies of input bytes in exact-size heap blocks (so that ASan sees any
+ * read past the end); p = NULL gives n zero bytes.  Never NULL (aborts),
+ * even for n = 0. */
+uint8_t *fuzz_dup(const void *p, size_t n);
+
+/* Stops the process with a message: the property the fuzzer broke. */
+__attribute__((noreturn)) void fuzz_fail(const char *what, uint32_t major,
+                                         uint32_t minor);
+
+#endif /* GK5_FUZZ_COMMON_H */

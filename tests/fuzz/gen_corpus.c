@@ -1,0 +1,433 @@
+/*
+ * Writes the seed corpora of the fuzz targets: valid tokens, ciphertexts
+ * and context buffers made from the same seed keys the targets use
+ * (fuzz_common.c), each prefixed with the configuration bytes the target
+ * reads first.
+ *
+ *   gen_corpus DIR      writes DIR/<target>/<name> for every target
+ *
+ * Confounders are random, so tokens differ from run to run; names do not.
+ * Run it once in a -Ddes3=true build to include the DES3 (RFC 1964) seeds.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fuzz_common.h"
+
+static const char *outdir;
+static int failures;
+
+/* A growing byte string. */
+struct seed {
+    uint8_t p[16384];
+    size_t n;
+};
+
+static void s_reset(struct seed *s)
+{
+    s->n = 0;
+}
+
+static void s_put(struct seed *s, const void *p, size_t n)
+{
+    if (n > sizeof(s->p) - s->n) {
+        fprintf(stderr, "gen_corpus: seed too large\n");
+        exit(1);
+    }
+    if (n != 0) {
+        memcpy(s->p + s->n, p, n);
+    }
+    s->n += n;
+}
+
+static void s_u8(struct seed *s, unsigned v)
+{
+    uint8_t b = (uint8_t)v;
+    s_put(s, &b, 1);
+}
+
+static void s_u16(struct seed *s, unsigned v)
+{
+    s_u8(s, (v >> 8) & 0xff);
+    s_u8(s, v & 0xff);
+}
+
+static void s_u32(struct seed *s, uint32_t v)
+{
+    s_u16(s, v >> 16);
+    s_u16(s, v & 0xffff);
+}
+
+static void mkdir_p(const char *path)
+{
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "gen_corpus: mkdir %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+}
+
+static void write_seed(const char *target, const char *name,
+                       const struct seed *s)
+{
+    char path[1024];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", outdir, target);
+    mkdir_p(path);
+    snprintf(path, sizeof(path), "%s/%s/%s", outdir, target, name);
+    f = fopen(path, "wb");
+    if (f == NULL || fwrite(s->p, 1, s->n, f) != s->n || fclose(f) != 0) {
+        fprintf(stderr, "gen_corpus: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static void check(uint32_t major, uint32_t minor, const char *what)
+{
+    if (GK5_ERROR(major) != 0) {
+        fprintf(stderr, "gen_corpus: %s: %s\n", what,
+                gk5_display_status(major, minor));
+        failures++;
+    }
+}
+
+static const char *et_name(int32_t et)
+{
+    gk5_enctype_desc d;
+
+    return gk5_enctype_describe(et, &d) == 0 ? d.name : "unknown";
+}
+
+static const uint8_t message[] = "gk5 fuzz corpus: a message of some length, "
+                                 "longer than one cipher block";
+
+/* Configuration bytes for cfg plus extra b1 bits. */
+static void s_cfg(struct seed *s, const struct fuzz_cfg *cfg, unsigned bits)
+{
+    s_u8(s, fuzz_enctype_byte(cfg->enctype));
+    s_u8(s, (cfg->initiator ? 0 : FUZZ_B1_ACCEPTOR) |
+                (cfg->acceptor_subkey ? FUZZ_B1_SUBKEY : 0) | bits);
+}
+
+static void cfg_name(char *buf, size_t len, const struct fuzz_cfg *cfg,
+                     const char *what)
+{
+    snprintf(buf, len, "%s-%s-%s%s", what, et_name(cfg->enctype),
+             cfg->initiator ? "to-initiator" : "to-acceptor",
+             cfg->acceptor_subkey ? "-subkey" : "");
+}
+
+/* A Wrap token from cfg's peer. */
+static void peer_wrap(const struct fuzz_cfg *cfg, int conf, gk5_buffer *tok)
+{
+    gk5_ctx *tx = fuzz_ctx_fresh(cfg, true);
+    gk5_buffer msg = {sizeof(message) - 1, NULL};
+    uint32_t minor = 0;
+    int conf_state = 0;
+
+    msg.value = fuzz_dup(message, msg.length);
+    check(gk5_wrap(&minor, tx, conf, GK5_QOP_DEFAULT, &msg, &conf_state, tok),
+          minor, "wrap");
+    free(msg.value);
+    fuzz_ctx_done(cfg, true, tx);
+}
+
+static void peer_mic(const struct fuzz_cfg *cfg, gk5_buffer *tok)
+{
+    gk5_ctx *tx = fuzz_ctx_fresh(cfg, true);
+    gk5_buffer msg = {sizeof(message) - 1, NULL};
+    uint32_t minor = 0;
+
+    msg.value = fuzz_dup(message, msg.length);
+    check(gk5_get_mic(&minor, tx, GK5_QOP_DEFAULT, &msg, tok), minor,
+          "get_mic");
+    free(msg.value);
+    fuzz_ctx_done(cfg, true, tx);
+}
+
+static void per_message_seeds(const struct fuzz_cfg *cfg)
+{
+    struct seed s;
+    char name[256], full[300];
+    bool rfc4121 = cfg->enctype != 16;
+
+    for (int conf = 0; conf < 2; conf++) {
+        gk5_buffer tok = {0, NULL};
+        const char *cn = conf ? "sealed" : "integ";
+
+        peer_wrap(cfg, conf, &tok);
+        if (tok.value == NULL) {
+            continue;
+        }
+        /* unwrap, diff_mit, inspect: raw token. */
+        cfg_name(name, sizeof(name), cfg, cn);
+        s_reset(&s);
+        s_cfg(&s, cfg, 0);
+        s_put(&s, tok.value, tok.length);
+        write_seed("unwrap", name, &s);
+        write_seed("diff_mit", name, &s);
+        s_reset(&s);
+        s_put(&s, tok.value, tok.length);
+        write_seed("inspect", name, &s);
+        if (rfc4121) {
+            /* The same token as MIT's IOV wrap and Windows send it:
+             * RRC = 16 + checksum length (sealed) or checksum length. */
+            size_t cks = 0;
+            uint8_t *rot = fuzz_dup(tok.value, tok.length);
+            if (gk5_c_checksum_length(cfg->enctype, &cks) != 0) {
+                failures++;
+            }
+            fuzz_set_rrc(rot, tok.length, (uint16_t)(conf ? 16 + cks : cks));
+            snprintf(full, sizeof(full), "%s-rrc", name);
+            s_reset(&s);
+            s_cfg(&s, cfg, 0);
+            s_put(&s, rot, tok.length);
+            write_seed("unwrap", full, &s);
+            write_seed("diff_mit", full, &s);
+            s_reset(&s);
+            s_put(&s, rot, tok.length);
+            write_seed("inspect", full, &s);
+            free(rot);
+        }
+        /* unwrap_iov raw: as a STREAM, and cut at 16 | data | trailer. */
+        s_reset(&s);
+        s_cfg(&s, cfg, 0);
+        s_u8(&s, 0); /* STREAM, no SIGN_ONLY */
+        s_u16(&s, 0);
+        s_u16(&s, 0);
+        s_u8(&s, 0); /* no sign-only bytes */
+        s_put(&s, tok.value, tok.length);
+        snprintf(full, sizeof(full), "%s-stream", name);
+        write_seed("unwrap_iov", full, &s);
+        gk5_buffer_release(&tok);
+
+        /* Generate-mode seeds: no flips, no rotation, the message. */
+        s_reset(&s);
+        s_cfg(&s, cfg, FUZZ_B1_GENERATE | (conf ? FUZZ_B1_CONF : 0));
+        s_u16(&s, 0);
+        s_u8(&s, 0);
+        s_u8(&s, 0);
+        s_put(&s, message, sizeof(message) - 1);
+        snprintf(full, sizeof(full), "%s-gen", name);
+        write_seed("unwrap", full, &s);
+        write_seed("diff_mit", full, &s);
+        s.p[1] |= 0x10; /* diff_mit: MIT sends */
+        snprintf(full, sizeof(full), "%s-gen-mit-sends", name);
+        write_seed("diff_mit", full, &s);
+        if (rfc4121) {
+            s.p[1] &= (uint8_t)~0x10u;
+            s.p[2] = 0;
+            s.p[3] = 28;
+            s.p[4] = 1;
+            snprintf(full, sizeof(full), "%s-gen-rrc28", name);
+            write_seed("unwrap", full, &s);
+            write_seed("diff_mit", full, &s);
+        }
+        /* unwrap_iov generate: same layout; no TRAILER + SIGN_ONLY before,
+         * as a STREAM; gk5 allocating + SIGN_ONLY after, STREAM with
+         * another RRC; no TRAILER + allocating, contiguous unwrap. */
+        static const uint8_t layouts[] = {0x00, 0x15, 0x2a, 0x73};
+        for (size_t li = 0; li < sizeof(layouts); li++) {
+            unsigned layout = layouts[li];
+            s_reset(&s);
+            s_cfg(&s, cfg, FUZZ_B1_GENERATE | (conf ? FUZZ_B1_CONF : 0));
+            s_u8(&s, layout);
+            s_u8(&s, (unsigned)li); /* DATA pieces - 1 */
+            s_u16(&s, 28);
+            s_u8(&s, 0); /* no flips */
+            s_u8(&s, 5);
+            s_put(&s, "sign!", 5);
+            s_put(&s, message, sizeof(message) - 1);
+            snprintf(full, sizeof(full), "%s-gen-layout%02x", name, layout);
+            write_seed("unwrap_iov", full, &s);
+        }
+    }
+
+    /* MIC: raw (u16 message length, message, token) and generate. */
+    {
+        gk5_buffer tok = {0, NULL};
+        peer_mic(cfg, &tok);
+        if (tok.value != NULL) {
+            cfg_name(name, sizeof(name), cfg, "mic");
+            for (unsigned iov = 0; iov < 2; iov++) {
+                s_reset(&s);
+                s_cfg(&s, cfg, iov ? 0x10 : 0);
+                s_u16(&s, sizeof(message) - 1);
+                s_put(&s, message, sizeof(message) - 1);
+                s_put(&s, tok.value, tok.length);
+                snprintf(full, sizeof(full), "%s%s", name, iov ? "-iov" : "");
+                write_seed("verify_mic", full, &s);
+            }
+            s_reset(&s);
+            s_put(&s, tok.value, tok.length);
+            write_seed("inspect", name, &s);
+            s_reset(&s);
+            s_cfg(&s, cfg, FUZZ_B1_GENERATE);
+            s_u8(&s, 0);
+            s_u8(&s, 0);
+            s_put(&s, message, sizeof(message) - 1);
+            snprintf(full, sizeof(full), "%s-gen", name);
+            write_seed("verify_mic", full, &s);
+            gk5_buffer_release(&tok);
+        }
+    }
+}
+
+static void import_seeds(const struct fuzz_cfg *cfg)
+{
+    struct seed s;
+    char name[256];
+    uint8_t buf[128];
+    size_t len = fuzz_gssd_buffer(cfg, false, buf, sizeof(buf));
+    gk5_ctx *rx = fuzz_ctx_fresh(cfg, false);
+    gk5_buffer exp = {0, NULL};
+    uint32_t minor = 0;
+
+    cfg_name(name, sizeof(name), cfg, "gssd");
+    s_reset(&s);
+    s_put(&s, buf, len);
+    write_seed("import_gssd", name, &s);
+
+    /* gk5's own format: pristine, then after tokens 0, 1 and 5 of the
+     * peer's (a window with a gap). */
+    for (int round = 0; round < 2; round++) {
+        check(gk5_ctx_export(&minor, rx, &exp), minor, "export");
+        s_reset(&s);
+        s_u8(&s, 3);
+        s_u32(&s, 0);
+        s_u32(&s, cfg->initiator ? 2000 + 6 : 1000 + 6);
+        s_put(&s, exp.value, exp.length);
+        cfg_name(name, sizeof(name), cfg,
+                 round == 0 ? "export" : "export-window");
+        write_seed("import", name, &s);
+        gk5_buffer_release(&exp);
+        if (round == 0) {
+            gk5_ctx *tx = fuzz_ctx_fresh(cfg, true);
+            for (int i = 0; i < 6; i++) {
+                gk5_buffer msg = {1, NULL}, tok = {0, NULL};
+                gk5_buffer out = {0, NULL};
+                uint32_t qop = 0;
+                int conf = 0;
+                msg.value = fuzz_dup("m", 1);
+                check(gk5_wrap(&minor, tx, 1, 0, &msg, &conf, &tok), minor,
+                      "wrap");
+                if (i == 0 || i == 1 || i == 5) {
+                    check(gk5_unwrap(&minor, rx, &tok, &out, &conf, &qop),
+                          minor, "unwrap");
+                }
+                gk5_buffer_release(&out);
+                gk5_buffer_release(&tok);
+                free(msg.value);
+            }
+            fuzz_ctx_done(cfg, true, tx);
+        }
+    }
+    fuzz_ctx_done(cfg, false, rx);
+}
+
+static void decrypt_seeds(int32_t et)
+{
+    static const uint32_t usages[] = {22, 24, 2, 3, 1024};
+    uint8_t key[64];
+    size_t key_len = fuzz_seed_key(et, 0, key, sizeof(key));
+    struct fuzz_cfg cfg = {et, true, false};
+    struct seed s;
+    char name[256];
+
+    for (size_t u = 0; u < (sizeof(usages) / sizeof((usages)[0])); u++) {
+        for (size_t len = 0; len <= 48; len += 17) {
+            uint8_t ct[256];
+            size_t ct_len = sizeof(ct);
+            uint32_t err = gk5_c_encrypt(et, key, key_len, usages[u], message,
+                                         len, ct, &ct_len);
+            if (err != 0) {
+                fprintf(stderr, "gen_corpus: encrypt: %s\n", gk5_strerror(err));
+                failures++;
+                continue;
+            }
+            s_reset(&s);
+            s_cfg(&s, &cfg, 0);
+            s_u32(&s, usages[u]);
+            s_u8(&s, 1); /* no capacity slack */
+            s_put(&s, ct, ct_len);
+            snprintf(name, sizeof(name), "%s-usage%u-len%zu", et_name(et),
+                     (unsigned)usages[u], len);
+            write_seed("decrypt", name, &s);
+        }
+        s_reset(&s);
+        s_cfg(&s, &cfg, FUZZ_B1_GENERATE);
+        s_u32(&s, usages[u]);
+        s_u8(&s, 1);
+        s_u8(&s, 0); /* no flips */
+        s_put(&s, message, sizeof(message) - 1);
+        snprintf(name, sizeof(name), "%s-usage%u-gen", et_name(et),
+                 (unsigned)usages[u]);
+        write_seed("decrypt", name, &s);
+    }
+}
+
+/* gssd buffers gk5 must refuse: rejected and unknown enctypes, bad sizes. */
+static void import_gssd_negative(void)
+{
+    static const struct {
+        int32_t enctype;
+        size_t key_len;
+        const char *name;
+    } bad[] = {
+        {23, 16, "rc4-hmac"},   {1, 8, "des-cbc-crc"}, {3, 8, "des-cbc-md5"},
+        {6, 24, "des3-alias6"}, {99, 16, "unknown99"},
+    };
+    struct seed s;
+    char name[256];
+
+    for (size_t i = 0; i < (sizeof(bad) / sizeof((bad)[0])); i++) {
+        uint32_t flags = GK5_GSSD_FLAG_INITIATOR |
+                         (bad[i].enctype == 6 ? 0 : GK5_GSSD_FLAG_CFX);
+        uint32_t zero = 0, et = (uint32_t)bad[i].enctype;
+        uint64_t seq = 7;
+        s_reset(&s);
+        s_put(&s, &flags, 4);
+        s_put(&s, &zero, 4);
+        s_put(&s, &seq, 8);
+        s_put(&s, &et, 4);
+        for (size_t k = 0; k < bad[i].key_len; k++) {
+            s_u8(&s, (unsigned)(0x11 * (k + 1)));
+        }
+        snprintf(name, sizeof(name), "gssd-%s", bad[i].name);
+        write_seed("import_gssd", name, &s);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_corpus DIR\n");
+        return 2;
+    }
+    outdir = argv[1];
+    mkdir_p(outdir);
+    fuzz_init();
+    for (int e = 0; e < FUZZ_N_ENCTYPES; e++) {
+        int32_t et = fuzz_enctypes[e];
+        if (gk5_enctype_check(et) != 0) {
+            continue;
+        }
+        for (int r = 0; r < 2; r++) {
+            for (int k = 0; k < (et == 16 ? 1 : 2); k++) {
+                struct fuzz_cfg cfg = {et, r != 0, k != 0};
+                per_message_seeds(&cfg);
+                import_seeds(&cfg);
+            }
+        }
+        decrypt_seeds(et);
+    }
+    import_gssd_negative();
+    if (failures != 0) {
+        fprintf(stderr, "gen_corpus: %d failures\n", failures);
+        return 1;
+    }
+    return 0;
+}

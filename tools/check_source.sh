@@ -1,0 +1,232 @@
+#!/bin/bash
+# CI source check (issue 6).
+#
+#   tools/check_source.sh [path/to/libgk5.so]
+#
+# 1. MACs are compared only with CRYPTO_memcmp: a memcmp()/bcmp() in src/
+#    whose arguments name a MAC, checksum, tag or digest is an error (other
+#    memcmp calls, on public bytes such as magic numbers and OIDs, are
+#    listed for the reviewer).
+# 2. No memset() wipes a secret: a memset(x, 0, ...) in src/ after which the
+#    function never reads x again (only frees it or sets it to NULL) is a
+#    dead store the compiler may delete -- exactly a wipe -- and must be
+#    zap() or OPENSSL_cleanse/OPENSSL_clear_free.  A line may say
+#    "/* not a wipe */" to overrule the check, with a reason.
+# 3. The exported symbols agree: the global names of src/libgk5.map are
+#    exactly the functions declared GK5_EXPORT in include/gk5/*.h, and, given
+#    the built library, exactly its defined dynamic symbols
+#    (nm -D --defined-only), apart from the version node itself.
+#
+# Exit status: 0 clean, 1 findings, 2 usage or tool error.
+set -u
+set -o pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+lib=${1:-}
+if [ $# -gt 1 ] || [ "$lib" = "-h" ] || [ "$lib" = "--help" ]; then
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+status=0
+fail() {
+    status=1
+}
+
+# ---- 1 and 2: memcmp on MACs, memset as a wipe --------------------------
+# Comments and string literals are blanked (newlines kept) before matching,
+# so line numbers stay right and text in comments does not count.
+scan_c() {
+    perl -e '
+use strict;
+use warnings;
+my $findings = 0;
+my $secret_cmp = qr/mac|cksum|checksum|hmac|\btag|sgn|\bsig|trailer|digest|icv|hash/i;
+
+sub blank { my ($s) = @_; $s =~ s/[^\n]/ /g; return $s; }
+
+# The text of the balanced (...) starting at $i (the open paren) and the
+# index just past it.
+sub parens {
+    my ($t, $i) = @_;
+    my $depth = 0;
+    for (my $j = $i; $j < length($t); $j++) {
+        my $c = substr($t, $j, 1);
+        $depth++ if $c eq "(";
+        $depth-- if $c eq ")";
+        return (substr($t, $i + 1, $j - $i - 1), $j + 1) if $depth == 0;
+    }
+    return (substr($t, $i + 1), length($t));
+}
+
+# Top-level comma split.
+sub args {
+    my ($s) = @_;
+    my @out;
+    my ($depth, $cur) = (0, "");
+    for my $c (split //, $s) {
+        $depth++ if $c eq "(" || $c eq "[";
+        $depth-- if $c eq ")" || $c eq "]";
+        if ($c eq "," && $depth == 0) { push @out, $cur; $cur = ""; next; }
+        $cur .= $c;
+    }
+    push @out, $cur;
+    return @out;
+}
+
+for my $file (@ARGV) {
+    open(my $fh, "<", $file) or die "$file: $!\n";
+    local $/;
+    my $orig = <$fh>;
+    close($fh);
+    my @lines = split /\n/, $orig, -1;
+    my $t = $orig;
+    # Blank comments, string and character literals.
+    $t =~ s{(/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\x27(?:\\.|[^\x27\\\n])*\x27)}{
+        my $m = $1;
+        ($m =~ m{^/}) ? blank($m)
+                      : substr($m, 0, 1) . blank(substr($m, 1, -1)) . substr($m, -1)
+    }gse;
+    my $line_of = sub { my $n = substr($t, 0, $_[0]) =~ tr/\n//; return $n + 1; };
+
+    # Function bodies: spans between a top-level "{" and its "}".
+    my @bodies;
+    my ($depth, $start) = (0, -1);
+    for (my $i = 0; $i < length($t); $i++) {
+        my $c = substr($t, $i, 1);
+        if ($c eq "{") { $start = $i if $depth == 0; $depth++; }
+        elsif ($c eq "}") { $depth--; push @bodies, [$start, $i] if $depth == 0; }
+    }
+    my $body_end = sub {
+        my ($pos) = @_;
+        for my $b (@bodies) { return $b->[1] if $pos > $b->[0] && $pos < $b->[1]; }
+        return length($t);
+    };
+
+    while ($t =~ /\b(memcmp|bcmp)\s*\(/g) {
+        my $fn = $1;
+        my $at = $-[0];
+        my $open = $+[0] - 1;
+        my ($a) = parens($t, $open);
+        my $ln = $line_of->($at);
+        (my $flat = $a) =~ s/\s+/ /g;
+        if ($a =~ $secret_cmp) {
+            print "$file:$ln: $fn() on what looks like a MAC ($flat): use CRYPTO_memcmp\n";
+            $findings++;
+        } else {
+            print "note: $file:$ln: $fn($flat) on public data\n";
+        }
+        pos($t) = $open + 1;
+    }
+
+    while ($t =~ /\bmemset\s*\(/g) {
+        my $at = $-[0];
+        my $open = $+[0] - 1;
+        my ($a, $after) = parens($t, $open);
+        my @a = args($a);
+        my $ln = $line_of->($at);
+        pos($t) = $open + 1;
+        next unless @a == 3;
+        next unless $a[1] =~ /^\s*(0+|0x0+|\\0|\x27\s*\x27|\x27\\0\x27)\s*$/i
+                 || $a[1] =~ /^\s*\x27 +\x27\s*$/;
+        next if defined $lines[$ln - 1] && $lines[$ln - 1] =~ m{/\*\s*not a wipe};
+        # The object written: strip casts, & and *, keep the first name.
+        (my $dst = $a[0]) =~ s/\([^()]*\)\s*(?=[&*\w(])//g;
+        $dst =~ s/^[\s&*(]+//;
+        my ($base) = $dst =~ /^([A-Za-z_]\w*)/;
+        next unless defined $base;
+        my $rest = substr($t, $after, $body_end->($at) - $after);
+        # Freeing it or forgetting the pointer is not a use.
+        $rest =~ s/\b(?:free|OPENSSL_free|OPENSSL_clear_free|EVP_\w+_free)\s*\(\s*&?\s*\Q$base\E\b[^;]*;//g;
+        $rest =~ s/\b\Q$base\E\s*=\s*NULL\s*;//g;
+        if ($rest !~ /\b\Q$base\E\b/) {
+            (my $flat = $a) =~ s/\s+/ /g;
+            print "$file:$ln: memset($flat) is never read again: a wipe the compiler may drop; use zap()\n";
+            $findings++;
+        }
+    }
+}
+exit($findings ? 1 : 0);
+' "$@"
+}
+
+mapfile -t csrc < <(find "$here/src" -name '*.c' -o -name '*.h' | sort)
+if [ "${#csrc[@]}" -eq 0 ]; then
+    echo "check_source: no sources under $here/src" >&2
+    exit 2
+fi
+echo "== MAC comparisons and wipes (${#csrc[@]} files under src/)"
+scan_c "${csrc[@]}" || fail
+
+# ---- 3: symbol map, public headers, built library ------------------------
+map="$here/src/libgk5.map"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Global names in the version script (between "global:" and "local:").
+perl -ne '
+    s{/\*.*?\*/}{}g; s{#.*}{};
+    $in = 1, next if /^\s*global\s*:/;
+    $in = 0 if /^\s*local\s*:/ || /^\s*\}/;
+    print "$1\n" while $in && /([A-Za-z_]\w*)\s*;/g;
+' "$map" | sort -u > "$tmp/map"
+
+# Functions declared GK5_EXPORT in the public headers.
+perl -e '
+    local $/;
+    for my $f (@ARGV) {
+        open(my $fh, "<", $f) or die "$f: $!\n";
+        my $t = <$fh>;
+        $t =~ s{/\*.*?\*/}{ }gs;
+        $t =~ s{//[^\n]*}{}g;
+        $t =~ s{^\s*#[^\n]*(?:\\\n[^\n]*)*}{}gm;   # the macro definitions
+        while ($t =~ /\bGK5_EXPORT\b([^;{]*?)\b([A-Za-z_]\w*)\s*\(/g) {
+            print "$2\n";
+        }
+    }
+' "$here"/include/gk5/*.h | sort -u > "$tmp/hdr"
+
+echo "== symbol map ($(wc -l < "$tmp/map") names) vs GK5_EXPORT in include/gk5/*.h ($(wc -l < "$tmp/hdr"))"
+if [ ! -s "$tmp/map" ] || [ ! -s "$tmp/hdr" ]; then
+    echo "check_source: no symbols read from the map or the headers" >&2
+    exit 2
+fi
+comm -23 "$tmp/map" "$tmp/hdr" | sed 's/^/src\/libgk5.map: in the map but not declared GK5_EXPORT: /' > "$tmp/d1"
+comm -13 "$tmp/map" "$tmp/hdr" | sed 's/^/include\/gk5: declared GK5_EXPORT but not in the map: /' >> "$tmp/d1"
+if [ -s "$tmp/d1" ]; then
+    cat "$tmp/d1"
+    fail
+fi
+
+if [ -n "$lib" ]; then
+    if [ ! -f "$lib" ]; then
+        echo "check_source: $lib: no such file" >&2
+        exit 2
+    fi
+    # Version nodes (GK5_0.1) are absolute symbols, not code.
+    if ! nm -D --defined-only "$lib" > "$tmp/nm"; then
+        echo "check_source: nm -D failed on $lib" >&2
+        exit 2
+    fi
+    awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/nm" | sort -u > "$tmp/lib"
+    echo "== symbol map vs $(basename "$lib") ($(wc -l < "$tmp/lib") defined dynamic symbols)"
+    comm -13 "$tmp/map" "$tmp/lib" | sed "s|^|$lib: exported but not in the map: |" > "$tmp/d2"
+    comm -23 "$tmp/map" "$tmp/lib" | sed "s|^|$lib: in the map but not defined in the library: |" >> "$tmp/d2"
+    if [ -s "$tmp/d2" ]; then
+        cat "$tmp/d2"
+        fail
+    fi
+    # Every exported symbol carries the map's version.
+    if awk '$2 != "A" && $3 !~ /@@?GK5_/ { print; bad = 1 } END { exit !bad }' "$tmp/nm"; then
+        echo "$lib: the symbols above are exported without a GK5_ version"
+        fail
+    fi
+else
+    echo "(no library given: the built library's exports were not checked)"
+fi
+
+if [ "$status" -eq 0 ]; then
+    echo "check_source: OK"
+else
+    echo "check_source: FAILED"
+fi
+exit "$status"
