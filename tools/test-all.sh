@@ -72,7 +72,7 @@ fi
 
 if [ -f tests/fuzz/run.sh ]; then
     step "fuzz smoke runs (${fuzz_seconds}s per target)"
-    CC=clang configure "$builddir/fuzz" -Dfuzzing=true -Dmit=enabled \
+    CC=clang configure "$builddir/fuzz" -Dfuzzing=true -Ddes3=true -Dmit=enabled \
         -Db_sanitize=address,undefined -Db_lundef=false
     tests/fuzz/run.sh "$builddir/fuzz" "$fuzz_seconds"
 fi
