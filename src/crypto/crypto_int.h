@@ -128,6 +128,11 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_encrypt_with_confounder(
     const void *confounder, size_t confounder_len, const void *in,
     size_t in_len, void *out, size_t *out_len);
 
+/* Test and bench seam: turn one-pass RFC 3962 sealing (AES-NI and SHA-NI,
+ * src/crypto/aesni_sha1_onepass.c) off or back on for the whole process.
+ * Returns whether this build and CPU have it at all. */
+GK5_HIDDEN bool gk5i_onepass_set_enabled(bool on);
+
 /* Test seam for RFC 3962 Appendix B: raw CBC-CTS (CS3, the Kerberos
  * variant) with the enctype's cipher, no confounder or MAC.  iv: 16 bytes
  * (NULL = zero); next_iv (may be NULL) receives the cipher state RFC 3962

@@ -46,21 +46,96 @@ GK5_HIDDEN extern const struct gk5_profile gk5i_profile_rfc8009;
 GK5_HIDDEN extern const struct gk5_profile gk5i_profile_des3;
 #endif
 
-/* ---- A prepared key (ukey.c) ----
- * Keyed OpenSSL contexts made once; per message they are only re-initialised
- * (new IV, MAC restarted with the key it already holds). */
-struct gk5_ukey {
-    const struct gk5_enctype *et;
-    EVP_CIPHER_CTX *cbc_enc, *cbc_dec; /* Ke, CBC without padding */
-    EVP_CIPHER_CTX *cts_enc, *cts_dec; /* Ke, CBC-CTS mode CS3; NULL w/o CTS */
-    EVP_MAC_CTX *mac_ki;               /* Ki: HMAC or CMAC; NULL if none */
-    EVP_MAC_CTX *mac_kc;               /* Kc: HMAC or CMAC; NULL if none */
-};
-
 /* The largest MAC output of any enctype (HMAC-SHA384). */
 #define GK5_MAX_MAC_BYTES 48
 /* The largest cipher block (AES, Camellia). */
 #define GK5_MAX_BLOCK_BYTES 16
+
+/* ---- RFC 2104 HMAC from precomputed pad states (rfc2104_hmac.c) ----
+ * OpenSSL 3.0's EVP_MAC HMAC allocates twice per restart; this one does not
+ * allocate per message.  It needs OpenSSL's low-level (deprecated) digest
+ * API; without it HMAC runs through EVP_MAC like CMAC. */
+#ifndef OPENSSL_NO_DEPRECATED_3_0
+#define GK5_HAVE_LOWLEVEL_HMAC 1
+struct gk5i_hmac; /* one key; one thread at a time */
+/* digest: "SHA1", "SHA256" or "SHA384"; key at most one digest block. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_new(const char *digest,
+                                          const uint8_t *key, size_t key_len,
+                                          struct gk5i_hmac **out);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_dup(const struct gk5i_hmac *src,
+                                          struct gk5i_hmac **out);
+GK5_HIDDEN void gk5i_hmac_free(struct gk5i_hmac *h);
+GK5_HIDDEN size_t gk5i_hmac_length(const struct gk5i_hmac *h);
+GK5_HIDDEN void gk5i_hmac_init(struct gk5i_hmac *h);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_update(struct gk5i_hmac *h, const void *p,
+                                             size_t n);
+/* out: gk5i_hmac_length() bytes; *out_len set on success. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_final(struct gk5i_hmac *h, uint8_t *out,
+                                            size_t *out_len);
+/* For one-pass sealing: the running SHA-1 chaining value of an HMAC-SHA1
+ * whose input so far is whole 64-byte blocks (false for other digests or
+ * a partial block), and putting it back after `bytes` (whole blocks) more
+ * were absorbed outside. */
+GK5_HIDDEN bool gk5i_hmac_sha1_take(const struct gk5i_hmac *h, uint32_t st[5]);
+GK5_HIDDEN void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
+                                    size_t bytes);
+#endif
+
+/* A keyed MAC for messages (ukey.c): HMAC from precomputed pads, or CMAC
+ * through EVP_MAC (which restarts without allocating). */
+struct gk5i_mac;
+
+/* ---- One-pass RFC 3962 sealing (aesni_sha1_onepass.c) ----
+ * AES-CBC and SHA-1 over the same 64-byte pieces in one loop, on x86-64
+ * with AES-NI and SHA-NI (checked at run time). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GK5_HAVE_ONEPASS 1
+struct gk5i_onepass_key; /* AES round keys for the loop */
+/* The CPU has the instructions and the test seam has not turned it off. */
+GK5_HIDDEN bool gk5i_onepass_available(void);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_onepass_key_new(const uint8_t *key,
+                                                 size_t key_len,
+                                                 struct gk5i_onepass_key **out);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_onepass_key_dup(
+    const struct gk5i_onepass_key *src, struct gk5i_onepass_key **out);
+GK5_HIDDEN void gk5i_onepass_key_free(struct gk5i_onepass_key *k);
+/* In place over blocks x 64 bytes at p: CBC-encrypt from chain (which ends
+ * as the last ciphertext block) while the SHA-1 chaining value h (h0..h4)
+ * absorbs the plaintext. */
+GK5_HIDDEN void gk5i_onepass_cbc_sha1(const struct gk5i_onepass_key *k,
+                                      uint8_t chain[16], uint32_t h[5],
+                                      uint8_t *p, size_t blocks);
+#endif
+
+/* ---- A prepared key (ukey.c) ----
+ * Keyed OpenSSL contexts made once.  Per message nothing is re-keyed: the
+ * MACs restart with the key they hold, and the CBC contexts are not even
+ * re-initialised (EVP_CipherInit_ex2 costs about as much as ciphering
+ * 200 bytes): each message starts from the chaining value the context is
+ * known to hold, corrected to the message's IV in its first block (see
+ * gk5i_crypt_stream). */
+#define GK5_CONF_POOL_BYTES 512
+struct gk5_ukey {
+    const struct gk5_enctype *et;
+    EVP_CIPHER_CTX *cbc_enc, *cbc_dec; /* Ke, CBC without padding */
+    /* The chaining value (the last ciphertext block) each CBC context holds
+     * after its last update; not known after keying or a failure, when the
+     * next message re-initialises the context with its IV. */
+    uint8_t enc_chain[GK5_MAX_BLOCK_BYTES], dec_chain[GK5_MAX_BLOCK_BYTES];
+    bool enc_chain_known, dec_chain_known;
+    struct gk5i_mac *mac_ki; /* Ki: HMAC or CMAC; NULL if none */
+    struct gk5i_mac *mac_kc; /* Kc: HMAC or CMAC; NULL if none */
+    /* Random bytes for confounders, drawn from RAND_bytes a pool at a time
+     * (one RAND_bytes call costs about as much as encrypting 1 KiB); each
+     * confounder is wiped from the pool as it is taken.  Never copied by
+     * gk5i_ukey_dup, and discarded in a forked child (conf_fork_gen). */
+    uint8_t conf_pool[GK5_CONF_POOL_BYTES];
+    size_t conf_left; /* unused bytes at the end of conf_pool */
+    uint64_t conf_fork_gen;
+#ifdef GK5_HAVE_ONEPASS
+    struct gk5i_onepass_key *onepass; /* Ke for one-pass sealing, or NULL */
+#endif
+};
 
 /* What a validated encrypt/decrypt IOV list holds. */
 struct gk5i_iov_info {
@@ -82,17 +157,17 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_iov_check(const struct gk5_enctype *et,
                                            bool encrypt,
                                            struct gk5i_iov_info *info);
 /* Runs the cipher over the HEADER, DATA and PADDING segments in array order,
- * in place: CBC over every block but the last two, then CBC-CTS (CS3) over
- * the final 16 < n <= 32 bytes (RFC 3962 5); without CTS (DES3) CBC over
- * all, which must be whole blocks.  iv NULL = zero; next_iv (may be NULL)
- * receives the last full cipher block (RFC 3962's cipher state). */
+ * in place: CBC with ciphertext stealing, CS3 (RFC 3962 5) for the CTS
+ * enctypes; without CTS (DES3) CBC over all, which must be whole blocks.
+ * iv NULL = zero; next_iv (may be NULL) receives the last full cipher block
+ * (RFC 3962's cipher state). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov,
                                               size_t n, size_t stream_len,
                                               const uint8_t *iv, bool encrypt,
                                               uint8_t *next_iv);
 /* MAC over prefix (may be NULL/0), then the HEADER, DATA, SIGN_ONLY and
  * PADDING segments in array order; *out_len = the full MAC length. */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_mac_iov(EVP_MAC_CTX *mac,
+GK5_HIDDEN GK5_WUR uint32_t gk5i_mac_iov(struct gk5i_mac *mac,
                                          const uint8_t *prefix,
                                          size_t prefix_len,
                                          const gk5_crypto_iov *iov, size_t n,
@@ -102,6 +177,10 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_mac_iov(EVP_MAC_CTX *mac,
 GK5_HIDDEN void gk5i_iov_wipe_stream(gk5_crypto_iov *iov, size_t n);
 /* A confounder: a copy of the given one, or random bytes. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
+                                                 const uint8_t *given);
+/* The same, random bytes from uk's pool (refilled by RAND_bytes). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_confounder(gk5_ukey *uk, uint8_t *dst,
+                                                 size_t len,
                                                  const uint8_t *given);
 
 /* One-shot helpers for key derivation and PRFs (not the per-message path). */
@@ -165,6 +244,13 @@ gk5i_random_to_key_identity(const struct gk5_enctype *et, const uint8_t *in,
 GK5_HIDDEN GK5_WUR uint32_t gk5i_prf_simplified(
     const struct gk5_enctype *et, const uint8_t *key, size_t key_len,
     const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len);
+/* RFC 3962 sealing in one pass where it applies (AES with HMAC-SHA1, the
+ * CPU instructions, no SIGN_ONLY data, long enough to gain): the MAC of
+ * and the CTS encryption of the HEADER, DATA and PADDING segments, each
+ * piece read once.  *done false: not applied, nothing touched. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_seal_onepass(
+    gk5_ukey *uk, gk5_crypto_iov *iov, size_t n, size_t stream_len,
+    uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len, bool *done);
 /* MAC-then-encrypt over IOVs: E(Ke, conf | data [| pad]) | H(Ki, ...). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk,
                                                  const uint8_t *confounder,

@@ -97,6 +97,7 @@ uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
     uint8_t mac[GK5_MAX_MAC_BYTES];
     size_t mac_len = 0;
     const struct gk5_enctype *et;
+    bool done = false;
     uint32_t ret;
 
     if (uk == NULL || uk->mac_ki == NULL || uk->cbc_enc == NULL) {
@@ -107,24 +108,35 @@ uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
     if (ret != GK5_OK) {
         return ret;
     }
-    ret = gk5i_fill_confounder(info.header->data, et->conf_bytes, confounder);
+    ret =
+        gk5i_ukey_confounder(uk, info.header->data, et->conf_bytes, confounder);
     if (ret != GK5_OK) {
         goto cleanup;
     }
     if (info.padding != NULL) {
         memset(info.padding->data, 0, info.padding->length);
     }
-    ret = gk5i_mac_iov(uk->mac_ki, NULL, 0, iov, n, mac, &mac_len);
+    /* AES-SHA1 on AES-NI and SHA-NI: MAC and cipher in one pass. */
+    ret = gk5i_mte_seal_onepass(uk, iov, n, info.stream_len, mac, &mac_len,
+                                &done);
     if (ret != GK5_OK) {
         goto cleanup;
+    }
+    if (!done) {
+        ret = gk5i_mac_iov(uk->mac_ki, NULL, 0, iov, n, mac, &mac_len);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
     }
     if (mac_len < et->mac_bytes) {
         ret = GK5_ERR_CRYPTO_BACKEND;
         goto cleanup;
     }
-    ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, NULL, true, NULL);
-    if (ret != GK5_OK) {
-        goto cleanup;
+    if (!done) {
+        ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, NULL, true, NULL);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
     }
     memcpy(info.trailer->data, mac, et->mac_bytes);
 

@@ -124,7 +124,8 @@ static GK5_WUR uint32_t sha2_encrypt_iov(gk5_ukey *uk,
     if (ret != GK5_OK) {
         return ret;
     }
-    ret = gk5i_fill_confounder(info.header->data, et->conf_bytes, confounder);
+    ret =
+        gk5i_ukey_confounder(uk, info.header->data, et->conf_bytes, confounder);
     if (ret != GK5_OK) {
         goto cleanup;
     }

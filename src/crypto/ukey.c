@@ -4,12 +4,19 @@
  * checksums, and the dispatch to each family's encrypt/decrypt.
  *
  * A ukey holds OpenSSL contexts keyed once in gk5i_ukey_new().  Per message
- * they are only re-initialised: EVP_CipherInit_ex2() with a NULL key keeps
- * the key schedule and takes a new IV, EVP_MAC_init() with a NULL key
- * restarts HMAC and CMAC under the key they hold (OpenSSL 3.0 and later).
- * gk5 itself allocates nothing on this path.
+ * nothing is keyed again: the CBC contexts carry on from the chaining
+ * value they are known to hold (struct cbc_pass; EVP_CipherInit_ex2 per
+ * message would cost as much as ciphering a few hundred bytes), HMAC
+ * starts from its precomputed pad states (rfc2104_hmac.c: OpenSSL 3.0's
+ * EVP_MAC HMAC would allocate twice per restart), CMAC is EVP_MAC_init()
+ * with a NULL key, which keeps the key.  Confounders come from a per-ukey
+ * pool of RAND_bytes output.  Nothing on this path allocates, in gk5 or in
+ * OpenSSL.  Where the CPU allows, AES-SHA1 sealing runs the CBC and the
+ * HMAC in one pass (aesni_sha1_onepass.c).
  */
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -24,22 +31,19 @@
 
 /* ---- Making, copying and freeing prepared keys ---- */
 
-/* A cipher context keyed with key for one direction, padding off, and for
- * CTS ciphers the Kerberos ciphertext-stealing variant: OpenSSL's default
- * CS1 differs, CS3 is RFC 3962's (checked against its Appendix B). */
-static GK5_WUR uint32_t new_cipher_ctx(const char *name, bool cts,
-                                       const uint8_t *key, size_t key_len,
-                                       int enc, EVP_CIPHER_CTX **out)
+/* A CBC cipher context keyed with key for one direction, padding off.
+ * (Ciphertext stealing is done over CBC in gk5i_crypt_stream, not with
+ * OpenSSL's CTS ciphers: those need the whole message in one call and a
+ * re-initialisation per message.) */
+static GK5_WUR uint32_t new_cipher_ctx(const char *name, const uint8_t *key,
+                                       size_t key_len, int enc,
+                                       EVP_CIPHER_CTX **out)
 {
     EVP_CIPHER *cipher = NULL;
     EVP_CIPHER_CTX *ctx = NULL;
-    OSSL_PARAM params[2];
     uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
 
     *out = NULL;
-    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_CIPHER_PARAM_CTS_MODE,
-                                                 (char *)"CS3", 0);
-    params[1] = OSSL_PARAM_construct_end();
     cipher = EVP_CIPHER_fetch(NULL, name, NULL);
     if (cipher == NULL) {
         goto cleanup;
@@ -53,7 +57,7 @@ static GK5_WUR uint32_t new_cipher_ctx(const char *name, bool cts,
         ret = GK5_ERR_NOMEM;
         goto cleanup;
     }
-    if (!EVP_CipherInit_ex2(ctx, cipher, key, NULL, enc, cts ? params : NULL) ||
+    if (!EVP_CipherInit_ex2(ctx, cipher, key, NULL, enc, NULL) ||
         !EVP_CIPHER_CTX_set_padding(ctx, 0)) {
         goto cleanup;
     }
@@ -108,6 +112,55 @@ cleanup:
     return ret;
 }
 
+/* A keyed MAC for messages: exactly one of the two is set. */
+struct gk5i_mac {
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+    struct gk5i_hmac *hmac; /* HMAC */
+#endif
+    EVP_MAC_CTX *evp; /* CMAC (and HMAC without the low-level digests) */
+};
+
+static void mac_free(struct gk5i_mac *m)
+{
+    if (m == NULL) {
+        return;
+    }
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+    gk5i_hmac_free(m->hmac);
+#endif
+    EVP_MAC_CTX_free(m->evp);
+    OPENSSL_free(m);
+}
+
+static GK5_WUR uint32_t new_mac(const struct gk5_enctype *et,
+                                const uint8_t *key, size_t key_len,
+                                struct gk5i_mac **out)
+{
+    struct gk5i_mac *m = NULL;
+    uint32_t ret;
+
+    *out = NULL;
+    m = OPENSSL_zalloc(sizeof(*m));
+    if (m == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+    if (et->digest != NULL) {
+        ret = gk5i_hmac_new(et->digest, key, key_len, &m->hmac);
+    } else {
+        ret = new_mac_ctx(et, key, key_len, &m->evp);
+    }
+#else
+    ret = new_mac_ctx(et, key, key_len, &m->evp);
+#endif
+    if (ret != GK5_OK) {
+        mac_free(m);
+        return ret;
+    }
+    *out = m;
+    return GK5_OK;
+}
+
 uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
                        const struct gk5i_subkeys *sk, gk5_ukey **out)
 {
@@ -138,32 +191,31 @@ uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
     }
     uk->et = et;
     if (sk->ke_len != 0) {
-        ret = new_cipher_ctx(et->cipher, false, sk->ke, sk->ke_len, 1,
-                             &uk->cbc_enc);
+        ret = new_cipher_ctx(et->cipher, sk->ke, sk->ke_len, 1, &uk->cbc_enc);
         if (ret == GK5_OK) {
-            ret = new_cipher_ctx(et->cipher, false, sk->ke, sk->ke_len, 0,
-                                 &uk->cbc_dec);
+            ret =
+                new_cipher_ctx(et->cipher, sk->ke, sk->ke_len, 0, &uk->cbc_dec);
         }
-        if (ret == GK5_OK && et->cts_cipher != NULL) {
-            ret = new_cipher_ctx(et->cts_cipher, true, sk->ke, sk->ke_len, 1,
-                                 &uk->cts_enc);
+#ifdef GK5_HAVE_ONEPASS
+        /* RFC 3962 (AES with HMAC-SHA1) seals in one pass where it can. */
+        if (ret == GK5_OK && et->profile == &gk5i_profile_rfc3962 &&
+            et->digest != NULL && strcmp(et->digest, "SHA1") == 0 &&
+            gk5i_onepass_key_new(sk->ke, sk->ke_len, &uk->onepass) != GK5_OK) {
+            uk->onepass = NULL; /* no AES-NI/SHA-NI: serial */
         }
-        if (ret == GK5_OK && et->cts_cipher != NULL) {
-            ret = new_cipher_ctx(et->cts_cipher, true, sk->ke, sk->ke_len, 0,
-                                 &uk->cts_dec);
-        }
+#endif
         if (ret != GK5_OK) {
             goto cleanup;
         }
     }
     if (sk->ki_len != 0) {
-        ret = new_mac_ctx(et, sk->ki, sk->ki_len, &uk->mac_ki);
+        ret = new_mac(et, sk->ki, sk->ki_len, &uk->mac_ki);
         if (ret != GK5_OK) {
             goto cleanup;
         }
     }
     if (sk->kc_len != 0) {
-        ret = new_mac_ctx(et, sk->kc, sk->kc_len, &uk->mac_kc);
+        ret = new_mac(et, sk->kc, sk->kc_len, &uk->mac_kc);
         if (ret != GK5_OK) {
             goto cleanup;
         }
@@ -198,18 +250,43 @@ static GK5_WUR uint32_t dup_cipher(const EVP_CIPHER_CTX *src,
     return GK5_OK;
 }
 
-static GK5_WUR uint32_t dup_mac(const EVP_MAC_CTX *src, EVP_MAC_CTX **out)
+static GK5_WUR uint32_t dup_mac(const struct gk5i_mac *src,
+                                struct gk5i_mac **out)
 {
+    struct gk5i_mac *m = NULL;
+    uint32_t ret = GK5_OK;
+
     *out = NULL;
     if (src == NULL) {
         return GK5_OK;
     }
-    *out = EVP_MAC_CTX_dup(src);
-    return *out != NULL ? GK5_OK : GK5_ERR_NOMEM;
+    m = OPENSSL_zalloc(sizeof(*m));
+    if (m == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+    if (src->hmac != NULL) {
+        ret = gk5i_hmac_dup(src->hmac, &m->hmac);
+    }
+#endif
+    if (ret == GK5_OK && src->evp != NULL) {
+        m->evp = EVP_MAC_CTX_dup(src->evp);
+        if (m->evp == NULL) {
+            ret = GK5_ERR_NOMEM;
+        }
+    }
+    if (ret != GK5_OK) {
+        mac_free(m);
+        return ret;
+    }
+    *out = m;
+    return GK5_OK;
 }
 
 /* Another ukey for another thread: copies of the keyed contexts, nothing
- * derived or keyed again. */
+ * derived or keyed again.  The confounder pool is not copied: the two
+ * would hand out the same confounders.  The copies' chaining values are
+ * left unknown (zalloc): their first message re-initialises them. */
 uint32_t gk5i_ukey_dup(const gk5_ukey *src, gk5_ukey **out)
 {
     gk5_ukey *uk = NULL;
@@ -232,12 +309,11 @@ uint32_t gk5i_ukey_dup(const gk5_ukey *src, gk5_ukey **out)
     if (ret == GK5_OK) {
         ret = dup_cipher(src->cbc_dec, &uk->cbc_dec);
     }
-    if (ret == GK5_OK) {
-        ret = dup_cipher(src->cts_enc, &uk->cts_enc);
+#ifdef GK5_HAVE_ONEPASS
+    if (ret == GK5_OK && src->onepass != NULL) {
+        ret = gk5i_onepass_key_dup(src->onepass, &uk->onepass);
     }
-    if (ret == GK5_OK) {
-        ret = dup_cipher(src->cts_dec, &uk->cts_dec);
-    }
+#endif
     if (ret == GK5_OK) {
         ret = dup_mac(src->mac_ki, &uk->mac_ki);
     }
@@ -263,10 +339,11 @@ void gk5i_ukey_free(gk5_ukey *uk)
     }
     EVP_CIPHER_CTX_free(uk->cbc_enc);
     EVP_CIPHER_CTX_free(uk->cbc_dec);
-    EVP_CIPHER_CTX_free(uk->cts_enc);
-    EVP_CIPHER_CTX_free(uk->cts_dec);
-    EVP_MAC_CTX_free(uk->mac_ki);
-    EVP_MAC_CTX_free(uk->mac_kc);
+    mac_free(uk->mac_ki);
+    mac_free(uk->mac_kc);
+#ifdef GK5_HAVE_ONEPASS
+    gk5i_onepass_key_free(uk->onepass);
+#endif
     OPENSSL_clear_free(uk, sizeof(*uk));
 }
 
@@ -464,7 +541,7 @@ static void cursor_copy(struct cursor *c, uint8_t *buf, size_t len, bool to_buf)
     }
 }
 
-/* One in-place update of a whole-block (or, for CTS, whole-message) run. */
+/* One in-place update of a run of whole blocks. */
 static GK5_WUR bool cipher_update(EVP_CIPHER_CTX *ctx, uint8_t *p, size_t len)
 {
     int outl = 0;
@@ -472,12 +549,90 @@ static GK5_WUR bool cipher_update(EVP_CIPHER_CTX *ctx, uint8_t *p, size_t len)
     return EVP_CipherUpdate(ctx, p, &outl, p, (int)len) && (size_t)outl == len;
 }
 
+static void xor_block(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        dst[i] ^= src[i];
+    }
+}
+
+/*
+ * One message's pass of a CBC context.  The context is not re-initialised
+ * per message: it holds the last ciphertext block of the message before
+ * (uk->*_chain), and CBC with that chaining value, applied to a first
+ * block XORed with (IV ^ chain) -- or with its output XORed so when
+ * decrypting -- is CBC from the message's own IV.
+ */
+struct cbc_pass {
+    EVP_CIPHER_CTX *ctx;
+    uint8_t *chain; /* the ukey's record of the context's chaining value */
+    bool *known;
+    bool encrypt;
+    bool first; /* no block ciphered yet */
+    size_t bs;
+    uint8_t fix[GK5_MAX_BLOCK_BYTES]; /* IV ^ chain, for the first block */
+};
+
+static GK5_WUR bool cbc_begin(struct cbc_pass *cp, gk5_ukey *uk, bool encrypt,
+                              const uint8_t *iv)
+{
+    cp->ctx = encrypt ? uk->cbc_enc : uk->cbc_dec;
+    cp->chain = encrypt ? uk->enc_chain : uk->dec_chain;
+    cp->known = encrypt ? &uk->enc_chain_known : &uk->dec_chain_known;
+    cp->encrypt = encrypt;
+    cp->first = true;
+    cp->bs = uk->et->block_bytes;
+    if (!*cp->known) {
+        if (!EVP_CipherInit_ex2(cp->ctx, NULL, NULL, iv, encrypt ? 1 : 0,
+                                NULL)) {
+            return false;
+        }
+        memcpy(cp->chain, iv, cp->bs);
+    }
+    memcpy(cp->fix, iv, cp->bs);
+    xor_block(cp->fix, cp->chain, cp->bs);
+    /* Unknown until the pass ends well: a failure half-way leaves the
+     * context in a state the next message must not rely on. */
+    *cp->known = false;
+    return true;
+}
+
+/* CBC over k bytes (whole blocks) in place. */
+static GK5_WUR bool cbc_blocks(struct cbc_pass *cp, uint8_t *p, size_t k)
+{
+    uint8_t last[GK5_MAX_BLOCK_BYTES];
+    size_t bs = cp->bs;
+
+    if (!cp->encrypt) {
+        memcpy(last, p + k - bs, bs);
+    } else if (cp->first) {
+        xor_block(p, cp->fix, bs);
+    }
+    if (!cipher_update(cp->ctx, p, k)) {
+        return false;
+    }
+    if (!cp->encrypt && cp->first) {
+        xor_block(p, cp->fix, bs);
+    }
+    cp->first = false;
+    memcpy(cp->chain, cp->encrypt ? p + k - bs : last, bs);
+    return true;
+}
+
+static void cbc_end(struct cbc_pass *cp)
+{
+    *cp->known = true;
+    zap(cp->fix, sizeof(cp->fix));
+}
+
 /* CBC over len bytes (whole blocks) from the cursor: runs of whole blocks
  * inside a segment are ciphered where they lie; a block that straddles
  * segments is gathered into blk, ciphered, and scattered back. */
-static GK5_WUR bool cbc_run(EVP_CIPHER_CTX *ctx, struct cursor *c, size_t len,
-                            size_t bs, uint8_t *blk)
+static GK5_WUR bool cbc_run(struct cbc_pass *cp, struct cursor *c, size_t len,
+                            uint8_t *blk)
 {
+    size_t bs = cp->bs;
+
     while (len > 0) {
         size_t avail;
         uint8_t *p = cursor_peek(c, &avail);
@@ -492,7 +647,7 @@ static GK5_WUR bool cbc_run(EVP_CIPHER_CTX *ctx, struct cursor *c, size_t len,
                 k = GK5_MAX_SLICE;
             }
             k -= k % bs;
-            if (!cipher_update(ctx, p, k)) {
+            if (!cbc_blocks(cp, p, k)) {
                 return false;
             }
             c->off += k;
@@ -501,7 +656,7 @@ static GK5_WUR bool cbc_run(EVP_CIPHER_CTX *ctx, struct cursor *c, size_t len,
             struct cursor at = *c;
 
             cursor_copy(c, blk, bs, true);
-            if (!cipher_update(ctx, blk, bs)) {
+            if (!cbc_blocks(cp, blk, bs)) {
                 return false;
             }
             cursor_copy(&at, blk, bs, false);
@@ -512,11 +667,66 @@ static GK5_WUR bool cbc_run(EVP_CIPHER_CTX *ctx, struct cursor *c, size_t len,
 }
 
 /*
+ * RFC 3962 5 ciphertext stealing (CS3) of the last bs + d bytes
+ * (0 < d <= bs), continuing the CBC pass.  With P = P(n-1) | P(n):
+ *   encrypt: X = E(P(n-1) ^ chain), Y = E((P(n) | zeros) ^ X) -- plain CBC
+ *            of the zero-padded tail -- and the output is Y | X[0..d);
+ *   decrypt: Z = D(Y), X = C(n)[0..d) | Z[d..bs), P(n) = Z[0..d) ^ C(n),
+ *            P(n-1) = D(X) ^ chain.
+ * Y, the first ciphertext block of the tail, is the cipher state that
+ * follows (RFC 3962 B's "next IV").
+ */
+static GK5_WUR bool cts_tail(struct cbc_pass *cp, uint8_t *t, size_t tail_len,
+                             const uint8_t *iv, uint8_t *next)
+{
+    uint8_t b[2 * GK5_MAX_BLOCK_BYTES], prev[GK5_MAX_BLOCK_BYTES];
+    size_t bs = cp->bs, d = tail_len - bs;
+    bool ok = false;
+
+    if (cp->encrypt) {
+        memcpy(b, t, tail_len);
+        memset(b + tail_len, 0, 2 * bs - tail_len);
+        if (!cbc_blocks(cp, b, 2 * bs)) {
+            goto cleanup;
+        }
+        memcpy(t, b + bs, bs);
+        memcpy(t + bs, b, d);
+        memcpy(next, b + bs, bs);
+    } else {
+        /* The chaining value P(n-1) is XORed with: the IV when the tail is
+         * the whole message, else the block before the tail. */
+        memcpy(prev, cp->first ? iv : cp->chain, bs);
+        memcpy(next, t, bs);
+        memcpy(b, t, bs);
+        if (!cbc_blocks(cp, b, bs)) { /* b = D(Y) ^ prev */
+            goto cleanup;
+        }
+        xor_block(b, prev, bs); /* Z */
+        memcpy(b + bs, t + bs, d);
+        memcpy(b + bs + d, b + d, bs - d); /* X */
+        xor_block(b, b + bs, d);           /* P(n) = Z[0..d) ^ C(n) */
+        memcpy(t + bs, b, d);
+        memcpy(t, b + bs, bs);
+        if (!cbc_blocks(cp, t, bs)) { /* D(X) ^ Y */
+            goto cleanup;
+        }
+        xor_block(t, next, bs);
+        xor_block(t, prev, bs); /* P(n-1) */
+    }
+    ok = true;
+
+cleanup:
+    zap(b, sizeof(b));
+    zap(prev, sizeof(prev));
+    return ok;
+}
+
+/*
  * RFC 3962 5 (and RFC 6803 6, RFC 8009 5): CBC with ciphertext stealing,
- * the last two blocks swapped; exactly one block is plain CBC.  OpenSSL's
- * CTS ciphers need the whole message in one call, so CBC runs over all but
- * the final 16 < n <= 32 bytes and CTS only over those, chained from the
- * last CBC block.  Without CTS (DES3, RFC 3961 6.3) it is CBC throughout.
+ * the last two blocks swapped; exactly one block is plain CBC.  CBC runs
+ * over the segments in place up to the final 16 < n <= 32 bytes, which are
+ * gathered and stolen by cts_tail.  Without CTS (DES3, RFC 3961 6.3) it is
+ * CBC throughout.
  */
 uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
                            size_t stream_len, const uint8_t *iv, bool encrypt,
@@ -526,14 +736,14 @@ uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     uint8_t blk[GK5_MAX_BLOCK_BYTES];
     uint8_t chain[GK5_MAX_BLOCK_BYTES];
     uint8_t tail[2 * GK5_MAX_BLOCK_BYTES];
-    EVP_CIPHER_CTX *cbc = encrypt ? uk->cbc_enc : uk->cbc_dec;
-    EVP_CIPHER_CTX *cts = encrypt ? uk->cts_enc : uk->cts_dec;
+    struct cbc_pass cp;
     struct cursor c = {.iov = iov, .n = n, .mask = STREAM_TYPES};
     size_t bs = uk->et->block_bytes;
     size_t cbc_len, tail_len;
     uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
 
-    if (cbc == NULL || bs == 0 || bs > sizeof(blk)) {
+    if ((encrypt ? uk->cbc_enc : uk->cbc_dec) == NULL || bs == 0 ||
+        bs > sizeof(blk)) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
     if (iv == NULL) {
@@ -542,7 +752,7 @@ uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     if (stream_len < bs) {
         return GK5_ERR_BAD_CIPHERTEXT_LENGTH;
     }
-    if (cts != NULL) {
+    if (uk->et->cts_cipher != NULL) {
         size_t blocks = (stream_len + bs - 1) / bs;
 
         cbc_len = blocks <= 2 ? 0 : (blocks - 2) * bs;
@@ -558,37 +768,21 @@ uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
         tail_len = 0;
     }
 
-    if (!EVP_CipherInit_ex2(cbc, NULL, NULL, iv, encrypt ? 1 : 0, NULL) ||
-        !cbc_run(cbc, &c, cbc_len, bs, blk)) {
+    if (!cbc_begin(&cp, uk, encrypt, iv) || !cbc_run(&cp, &c, cbc_len, blk)) {
         goto cleanup;
     }
-    if (cbc_len != 0) {
-        /* The chaining value now: the last ciphertext block. */
-        if (!EVP_CIPHER_CTX_get_updated_iv(cbc, chain, bs)) {
-            goto cleanup;
-        }
-    } else {
-        memcpy(chain, iv, bs);
-    }
+    /* The cipher state after a CBC message: its last ciphertext block. */
+    memcpy(chain, cbc_len != 0 ? cp.chain : iv, bs);
     if (tail_len != 0) {
         struct cursor at = c;
 
         cursor_copy(&c, tail, tail_len, true);
-        if (!encrypt) {
-            /* C(n), which leads the CS3 tail, is the next cipher state. */
-            memcpy(blk, tail, bs);
-        }
-        if (!EVP_CipherInit_ex2(cts, NULL, NULL, chain, encrypt ? 1 : 0,
-                                NULL) ||
-            !cipher_update(cts, tail, tail_len)) {
+        if (!cts_tail(&cp, tail, tail_len, iv, chain)) {
             goto cleanup;
         }
-        if (encrypt) {
-            memcpy(blk, tail, bs);
-        }
         cursor_copy(&at, tail, tail_len, false);
-        memcpy(chain, blk, bs);
     }
+    cbc_end(&cp);
     if (next_iv != NULL) {
         memcpy(next_iv, chain, bs);
     }
@@ -601,9 +795,209 @@ cleanup:
     return ret;
 }
 
+/* ---- One-pass RFC 3962 sealing ---- */
+
+#if defined(GK5_HAVE_ONEPASS) && defined(GK5_HAVE_LOWLEVEL_HMAC)
+
+/* Shorter messages gain too little to leave the serial path. */
+#define ONEPASS_MIN_STREAM 128
+#define SHA1_BLOCK 64
+
+/* Feeds len stream bytes from the cursor to the HMAC. */
+static GK5_WUR uint32_t hmac_cursor(struct gk5i_hmac *h, struct cursor *c,
+                                    size_t len)
+{
+    while (len > 0) {
+        size_t avail;
+        uint8_t *p = cursor_peek(c, &avail);
+        size_t k = avail < len ? avail : len;
+        uint32_t ret;
+
+        if (p == NULL) {
+            return GK5_ERR_INVALID_ARGUMENT;
+        }
+        ret = gk5i_hmac_update(h, p, k);
+        if (ret != GK5_OK) {
+            return ret;
+        }
+        c->off += k;
+        len -= k;
+    }
+    return GK5_OK;
+}
+
+/*
+ * RFC 3961 5.3 / RFC 3962 sealing, the HMAC (Ki) and the CTS encryption
+ * (Ke, zero IV) of the same stream, in one walk over it: macked is how far
+ * the HMAC has read, enc how far CBC has written (never past macked: the
+ * plaintext is MACed before it is overwritten).  Where both stand at the
+ * same 64-byte boundary and a segment holds whole 64-byte pieces, the
+ * AES-NI/SHA-NI loop does both at once.  Around it the pieces go through
+ * OpenSSL as on the serial path; the OpenSSL CBC context, which the loop
+ * does not see, is put back on the right chain by the first-block
+ * correction of struct cbc_pass.
+ */
+uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
+                               size_t stream_len,
+                               uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len,
+                               bool *done)
+{
+    static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
+    uint8_t blk[GK5_MAX_BLOCK_BYTES], chain[GK5_MAX_BLOCK_BYTES];
+    uint8_t tail[2 * GK5_MAX_BLOCK_BYTES], next[GK5_MAX_BLOCK_BYTES];
+    struct cursor mc = {.iov = iov, .n = n, .mask = STREAM_TYPES};
+    struct cursor ec = mc, at;
+    struct gk5i_hmac *h;
+    struct cbc_pass cp;
+    size_t bs = uk->et->block_bytes, cbc_len, tail_len, macked = 0, enc = 0;
+    uint32_t st[5], ret = GK5_ERR_CRYPTO_BACKEND;
+
+    *done = false;
+    *mac_len = 0;
+    if (uk->onepass == NULL || uk->mac_ki == NULL || uk->mac_ki->hmac == NULL ||
+        uk->et->cts_cipher == NULL || bs != sizeof(blk) ||
+        stream_len < ONEPASS_MIN_STREAM || !gk5i_onepass_available()) {
+        return GK5_OK;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (iov[i].flags == GK5_CRYPTO_IOV_SIGN_ONLY && iov[i].length != 0) {
+            return GK5_OK; /* the MAC input is not the cipher stream */
+        }
+    }
+    *done = true;
+    h = uk->mac_ki->hmac;
+    /* RFC 3962 5: CBC up to the last 16 < t <= 32 bytes, stolen below. */
+    cbc_len = ((stream_len + bs - 1) / bs - 2) * bs;
+    tail_len = stream_len - cbc_len;
+    gk5i_hmac_init(h);
+    if (!cbc_begin(&cp, uk, true, zero_iv)) {
+        goto cleanup;
+    }
+    memcpy(chain, zero_iv, bs); /* the true chaining value */
+    while (enc < cbc_len) {
+        size_t avail = 0, k, to, upto;
+        uint8_t *p = NULL;
+
+        if (macked == enc && macked % SHA1_BLOCK == 0) {
+            p = cursor_peek(&ec, &avail);
+        }
+        k = avail < cbc_len - enc ? avail : cbc_len - enc;
+        k -= k % SHA1_BLOCK;
+        if (p != NULL && k != 0 && gk5i_hmac_sha1_take(h, st)) {
+            gk5i_onepass_cbc_sha1(uk->onepass, chain, st, p, k / SHA1_BLOCK);
+            gk5i_hmac_sha1_give(h, st, k);
+            ec.off += k;
+            mc = ec;
+            enc += k;
+            macked = enc;
+            /* OpenSSL's context still holds cp.chain: the next block it
+             * ciphers is corrected to follow chain instead. */
+            memcpy(cp.fix, chain, bs);
+            xor_block(cp.fix, cp.chain, bs);
+            cp.first = true;
+            continue;
+        }
+        /* MAC up to the next 64-byte boundary, then CBC as far as that. */
+        to = (macked / SHA1_BLOCK + 1) * SHA1_BLOCK;
+        if (to > stream_len) {
+            to = stream_len;
+        }
+        ret = hmac_cursor(h, &mc, to - macked);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
+        ret = GK5_ERR_CRYPTO_BACKEND;
+        macked = to;
+        upto = macked - macked % bs;
+        if (upto > cbc_len) {
+            upto = cbc_len;
+        }
+        if (upto > enc) {
+            if (!cbc_run(&cp, &ec, upto - enc, blk)) {
+                goto cleanup;
+            }
+            memcpy(chain, cp.chain, bs);
+            enc = upto;
+        }
+    }
+    ret = hmac_cursor(h, &mc, stream_len - macked);
+    if (ret != GK5_OK) {
+        goto cleanup;
+    }
+    ret = GK5_ERR_CRYPTO_BACKEND;
+    at = ec;
+    cursor_copy(&ec, tail, tail_len, true);
+    if (!cts_tail(&cp, tail, tail_len, zero_iv, next)) {
+        goto cleanup;
+    }
+    cursor_copy(&at, tail, tail_len, false);
+    ret = gk5i_hmac_final(h, mac, mac_len);
+    if (ret != GK5_OK) {
+        goto cleanup;
+    }
+    cbc_end(&cp);
+
+cleanup:
+    zap(blk, sizeof(blk));
+    zap(tail, sizeof(tail));
+    zap(chain, sizeof(chain));
+    zap(next, sizeof(next));
+    zap(st, sizeof(st));
+    return ret;
+}
+
+#else
+
+uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
+                               size_t stream_len,
+                               uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len,
+                               bool *done)
+{
+    (void)uk;
+    (void)iov;
+    (void)n;
+    (void)stream_len;
+    (void)mac;
+    *mac_len = 0;
+    *done = false;
+    return GK5_OK;
+}
+
+#endif
+
 /* ---- MACs over IOVs ---- */
 
-uint32_t gk5i_mac_iov(EVP_MAC_CTX *mac, const uint8_t *prefix,
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+static GK5_WUR uint32_t hmac_iov(struct gk5i_hmac *h, const uint8_t *prefix,
+                                 size_t prefix_len, const gk5_crypto_iov *iov,
+                                 size_t n, uint8_t out[GK5_MAX_MAC_BYTES],
+                                 size_t *out_len)
+{
+    uint32_t ret = GK5_OK, fin;
+
+    if (gk5i_hmac_length(h) > GK5_MAX_MAC_BYTES) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    gk5i_hmac_init(h);
+    if (prefix_len != 0) {
+        ret = gk5i_hmac_update(h, prefix, prefix_len);
+    }
+    for (size_t i = 0; i < n && ret == GK5_OK; i++) {
+        if (in_mac(iov[i].flags) && iov[i].length != 0) {
+            ret = gk5i_hmac_update(h, iov[i].data, iov[i].length);
+        }
+    }
+    /* Final also when an update failed: it wipes the running state. */
+    fin = gk5i_hmac_final(h, out, out_len);
+    if (ret != GK5_OK || fin != GK5_OK) {
+        zap(out, GK5_MAX_MAC_BYTES);
+        *out_len = 0;
+    }
+    return ret != GK5_OK ? ret : fin;
+}
+#endif
+
+uint32_t gk5i_mac_iov(struct gk5i_mac *mac, const uint8_t *prefix,
                       size_t prefix_len, const gk5_crypto_iov *iov, size_t n,
                       uint8_t out[GK5_MAX_MAC_BYTES], size_t *out_len)
 {
@@ -611,19 +1005,24 @@ uint32_t gk5i_mac_iov(EVP_MAC_CTX *mac, const uint8_t *prefix,
     if (mac == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    if (!EVP_MAC_init(mac, NULL, 0, NULL)) {
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+    if (mac->hmac != NULL) {
+        return hmac_iov(mac->hmac, prefix, prefix_len, iov, n, out, out_len);
+    }
+#endif
+    if (mac->evp == NULL || !EVP_MAC_init(mac->evp, NULL, 0, NULL)) {
         return GK5_ERR_CRYPTO_BACKEND;
     }
-    if (prefix_len != 0 && !EVP_MAC_update(mac, prefix, prefix_len)) {
+    if (prefix_len != 0 && !EVP_MAC_update(mac->evp, prefix, prefix_len)) {
         return GK5_ERR_CRYPTO_BACKEND;
     }
     for (size_t i = 0; i < n; i++) {
         if (in_mac(iov[i].flags) && iov[i].length != 0 &&
-            !EVP_MAC_update(mac, iov[i].data, iov[i].length)) {
+            !EVP_MAC_update(mac->evp, iov[i].data, iov[i].length)) {
             return GK5_ERR_CRYPTO_BACKEND;
         }
     }
-    if (!EVP_MAC_final(mac, out, out_len, GK5_MAX_MAC_BYTES)) {
+    if (!EVP_MAC_final(mac->evp, out, out_len, GK5_MAX_MAC_BYTES)) {
         return GK5_ERR_CRYPTO_BACKEND;
     }
     return GK5_OK;
@@ -650,6 +1049,56 @@ uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len, const uint8_t *given)
     return GK5_OK;
 }
 
+/* A forked child must not hand out the confounders its parent holds in
+ * its pools: every fork moves the generation on, and a pool filled in an
+ * older generation is thrown away (OpenSSL's DRBG reseeds in the child by
+ * itself).  Without the fork handler, confounders come straight from
+ * RAND_bytes. */
+static atomic_uint_fast64_t g_fork_gen;
+static atomic_bool g_fork_watch;
+static pthread_once_t g_fork_once = PTHREAD_ONCE_INIT;
+
+static void on_fork_child(void)
+{
+    atomic_fetch_add_explicit(&g_fork_gen, 1, memory_order_relaxed);
+}
+
+static void watch_forks(void)
+{
+    atomic_store(&g_fork_watch, pthread_atfork(NULL, NULL, on_fork_child) == 0);
+}
+
+uint32_t gk5i_ukey_confounder(gk5_ukey *uk, uint8_t *dst, size_t len,
+                              const uint8_t *given)
+{
+    uint64_t gen;
+    uint8_t *p;
+
+    if (given != NULL || len > sizeof(uk->conf_pool) ||
+        pthread_once(&g_fork_once, watch_forks) != 0 ||
+        !atomic_load_explicit(&g_fork_watch, memory_order_relaxed)) {
+        return gk5i_fill_confounder(dst, len, given);
+    }
+    gen = atomic_load_explicit(&g_fork_gen, memory_order_relaxed);
+    if (gen != uk->conf_fork_gen) {
+        zap(uk->conf_pool, sizeof(uk->conf_pool));
+        uk->conf_left = 0;
+        uk->conf_fork_gen = gen;
+    }
+    if (uk->conf_left < len) {
+        if (RAND_bytes(uk->conf_pool, (int)sizeof(uk->conf_pool)) != 1) {
+            uk->conf_left = 0;
+            return GK5_ERR_CRYPTO_BACKEND;
+        }
+        uk->conf_left = sizeof(uk->conf_pool);
+    }
+    p = uk->conf_pool + sizeof(uk->conf_pool) - uk->conf_left;
+    memcpy(dst, p, len);
+    zap(p, len);
+    uk->conf_left -= len;
+    return GK5_OK;
+}
+
 /* ---- One-shot helpers (derivation, PRF; not per message) ---- */
 
 uint32_t gk5i_cbc_encrypt_zero_iv(const char *cipher, const uint8_t *key,
@@ -663,7 +1112,7 @@ uint32_t gk5i_cbc_encrypt_zero_iv(const char *cipher, const uint8_t *key,
     if (len > INT_MAX) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    ret = new_cipher_ctx(cipher, false, key, key_len, 1, &ctx);
+    ret = new_cipher_ctx(cipher, key, key_len, 1, &ctx);
     if (ret != GK5_OK) {
         return ret;
     }
@@ -819,16 +1268,16 @@ static GK5_WUR uint32_t raw_crypt(gk5_ukey *uk, const uint8_t *iv,
     uint8_t blk[GK5_MAX_BLOCK_BYTES];
     struct cursor c = {
         .iov = iov, .n = n, .mask = TYPE_BIT(GK5_CRYPTO_IOV_DATA)};
-    EVP_CIPHER_CTX *cbc;
+    struct cbc_pass cp;
     size_t total = 0, bs;
     uint32_t ret = GK5_OK;
 
     if (uk == NULL || iov == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    cbc = encrypt ? uk->cbc_enc : uk->cbc_dec;
     bs = uk->et->block_bytes;
-    if (cbc == NULL || bs == 0 || bs > sizeof(blk)) {
+    if ((encrypt ? uk->cbc_enc : uk->cbc_dec) == NULL || bs == 0 ||
+        bs > sizeof(blk)) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
     for (size_t i = 0; i < n; i++) {
@@ -843,10 +1292,11 @@ static GK5_WUR uint32_t raw_crypt(gk5_ukey *uk, const uint8_t *iv,
     if (total % bs != 0) {
         return GK5_ERR_BAD_CIPHERTEXT_LENGTH;
     }
-    if (!EVP_CipherInit_ex2(cbc, NULL, NULL, iv != NULL ? iv : zero_iv,
-                            encrypt ? 1 : 0, NULL) ||
-        !cbc_run(cbc, &c, total, bs, blk)) {
+    if (!cbc_begin(&cp, uk, encrypt, iv != NULL ? iv : zero_iv) ||
+        !cbc_run(&cp, &c, total, blk)) {
         ret = GK5_ERR_CRYPTO_BACKEND;
+    } else {
+        cbc_end(&cp);
     }
     zap(blk, sizeof(blk));
     return ret;

@@ -316,6 +316,24 @@ static uint32_t unwrap_dispatch(uint32_t *minor, gk5_ctx *ctx, int *conf_state,
     return major;
 }
 
+static uint32_t unwrap_to_dispatch(uint32_t *minor, gk5_ctx *ctx,
+                                   const uint8_t *in, size_t in_len,
+                                   uint8_t *out, size_t *out_len,
+                                   int *conf_state)
+{
+    struct gk5_lane *lane;
+    uint32_t err = GK5_OK, major;
+
+    lane = gk5i_lane_acquire(ctx, &err);
+    if (lane == NULL) {
+        return gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
+    }
+    major = tok_ops(ctx)->unwrap_to(minor, ctx, lane, in, in_len, out, out_len,
+                                    conf_state);
+    gk5i_lane_release(ctx, lane);
+    return major;
+}
+
 uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
                       int *conf_state, gk5_iov_buffer *iov, int iov_count)
 {
@@ -604,6 +622,7 @@ cleanup:
 
 /*
  * RFC 2743 2.3.4 GSS_Unwrap: the one allocation is the output.  The token
+ * layer unwraps into it directly when it can (unwrap_to), else the token
  * is copied into it and unwrapped there as a STREAM (any RRC), and the
  * plaintext is moved to the front.  On failure the copy is wiped and freed
  * and nothing is returned.
@@ -613,7 +632,7 @@ uint32_t gk5_unwrap(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *in,
 {
     gk5_iov_buffer iov[2];
     uint8_t *buf = NULL;
-    size_t len = 0;
+    size_t len = 0, msg_len = 0;
     uint32_t err, major;
 
     if (conf_state != NULL) {
@@ -644,22 +663,31 @@ uint32_t gk5_unwrap(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *in,
         major = gk5i_status(minor, GK5_ERR_NOMEM);
         goto cleanup;
     }
-    if (len != 0) {
-        memcpy(buf, in->value, len);
-    }
-    set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_STREAM, buf, len);
-    set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, NULL, 0);
-    major = unwrap_dispatch(minor, ctx, conf_state, iov, 2);
-    if (is_major_error(major)) {
-        goto cleanup;
-    }
-    if (iov[1].buffer.length != 0) {
-        memmove(buf, iov[1].buffer.value, iov[1].buffer.length);
+    if (tok_ops(ctx)->unwrap_to != NULL) {
+        major = unwrap_to_dispatch(minor, ctx, in->value, len, buf, &msg_len,
+                                   conf_state);
+        if (is_major_error(major)) {
+            goto cleanup;
+        }
+    } else {
+        if (len != 0) {
+            memcpy(buf, in->value, len);
+        }
+        set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_STREAM, buf, len);
+        set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, NULL, 0);
+        major = unwrap_dispatch(minor, ctx, conf_state, iov, 2);
+        if (is_major_error(major)) {
+            goto cleanup;
+        }
+        msg_len = iov[1].buffer.length;
+        if (msg_len != 0) {
+            memmove(buf, iov[1].buffer.value, msg_len);
+        }
     }
     /* What is left of the token (header, MAC, the header copy) goes. */
-    zap(buf + iov[1].buffer.length, len - iov[1].buffer.length);
+    zap(buf + msg_len, len - msg_len);
     out->value = buf;
-    out->length = iov[1].buffer.length;
+    out->length = msg_len;
     buf = NULL;
 
 cleanup:

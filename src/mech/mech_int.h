@@ -172,6 +172,14 @@ struct gk5_tok_ops {
                                int iov_count);
     uint32_t (*wrap_size_limit)(uint32_t *minor, const gk5_ctx *ctx,
                                 int conf_req, size_t out_max, size_t *in_max);
+    /* Optional (NULL: gk5_unwrap copies the token into its output and
+     * unwraps it there as a STREAM): unwrap the whole token in[0..in_len)
+     * into out (room for in_len bytes), the message at out[0], without
+     * writing to in; *out_len = the message's length.  Statuses as
+     * unwrap_iov; on failure out may hold anything (the caller wipes). */
+    uint32_t (*unwrap_to)(uint32_t *minor, gk5_ctx *ctx, struct gk5_lane *lane,
+                          const uint8_t *in, size_t in_len, uint8_t *out,
+                          size_t *out_len, int *conf_state);
 };
 GK5_HIDDEN extern const struct gk5_tok_ops gk5i_rfc4121_ops;
 #ifdef GK5_WITH_DES3

@@ -627,6 +627,86 @@ cleanup:
     return err == GK5_OK ? major | supplementary : major;
 }
 
+/* The most a tail (EC filler, header copy and MAC) may take to go through
+ * cfx_unwrap_to's stack scratch; EC is 0 from gk5, MIT and Windows. */
+#define TAIL_SCRATCH 256
+/* The largest confounder (one AES or Camellia block). */
+#define CONF_SCRATCH 16
+
+/*
+ * RFC 4121 4.2.6.2 for gk5_unwrap: the token is read where it lies and
+ * only the message is copied, to the start of out, where it is unwrapped
+ * in place; confounder and tail go through stack scratch.  So the
+ * plaintext needs no move afterwards.  A rotated token (RRC, 4.2.5) or an
+ * unusually long tail is copied whole and unwrapped as a STREAM instead.
+ */
+static uint32_t cfx_unwrap_to(uint32_t *minor, gk5_ctx *ctx,
+                              struct gk5_lane *lane, const uint8_t *in,
+                              size_t in_len, uint8_t *out, size_t *out_len,
+                              int *conf_state)
+{
+    const struct gk5_enctype *et = ctx->et;
+    uint8_t conf[CONF_SCRATCH], tail[TAIL_SCRATCH];
+    gk5_iov_buffer iov[2];
+    struct cfx_parts parts;
+    struct cfx_hdr h;
+    size_t payload_len, tail_len = 0, front;
+    uint32_t supplementary = 0, major, err;
+
+    *out_len = 0;
+    if (conf_state != NULL) {
+        *conf_state = 0;
+    }
+    err = parse_header(ctx, in, in_len, TOK_ID_WRAP, &h);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    payload_len = in_len - TOK_HDR_LEN;
+    err = check_wrap_lengths(et, &h, payload_len, &tail_len);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    if ((payload_len != 0 && h.rrc % payload_len != 0) ||
+        tail_len > sizeof(tail) || et->conf_bytes > sizeof(conf)) {
+        memcpy(out, in, in_len);
+        iov[0].type = GK5_IOV_BUFFER_TYPE_STREAM;
+        iov[0].buffer.value = out;
+        iov[0].buffer.length = in_len;
+        iov[1].type = GK5_IOV_BUFFER_TYPE_DATA;
+        iov[1].buffer.value = NULL;
+        iov[1].buffer.length = 0;
+        err = unwrap_stream(ctx, lane, &iov[0], iov, 2, &h, &supplementary);
+        if (err == GK5_OK) {
+            memmove(out, iov[1].buffer.value, iov[1].buffer.length);
+            *out_len = iov[1].buffer.length;
+        }
+        goto cleanup;
+    }
+    front = TOK_HDR_LEN + ((h.flags & FLAG_SEALED) != 0 ? et->conf_bytes : 0);
+    memcpy(conf, in + TOK_HDR_LEN, front - TOK_HDR_LEN);
+    memcpy(tail, in + in_len - tail_len, tail_len);
+    memcpy(out, in + front, in_len - front - tail_len);
+    parts.hdr = in;
+    parts.conf = conf;
+    parts.tail = tail;
+    iov[0].type = GK5_IOV_BUFFER_TYPE_DATA;
+    iov[0].buffer.value = out;
+    iov[0].buffer.length = in_len - front - tail_len;
+    err = unwrap_parts(ctx, lane, &h, &parts, iov, 1, &supplementary);
+    if (err == GK5_OK) {
+        *out_len = iov[0].buffer.length;
+    }
+
+cleanup:
+    zap(conf, sizeof(conf));
+    zap(tail, tail_len < sizeof(tail) ? tail_len : sizeof(tail));
+    if (err == GK5_OK && conf_state != NULL) {
+        *conf_state = (h.flags & FLAG_SEALED) != 0;
+    }
+    major = gk5i_status(minor, err);
+    return err == GK5_OK ? major | supplementary : major;
+}
+
 /* RFC 4121 4.2.6.1: the checksum (Kc of the sender's sign usage) covers
  * the message and then the 16-octet header. */
 static uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
@@ -736,4 +816,5 @@ const struct gk5_tok_ops gk5i_rfc4121_ops = {
     .get_mic_iov = cfx_get_mic_iov,
     .verify_mic_iov = cfx_verify_mic_iov,
     .wrap_size_limit = cfx_wrap_size_limit,
+    .unwrap_to = cfx_unwrap_to,
 };

@@ -1,0 +1,435 @@
+/*
+ * RFC 3962 (aes128/aes256-cts-hmac-sha1-96) sealing in one pass: AES-CBC
+ * encryption and the SHA-1 compression of HMAC-SHA1 over the same 64-byte
+ * pieces of plaintext, read once, on AES-NI and SHA-NI.
+ *
+ * RFC 3961 5.3 MACs the plaintext that CBC then encrypts.  Done one after
+ * the other (OpenSSL has no such combined primitive outside its TLS record
+ * code) the two are each bound by a dependency chain: CBC encryption by the
+ * latency of the AES rounds, one block after the other, SHA-1 by its
+ * rounds.  The chains are independent, so one loop running both keeps the
+ * execution units busy with the other's work while each waits: close to the
+ * cost of the slower of the two instead of their sum.
+ *
+ * Only whole 64-byte SHA-1 blocks at 64-byte offsets of the MAC input go
+ * through here; ukey.c does the rest (the confounder's first block, the
+ * ciphertext stealing at the end, the HMAC's padding and outer hash) with
+ * OpenSSL, and checks the result against the serial path in the tests.
+ * x86-64 only; elsewhere, or without the CPU features, gk5 stays serial.
+ */
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "crypto_int.h"
+#include "profile.h"
+
+#ifdef GK5_HAVE_ONEPASS
+
+#include <cpuid.h>
+#include <immintrin.h>
+#include <stdatomic.h>
+
+#define ONEPASS_TARGET __attribute__((target("aes,sha,ssse3,sse4.1")))
+
+/* AES round keys (FIPS 197 5.2), 11 for AES-128, 15 for AES-256. */
+struct gk5i_onepass_key {
+    __m128i rk[15];
+    int rounds; /* Nr: 10 or 14 */
+};
+
+/* Whether the test seam left one-pass sealing on (it is on by default). */
+static atomic_bool g_onepass_off;
+
+static bool cpu_has_onepass(void)
+{
+    unsigned int a, b, c, d;
+
+    /* CPUID 1: ECX bit 25 AES-NI, bit 19 SSE4.1, bit 9 SSSE3; CPUID 7.0:
+     * EBX bit 29 SHA extensions. */
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & (1u << 25)) == 0 ||
+        (c & (1u << 19)) == 0 || (c & (1u << 9)) == 0) {
+        return false;
+    }
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) == 0 || (b & (1u << 29)) == 0) {
+        return false;
+    }
+    return true;
+}
+
+bool gk5i_onepass_available(void)
+{
+    static atomic_int cached; /* 0 unknown, 1 yes, 2 no */
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+
+    if (v == 0) {
+        v = cpu_has_onepass() ? 1 : 2;
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
+    }
+    return v == 1 &&
+           !atomic_load_explicit(&g_onepass_off, memory_order_relaxed);
+}
+
+/* FIPS 197 5.2: w[i] = w[i-Nk] ^ t for the four words of a round key at
+ * once; t already holds SubWord/RotWord/Rcon (aeskeygenassist) spread
+ * over all four lanes. */
+ONEPASS_TARGET static __m128i expand_xor(__m128i prev, __m128i t)
+{
+    prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
+    prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
+    prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
+    return _mm_xor_si128(prev, t);
+}
+
+/* aeskeygenassist takes Rcon as an immediate: one line per round. */
+ONEPASS_TARGET static void expand128(__m128i *rk)
+{
+    rk[1] = expand_xor(
+        rk[0], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[0], 0x01), 0xff));
+    rk[2] = expand_xor(
+        rk[1], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[1], 0x02), 0xff));
+    rk[3] = expand_xor(
+        rk[2], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[2], 0x04), 0xff));
+    rk[4] = expand_xor(
+        rk[3], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[3], 0x08), 0xff));
+    rk[5] = expand_xor(
+        rk[4], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[4], 0x10), 0xff));
+    rk[6] = expand_xor(
+        rk[5], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[5], 0x20), 0xff));
+    rk[7] = expand_xor(
+        rk[6], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[6], 0x40), 0xff));
+    rk[8] = expand_xor(
+        rk[7], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[7], 0x80), 0xff));
+    rk[9] = expand_xor(
+        rk[8], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[8], 0x1b), 0xff));
+    rk[10] = expand_xor(
+        rk[9], _mm_shuffle_epi32(_mm_aeskeygenassist_si128(rk[9], 0x36), 0xff));
+}
+
+/* AES-256 (Nk = 8): even round keys take RotWord, SubWord and Rcon of the
+ * last word (lane 3), odd ones SubWord alone (lane 2, no Rcon). */
+ONEPASS_TARGET static __m128i even256(__m128i prev2, __m128i t)
+{
+    return expand_xor(prev2, _mm_shuffle_epi32(t, 0xff));
+}
+
+ONEPASS_TARGET static __m128i odd256(__m128i prev2, __m128i prev1)
+{
+    return expand_xor(
+        prev2, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(prev1, 0), 0xaa));
+}
+
+ONEPASS_TARGET static void expand256(__m128i *rk)
+{
+    rk[2] = even256(rk[0], _mm_aeskeygenassist_si128(rk[1], 0x01));
+    rk[3] = odd256(rk[1], rk[2]);
+    rk[4] = even256(rk[2], _mm_aeskeygenassist_si128(rk[3], 0x02));
+    rk[5] = odd256(rk[3], rk[4]);
+    rk[6] = even256(rk[4], _mm_aeskeygenassist_si128(rk[5], 0x04));
+    rk[7] = odd256(rk[5], rk[6]);
+    rk[8] = even256(rk[6], _mm_aeskeygenassist_si128(rk[7], 0x08));
+    rk[9] = odd256(rk[7], rk[8]);
+    rk[10] = even256(rk[8], _mm_aeskeygenassist_si128(rk[9], 0x10));
+    rk[11] = odd256(rk[9], rk[10]);
+    rk[12] = even256(rk[10], _mm_aeskeygenassist_si128(rk[11], 0x20));
+    rk[13] = odd256(rk[11], rk[12]);
+    rk[14] = even256(rk[12], _mm_aeskeygenassist_si128(rk[13], 0x40));
+}
+
+ONEPASS_TARGET static void expand_key(struct gk5i_onepass_key *k,
+                                      const uint8_t *key, size_t key_len)
+{
+    k->rk[0] = _mm_loadu_si128((const __m128i *)(const void *)key);
+    if (key_len == 16) {
+        k->rounds = 10;
+        expand128(k->rk);
+    } else {
+        k->rounds = 14;
+        k->rk[1] = _mm_loadu_si128((const __m128i *)(const void *)(key + 16));
+        expand256(k->rk);
+    }
+}
+
+uint32_t gk5i_onepass_key_new(const uint8_t *key, size_t key_len,
+                              struct gk5i_onepass_key **out)
+{
+    struct gk5i_onepass_key *k = NULL;
+
+    *out = NULL;
+    if (key_len != 16 && key_len != 32) {
+        return GK5_ERR_BAD_KEY_LENGTH;
+    }
+    if (!cpu_has_onepass()) {
+        return GK5_ERR_CRYPTO_BACKEND;
+    }
+    /* __m128i wants 16-byte alignment, which malloc gives on x86-64. */
+    k = OPENSSL_zalloc(sizeof(*k));
+    if (k == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+    expand_key(k, key, key_len);
+    *out = k;
+    return GK5_OK;
+}
+
+uint32_t gk5i_onepass_key_dup(const struct gk5i_onepass_key *src,
+                              struct gk5i_onepass_key **out)
+{
+    *out = OPENSSL_malloc(sizeof(**out));
+    if (*out == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+    memcpy(*out, src, sizeof(**out));
+    return GK5_OK;
+}
+
+void gk5i_onepass_key_free(struct gk5i_onepass_key *k)
+{
+    OPENSSL_clear_free(k, sizeof(*k));
+}
+
+/* FIPS 197 5.1: one block, nr rounds (a constant where it is inlined, so
+ * that the rounds unroll). */
+ONEPASS_TARGET static inline __m128i aes_block(const __m128i *rk, __m128i x,
+                                               const int nr)
+{
+    x = _mm_xor_si128(x, rk[0]);
+#pragma GCC unroll 14
+    for (int r = 1; r < nr; r++) {
+        x = _mm_aesenc_si128(x, rk[r]);
+    }
+    return _mm_aesenclast_si128(x, rk[nr]);
+}
+
+/*
+ * FIPS 180-4 6.1.2: the SHA-1 compression of one 64-byte block with the
+ * SHA extensions.  abcd holds A in its top lane down to D in the bottom,
+ * e holds E in the top lane; m0..m3 the block's 16 words (top lane first).
+ * Each sha1rnds4 does four rounds with the function and constant of its
+ * 20-round stage (the immediate 0..3); sha1nexte adds the next E (A rotated
+ * by 30) to the next four schedule words; sha1msg1, XOR and sha1msg2 build
+ * W[t] = ROTL1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]) four words at a time.
+ */
+ONEPASS_TARGET static inline void sha1_block(__m128i *abcd_io, __m128i *e_io,
+                                             __m128i m0, __m128i m1, __m128i m2,
+                                             __m128i m3)
+{
+    __m128i abcd = *abcd_io, e0 = *e_io, e1;
+    const __m128i abcd_in = abcd, e_in = e0;
+
+    /* Rounds 0-19 (Ch, K = 0x5a827999). */
+    e0 = _mm_add_epi32(e0, m0);
+    e1 = abcd;
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 0);
+
+    e1 = _mm_sha1nexte_epu32(e1, m1);
+    e0 = abcd;
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 0);
+    m0 = _mm_sha1msg1_epu32(m0, m1);
+
+    e0 = _mm_sha1nexte_epu32(e0, m2);
+    e1 = abcd;
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 0);
+    m1 = _mm_sha1msg1_epu32(m1, m2);
+    m0 = _mm_xor_si128(m0, m2);
+
+    e1 = _mm_sha1nexte_epu32(e1, m3);
+    e0 = abcd;
+    m0 = _mm_sha1msg2_epu32(m0, m3);
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 0);
+    m2 = _mm_sha1msg1_epu32(m2, m3);
+    m1 = _mm_xor_si128(m1, m3);
+
+    e0 = _mm_sha1nexte_epu32(e0, m0);
+    e1 = abcd;
+    m1 = _mm_sha1msg2_epu32(m1, m0);
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 0);
+    m3 = _mm_sha1msg1_epu32(m3, m0);
+    m2 = _mm_xor_si128(m2, m0);
+
+    /* Rounds 20-39 (Parity, K = 0x6ed9eba1). */
+    e1 = _mm_sha1nexte_epu32(e1, m1);
+    e0 = abcd;
+    m2 = _mm_sha1msg2_epu32(m2, m1);
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 1);
+    m0 = _mm_sha1msg1_epu32(m0, m1);
+    m3 = _mm_xor_si128(m3, m1);
+
+    e0 = _mm_sha1nexte_epu32(e0, m2);
+    e1 = abcd;
+    m3 = _mm_sha1msg2_epu32(m3, m2);
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 1);
+    m1 = _mm_sha1msg1_epu32(m1, m2);
+    m0 = _mm_xor_si128(m0, m2);
+
+    e1 = _mm_sha1nexte_epu32(e1, m3);
+    e0 = abcd;
+    m0 = _mm_sha1msg2_epu32(m0, m3);
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 1);
+    m2 = _mm_sha1msg1_epu32(m2, m3);
+    m1 = _mm_xor_si128(m1, m3);
+
+    e0 = _mm_sha1nexte_epu32(e0, m0);
+    e1 = abcd;
+    m1 = _mm_sha1msg2_epu32(m1, m0);
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 1);
+    m3 = _mm_sha1msg1_epu32(m3, m0);
+    m2 = _mm_xor_si128(m2, m0);
+
+    e1 = _mm_sha1nexte_epu32(e1, m1);
+    e0 = abcd;
+    m2 = _mm_sha1msg2_epu32(m2, m1);
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 1);
+    m0 = _mm_sha1msg1_epu32(m0, m1);
+    m3 = _mm_xor_si128(m3, m1);
+
+    /* Rounds 40-59 (Maj, K = 0x8f1bbcdc). */
+    e0 = _mm_sha1nexte_epu32(e0, m2);
+    e1 = abcd;
+    m3 = _mm_sha1msg2_epu32(m3, m2);
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 2);
+    m1 = _mm_sha1msg1_epu32(m1, m2);
+    m0 = _mm_xor_si128(m0, m2);
+
+    e1 = _mm_sha1nexte_epu32(e1, m3);
+    e0 = abcd;
+    m0 = _mm_sha1msg2_epu32(m0, m3);
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 2);
+    m2 = _mm_sha1msg1_epu32(m2, m3);
+    m1 = _mm_xor_si128(m1, m3);
+
+    e0 = _mm_sha1nexte_epu32(e0, m0);
+    e1 = abcd;
+    m1 = _mm_sha1msg2_epu32(m1, m0);
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 2);
+    m3 = _mm_sha1msg1_epu32(m3, m0);
+    m2 = _mm_xor_si128(m2, m0);
+
+    e1 = _mm_sha1nexte_epu32(e1, m1);
+    e0 = abcd;
+    m2 = _mm_sha1msg2_epu32(m2, m1);
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 2);
+    m0 = _mm_sha1msg1_epu32(m0, m1);
+    m3 = _mm_xor_si128(m3, m1);
+
+    e0 = _mm_sha1nexte_epu32(e0, m2);
+    e1 = abcd;
+    m3 = _mm_sha1msg2_epu32(m3, m2);
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 2);
+    m1 = _mm_sha1msg1_epu32(m1, m2);
+    m0 = _mm_xor_si128(m0, m2);
+
+    /* Rounds 60-79 (Parity, K = 0xca62c1d6). */
+    e1 = _mm_sha1nexte_epu32(e1, m3);
+    e0 = abcd;
+    m0 = _mm_sha1msg2_epu32(m0, m3);
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 3);
+    m2 = _mm_sha1msg1_epu32(m2, m3);
+    m1 = _mm_xor_si128(m1, m3);
+
+    e0 = _mm_sha1nexte_epu32(e0, m0);
+    e1 = abcd;
+    m1 = _mm_sha1msg2_epu32(m1, m0);
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 3);
+    m3 = _mm_sha1msg1_epu32(m3, m0);
+    m2 = _mm_xor_si128(m2, m0);
+
+    e1 = _mm_sha1nexte_epu32(e1, m1);
+    e0 = abcd;
+    m2 = _mm_sha1msg2_epu32(m2, m1);
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 3);
+    m3 = _mm_xor_si128(m3, m1);
+
+    e0 = _mm_sha1nexte_epu32(e0, m2);
+    e1 = abcd;
+    m3 = _mm_sha1msg2_epu32(m3, m2);
+    abcd = _mm_sha1rnds4_epu32(abcd, e0, 3);
+
+    e1 = _mm_sha1nexte_epu32(e1, m3);
+    e0 = abcd;
+    abcd = _mm_sha1rnds4_epu32(abcd, e1, 3);
+
+    /* Add the block's input state back (FIPS 180-4 6.1.2 step 4). */
+    *e_io = _mm_sha1nexte_epu32(e0, e_in);
+    *abcd_io = _mm_add_epi32(abcd, abcd_in);
+}
+
+/*
+ * In place over blocks x 64 bytes at p: SHA-1 (state h, FIPS 180-4 order
+ * h0..h4) absorbs each 64-byte piece of plaintext, and CBC encryption
+ * (FIPS 197, nr rounds, SP 800-38A 6.2) from the chaining value chain
+ * turns it into ciphertext; chain ends as the last ciphertext block.
+ * The round keys are copied to the stack so that the compiler knows the
+ * stores to p cannot change them.
+ */
+ONEPASS_TARGET static inline void cbc_sha1(const struct gk5i_onepass_key *k,
+                                           uint8_t chain[16], uint32_t h[5],
+                                           uint8_t *p, size_t blocks,
+                                           const int nr)
+{
+    /* Byte order: the SHA extensions take the block's first big-endian
+     * word in the top lane, so each 16 bytes are reversed whole. */
+    const __m128i flip =
+        _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+    __m128i rk[15];
+    __m128i c = _mm_loadu_si128((const __m128i *)(const void *)chain);
+    __m128i abcd = _mm_shuffle_epi32(
+        _mm_loadu_si128((const __m128i *)(const void *)h), 0x1b);
+    __m128i e = _mm_set_epi32((int)h[4], 0, 0, 0);
+
+    for (int r = 0; r <= nr; r++) {
+        rk[r] = k->rk[r];
+    }
+    for (size_t b = 0; b < blocks; b++, p += 64) {
+        __m128i *q = (__m128i *)(void *)p;
+        __m128i p0 = _mm_loadu_si128(q), p1 = _mm_loadu_si128(q + 1);
+        __m128i p2 = _mm_loadu_si128(q + 2), p3 = _mm_loadu_si128(q + 3);
+
+        /* The two chains below share nothing but the loads above. */
+        c = aes_block(rk, _mm_xor_si128(p0, c), nr);
+        _mm_storeu_si128(q, c);
+        c = aes_block(rk, _mm_xor_si128(p1, c), nr);
+        _mm_storeu_si128(q + 1, c);
+        c = aes_block(rk, _mm_xor_si128(p2, c), nr);
+        _mm_storeu_si128(q + 2, c);
+        c = aes_block(rk, _mm_xor_si128(p3, c), nr);
+        _mm_storeu_si128(q + 3, c);
+        sha1_block(&abcd, &e, _mm_shuffle_epi8(p0, flip),
+                   _mm_shuffle_epi8(p1, flip), _mm_shuffle_epi8(p2, flip),
+                   _mm_shuffle_epi8(p3, flip));
+    }
+    _mm_storeu_si128((__m128i *)(void *)chain, c);
+    _mm_storeu_si128((__m128i *)(void *)h, _mm_shuffle_epi32(abcd, 0x1b));
+    h[4] = (uint32_t)_mm_extract_epi32(e, 3);
+    for (int r = 0; r <= nr; r++) {
+        rk[r] = _mm_setzero_si128();
+    }
+    __asm__ __volatile__("" : : "r"(rk) : "memory"); /* keep the wipe */
+}
+
+ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_onepass_key *k,
+                                          uint8_t chain[16], uint32_t h[5],
+                                          uint8_t *p, size_t blocks)
+{
+    if (k->rounds == 10) {
+        cbc_sha1(k, chain, h, p, blocks, 10);
+    } else {
+        cbc_sha1(k, chain, h, p, blocks, 14);
+    }
+}
+
+bool gk5i_onepass_set_enabled(bool on)
+{
+    atomic_store(&g_onepass_off, !on);
+    return cpu_has_onepass();
+}
+
+#else /* no x86-64: always serial */
+
+bool gk5i_onepass_set_enabled(bool on)
+{
+    (void)on;
+    return false;
+}
+
+#endif /* GK5_HAVE_ONEPASS */

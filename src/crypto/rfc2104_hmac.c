@@ -1,0 +1,245 @@
+/*
+ * RFC 2104 HMAC with no heap allocation per message.
+ *
+ * OpenSSL 3.0's EVP_MAC HMAC restarts a keyed context by duplicating its
+ * digest contexts (EVP_MD_CTX_copy_ex -> the provider's dupctx): two heap
+ * allocations per message; and EVP_DigestInit_ex2 re-creates the provider
+ * context on every call, so no EVP digest route avoids the allocation
+ * either.  HMAC is therefore computed here on the low-level SHA1, SHA256
+ * and SHA384 state structs, which OpenSSL 3.0 still exports (deprecated;
+ * they run the same assembly as its provider): the states after the
+ * K XOR ipad and K XOR opad blocks (RFC 2104 2) are made once per key and
+ * copied by value per message, which also saves the two compression-
+ * function calls a restart would cost.  This is the one place gk5 uses
+ * deprecated OpenSSL API; with an OpenSSL built without it
+ * (OPENSSL_NO_DEPRECATED_3_0) profile.h leaves GK5_HAVE_LOWLEVEL_HMAC
+ * undefined and ukey.c runs HMAC through EVP_MAC like CMAC.
+ */
+#define OPENSSL_SUPPRESS_DEPRECATED
+
+#include <string.h>
+
+#include "crypto_int.h"
+#include "profile.h"
+
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
+#endif
+
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+
+enum hmac_md { HMAC_MD_SHA1, HMAC_MD_SHA256, HMAC_MD_SHA384 };
+
+union md_state {
+    SHA_CTX sha1;
+    SHA256_CTX sha256;
+    SHA512_CTX sha512; /* SHA-384 runs on the SHA-512 state */
+};
+
+/* One keyed HMAC, used by one thread at a time (like the ukey it is in). */
+struct gk5i_hmac {
+    enum hmac_md md;
+    size_t block_len;            /* B: the digest's block, 64 or 128 bytes */
+    size_t out_len;              /* L: 20, 32 or 48 bytes */
+    union md_state inner, outer; /* after K ^ ipad, K ^ opad */
+    union md_state work;         /* the message being MACed */
+};
+
+static bool md_init(enum hmac_md md, union md_state *st)
+{
+    switch (md) {
+    case HMAC_MD_SHA1:
+        return SHA1_Init(&st->sha1) == 1;
+    case HMAC_MD_SHA256:
+        return SHA256_Init(&st->sha256) == 1;
+    case HMAC_MD_SHA384:
+        return SHA384_Init(&st->sha512) == 1;
+    }
+    return false;
+}
+
+static bool md_update(enum hmac_md md, union md_state *st, const void *p,
+                      size_t n)
+{
+    switch (md) {
+    case HMAC_MD_SHA1:
+        return SHA1_Update(&st->sha1, p, n) == 1;
+    case HMAC_MD_SHA256:
+        return SHA256_Update(&st->sha256, p, n) == 1;
+    case HMAC_MD_SHA384:
+        return SHA384_Update(&st->sha512, p, n) == 1;
+    }
+    return false;
+}
+
+static bool md_final(enum hmac_md md, union md_state *st, uint8_t *out)
+{
+    switch (md) {
+    case HMAC_MD_SHA1:
+        return SHA1_Final(out, &st->sha1) == 1;
+    case HMAC_MD_SHA256:
+        return SHA256_Final(out, &st->sha256) == 1;
+    case HMAC_MD_SHA384:
+        return SHA384_Final(out, &st->sha512) == 1;
+    }
+    return false;
+}
+
+/*
+ * RFC 2104 2: H(K ^ opad, H(K ^ ipad, text)) with K zero-padded to B
+ * bytes.  Kerberos keys (at most 32 bytes) are never longer than B, so
+ * the hash-the-long-key rule is not needed: such a key is refused.
+ */
+uint32_t gk5i_hmac_new(const char *digest, const uint8_t *key, size_t key_len,
+                       struct gk5i_hmac **out)
+{
+    struct gk5i_hmac *h = NULL;
+    uint8_t pad[SHA512_CBLOCK];
+    uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
+
+    *out = NULL;
+    h = OPENSSL_zalloc(sizeof(*h));
+    if (h == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+    if (digest == NULL) {
+        ret = GK5_ERR_INVALID_ARGUMENT;
+        goto cleanup;
+    } else if (strcmp(digest, "SHA1") == 0) {
+        h->md = HMAC_MD_SHA1;
+        h->block_len = SHA_CBLOCK;
+        h->out_len = SHA_DIGEST_LENGTH;
+    } else if (strcmp(digest, "SHA256") == 0) {
+        h->md = HMAC_MD_SHA256;
+        h->block_len = SHA256_CBLOCK;
+        h->out_len = SHA256_DIGEST_LENGTH;
+    } else if (strcmp(digest, "SHA384") == 0) {
+        h->md = HMAC_MD_SHA384;
+        h->block_len = SHA512_CBLOCK;
+        h->out_len = SHA384_DIGEST_LENGTH;
+    } else {
+        ret = GK5_ERR_INVALID_ARGUMENT;
+        goto cleanup;
+    }
+    if (key_len > h->block_len || (key == NULL && key_len != 0)) {
+        ret = GK5_ERR_BAD_KEY_LENGTH;
+        goto cleanup;
+    }
+    memset(pad, 0x36, h->block_len);
+    for (size_t i = 0; i < key_len; i++) {
+        pad[i] ^= key[i];
+    }
+    if (!md_init(h->md, &h->inner) ||
+        !md_update(h->md, &h->inner, pad, h->block_len)) {
+        goto cleanup;
+    }
+    memset(pad, 0x5c, h->block_len);
+    for (size_t i = 0; i < key_len; i++) {
+        pad[i] ^= key[i];
+    }
+    if (!md_init(h->md, &h->outer) ||
+        !md_update(h->md, &h->outer, pad, h->block_len)) {
+        goto cleanup;
+    }
+    *out = h;
+    h = NULL;
+    ret = GK5_OK;
+
+cleanup:
+    zap(pad, sizeof(pad));
+    gk5i_hmac_free(h);
+    return ret;
+}
+
+uint32_t gk5i_hmac_dup(const struct gk5i_hmac *src, struct gk5i_hmac **out)
+{
+    *out = NULL;
+    if (src == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    *out = OPENSSL_malloc(sizeof(**out));
+    if (*out == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+    memcpy(*out, src, sizeof(**out));
+    return GK5_OK;
+}
+
+void gk5i_hmac_free(struct gk5i_hmac *h)
+{
+    OPENSSL_clear_free(h, sizeof(*h));
+}
+
+size_t gk5i_hmac_length(const struct gk5i_hmac *h)
+{
+    return h->out_len;
+}
+
+/* The inner hash starts from the saved K ^ ipad state. */
+void gk5i_hmac_init(struct gk5i_hmac *h)
+{
+    h->work = h->inner;
+}
+
+uint32_t gk5i_hmac_update(struct gk5i_hmac *h, const void *p, size_t n)
+{
+    return md_update(h->md, &h->work, p, n) ? GK5_OK : GK5_ERR_CRYPTO_BACKEND;
+}
+
+/* out receives L bytes (at most GK5_MAX_MAC_BYTES). */
+uint32_t gk5i_hmac_final(struct gk5i_hmac *h, uint8_t *out, size_t *out_len)
+{
+    uint8_t ihash[SHA512_DIGEST_LENGTH];
+    uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
+
+    *out_len = 0;
+    if (!md_final(h->md, &h->work, ihash)) {
+        goto cleanup;
+    }
+    h->work = h->outer;
+    if (!md_update(h->md, &h->work, ihash, h->out_len) ||
+        !md_final(h->md, &h->work, out)) {
+        goto cleanup;
+    }
+    *out_len = h->out_len;
+    ret = GK5_OK;
+
+cleanup:
+    zap(ihash, sizeof(ihash));
+    zap(&h->work, sizeof(h->work));
+    return ret;
+}
+
+bool gk5i_hmac_sha1_take(const struct gk5i_hmac *h, uint32_t st[5])
+{
+    const SHA_CTX *c = &h->work.sha1;
+
+    if (h->md != HMAC_MD_SHA1 || c->num != 0) {
+        return false;
+    }
+    st[0] = c->h0;
+    st[1] = c->h1;
+    st[2] = c->h2;
+    st[3] = c->h3;
+    st[4] = c->h4;
+    return true;
+}
+
+/* FIPS 180-4 5.1.1: the message length in bits is counted in Nh:Nl. */
+void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
+                         size_t bytes)
+{
+    SHA_CTX *c = &h->work.sha1;
+    uint64_t bits = ((uint64_t)c->Nh << 32 | c->Nl) + (uint64_t)bytes * 8;
+
+    c->h0 = st[0];
+    c->h1 = st[1];
+    c->h2 = st[2];
+    c->h3 = st[3];
+    c->h4 = st[4];
+    c->Nl = (SHA_LONG)bits;
+    c->Nh = (SHA_LONG)(bits >> 32);
+}
+
+#endif /* GK5_HAVE_LOWLEVEL_HMAC */

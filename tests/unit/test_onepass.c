@@ -1,0 +1,280 @@
+/*
+ * One-pass RFC 3962 sealing (src/crypto/aesni_sha1_onepass.c): AES-CBC and
+ * SHA-1 in one loop on AES-NI and SHA-NI.  Skipped where the CPU lacks
+ * them.
+ *
+ * - The loop alone against OpenSSL: its ciphertext and chaining value equal
+ *   OpenSSL's AES-128/256-CBC from the same IV, and its SHA-1 state equals
+ *   OpenSSL's SHA1_Update from the same midway state, for 1..40 blocks.
+ * - Sealing (gk5i_encrypt_iov) with the loop on equals sealing with it off
+ *   (the serial path the known-answer tests check) byte for byte, for
+ *   aes128- and aes256-cts-hmac-sha1-96, plaintext lengths 0..300 and some
+ *   large ones, in one segment and cut into many (so the 64-byte pieces
+ *   straddle segments at every offset), alternating on one ukey so that the
+ *   CBC context's chaining state passes between the two paths; and the
+ *   result decrypts.
+ */
+#define OPENSSL_SUPPRESS_DEPRECATED
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+
+#include <gk5/crypto.h>
+#include "crypto/crypto_int.h"
+#include "crypto/profile.h"
+
+#define USAGE 24u
+#define MAX_SEGS 2048
+
+static uint32_t rng_state = 0x2545f491u;
+
+static uint32_t rnd(void)
+{
+    uint32_t x = rng_state;
+
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    rng_state = x;
+    return x;
+}
+
+static void fill(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        p[i] = (uint8_t)rnd();
+    }
+}
+
+static int need_onepass(void **state)
+{
+    (void)state;
+    if (!gk5i_onepass_set_enabled(true)) {
+        /* No AES-NI or SHA-NI here: nothing to compare. */
+        return -1;
+    }
+    return 0;
+}
+
+#ifdef GK5_HAVE_ONEPASS
+
+/* The loop against OpenSSL's AES-CBC and SHA-1. */
+static void test_loop_vs_openssl(void **state)
+{
+    static uint8_t data[40 * 64], want[40 * 64];
+    static const size_t key_lens[] = {16, 32};
+
+    (void)state;
+    if (need_onepass(state) != 0) {
+        skip();
+    }
+    for (size_t kl = 0; kl < 2; kl++) {
+        for (size_t blocks = 1; blocks <= 40; blocks++) {
+            struct gk5i_onepass_key *k = NULL;
+            uint8_t key[32], iv[16], chain[16], prefix[64];
+            uint32_t h[5];
+            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+            SHA_CTX sha;
+            int outl = 0;
+
+            fill(key, sizeof(key));
+            fill(iv, sizeof(iv));
+            fill(prefix, sizeof(prefix));
+            fill(data, blocks * 64);
+            assert_non_null(ctx);
+            assert_true(EVP_EncryptInit_ex2(
+                ctx, key_lens[kl] == 16 ? EVP_aes_128_cbc() : EVP_aes_256_cbc(),
+                key, iv, NULL));
+            EVP_CIPHER_CTX_set_padding(ctx, 0);
+            assert_true(
+                EVP_EncryptUpdate(ctx, want, &outl, data, (int)(blocks * 64)));
+            EVP_CIPHER_CTX_free(ctx);
+
+            /* A SHA-1 state midway through a message. */
+            assert_int_equal(SHA1_Init(&sha), 1);
+            assert_int_equal(SHA1_Update(&sha, prefix, sizeof(prefix)), 1);
+            h[0] = sha.h0;
+            h[1] = sha.h1;
+            h[2] = sha.h2;
+            h[3] = sha.h3;
+            h[4] = sha.h4;
+            assert_int_equal(SHA1_Update(&sha, data, blocks * 64), 1);
+
+            assert_int_equal(gk5i_onepass_key_new(key, key_lens[kl], &k),
+                             GK5_OK);
+            memcpy(chain, iv, sizeof(chain));
+            gk5i_onepass_cbc_sha1(k, chain, h, data, blocks);
+            gk5i_onepass_key_free(k);
+
+            assert_memory_equal(data, want, blocks * 64);
+            assert_memory_equal(chain, want + blocks * 64 - 16, 16);
+            assert_int_equal(h[0], sha.h0);
+            assert_int_equal(h[1], sha.h1);
+            assert_int_equal(h[2], sha.h2);
+            assert_int_equal(h[3], sha.h3);
+            assert_int_equal(h[4], sha.h4);
+        }
+    }
+}
+
+struct msg {
+    gk5_crypto_iov iov[MAX_SEGS];
+    size_t n;
+};
+
+static void msg_add(struct msg *m, uint32_t flags, const uint8_t *src,
+                    size_t len)
+{
+    uint8_t *p = malloc(len != 0 ? len : 1);
+
+    assert_non_null(p);
+    assert_true(m->n < MAX_SEGS);
+    if (src != NULL && len != 0) {
+        memcpy(p, src, len);
+    }
+    m->iov[m->n++] = (gk5_crypto_iov){flags, p, len};
+}
+
+static void msg_free(struct msg *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->iov[i].data);
+    }
+    m->n = 0;
+}
+
+/* HEADER | DATA (whole, or in pieces of 1..200 bytes) | TRAILER. */
+static void msg_build(struct msg *m, const struct gk5_enctype *et,
+                      const uint8_t *plain, size_t len, bool cut)
+{
+    size_t off = 0;
+
+    m->n = 0;
+    msg_add(m, GK5_CRYPTO_IOV_HEADER, NULL, et->conf_bytes);
+    do {
+        size_t k = cut ? 1 + rnd() % 200 : len - off;
+
+        k = k < len - off ? k : len - off;
+        msg_add(m, GK5_CRYPTO_IOV_DATA, plain + off, k);
+        off += k;
+    } while (off < len);
+    msg_add(m, GK5_CRYPTO_IOV_TRAILER, NULL, et->mac_bytes);
+}
+
+static size_t msg_gather(const struct msg *m, uint8_t *out)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < m->n; i++) {
+        memcpy(out + n, m->iov[i].data, m->iov[i].length);
+        n += m->iov[i].length;
+    }
+    return n;
+}
+
+static void seal_and_compare(const struct gk5_enctype *et, gk5_ukey *uk,
+                             size_t len)
+{
+    static uint8_t plain[70000], one[70100], two[70100], out[70100];
+    static struct msg m;
+    uint8_t conf[16];
+    size_t n1, n2;
+    bool cut = rnd() % 2 == 0;
+
+    assert_true(len <= sizeof(plain));
+    fill(plain, len);
+    fill(conf, sizeof(conf));
+
+    assert_true(gk5i_onepass_set_enabled(true));
+    msg_build(&m, et, plain, len, cut);
+    assert_int_equal(gk5i_encrypt_iov(uk, conf, m.iov, m.n), GK5_OK);
+    n1 = msg_gather(&m, one);
+    assert_int_equal(gk5i_decrypt_iov(uk, m.iov, m.n), GK5_OK);
+    n2 = 0;
+    for (size_t i = 0; i < m.n; i++) {
+        if (m.iov[i].flags == GK5_CRYPTO_IOV_DATA) {
+            memcpy(out + n2, m.iov[i].data, m.iov[i].length);
+            n2 += m.iov[i].length;
+        }
+    }
+    assert_int_equal(n2, len);
+    assert_memory_equal(out, plain, len);
+    msg_free(&m);
+
+    (void)gk5i_onepass_set_enabled(false);
+    msg_build(&m, et, plain, len, !cut);
+    assert_int_equal(gk5i_encrypt_iov(uk, conf, m.iov, m.n), GK5_OK);
+    n2 = msg_gather(&m, two);
+    msg_free(&m);
+    (void)gk5i_onepass_set_enabled(true);
+
+    assert_int_equal(n1, n2);
+    assert_memory_equal(one, two, n1);
+}
+
+static void test_seal_equals_serial(void **state)
+{
+    static const int32_t enctypes[] = {17, 18};
+    static const size_t big[] = {1000, 4096 + 7, 16384, 65536 + 13};
+
+    (void)state;
+    if (need_onepass(state) != 0) {
+        skip();
+    }
+    for (size_t e = 0; e < 2; e++) {
+        const struct gk5_enctype *et = gk5i_enctype_get(enctypes[e]);
+        uint8_t key[32];
+        struct gk5i_subkeys sk;
+        gk5_ukey *uk = NULL;
+
+        assert_non_null(et);
+        fill(key, et->key_bytes);
+        assert_int_equal(
+            gk5i_derive_subkeys(et, key, et->key_bytes, USAGE, &sk), GK5_OK);
+        assert_int_equal(gk5i_ukey_new(et, &sk, &uk), GK5_OK);
+        gk5i_subkeys_wipe(&sk);
+        for (size_t len = 0; len <= 300; len++) {
+            seal_and_compare(et, uk, len);
+        }
+        for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+            seal_and_compare(et, uk, big[i]);
+        }
+        gk5i_ukey_free(uk);
+    }
+}
+
+#else
+
+static void test_loop_vs_openssl(void **state)
+{
+    (void)state;
+    skip();
+}
+
+static void test_seal_equals_serial(void **state)
+{
+    (void)state;
+    skip();
+}
+
+#endif
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_loop_vs_openssl),
+        cmocka_unit_test(test_seal_equals_serial),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
