@@ -15,15 +15,15 @@
 
 /* Subcommands: each gets argv[0] = its own name. */
 int gk5_cli_enctypes(int argc, char **argv);
-int gk5_cli_crypto(int argc, char **argv);   /* cli_crypto.c */
-int gk5_cli_wrap(int argc, char **argv);     /* cli_mech.c */
+int gk5_cli_crypto(int argc, char **argv); /* cli_crypto.c */
+int gk5_cli_wrap(int argc, char **argv);   /* cli_mech.c */
 int gk5_cli_unwrap(int argc, char **argv);
 int gk5_cli_mic(int argc, char **argv);
 int gk5_cli_verify(int argc, char **argv);
-int gk5_cli_inspect(int argc, char **argv);  /* cli_inspect.c */
+int gk5_cli_inspect(int argc, char **argv); /* cli_inspect.c */
 #ifdef GK5_HAVE_MIT
-int gk5_cli_demo(int argc, char **argv);     /* demo.c */
-int gk5_cli_bench(int argc, char **argv);    /* bench/bench.c */
+int gk5_cli_demo(int argc, char **argv);  /* demo.c */
+int gk5_cli_bench(int argc, char **argv); /* bench/bench.c */
 #endif
 
 /* cli_util.c */
@@ -60,8 +60,8 @@ enum cli_token_kind {
 
 struct cli_token_info {
     enum cli_token_kind kind;
-    size_t length;        /* the whole input */
-    uint16_t tok_id;      /* as the bytes read, big-endian */
+    size_t length;   /* the whole input */
+    uint16_t tok_id; /* as the bytes read, big-endian */
     bool have_tok_id;
     /* RFC 2743 3.1 framing (RFC 1964 tokens) */
     size_t framing_len;   /* 0x60, DER length and OID: bytes before TOK_ID */
@@ -73,25 +73,24 @@ struct cli_token_info {
     uint8_t flags;
     uint16_t ec, rrc;
     uint64_t snd_seq;
-    bool have_seq;        /* SND_SEQ was read (RFC 4121) */
+    bool have_seq; /* SND_SEQ was read (RFC 4121) */
     /* RFC 1964 */
     uint16_t sgn_alg, seal_alg; /* little-endian values, as RFC 1964 */
     bool have_algs;
     /* lengths of the parts (0 when absent or not reached) */
-    size_t header_len;    /* RFC 4121: 16; RFC 1964: TOK_ID .. SND_SEQ */
-    size_t cksum_len;     /* checksum / SGN_CKSUM (when it can be told) */
-    size_t conf_len;      /* RFC 1964 Wrap confounder */
-    size_t body_len;      /* RFC 4121 Wrap payload after the header;
-                             RFC 1964 Wrap data + pad */
-    size_t data_len;      /* message length, when it can be told */
-    int pad;              /* RFC 1964 integrity-only pad byte, or -1 */
-    char problem[200];    /* "" when well-formed */
+    size_t header_len; /* RFC 4121: 16; RFC 1964: TOK_ID .. SND_SEQ */
+    size_t cksum_len;  /* checksum / SGN_CKSUM (when it can be told) */
+    size_t conf_len;   /* RFC 1964 Wrap confounder */
+    size_t body_len;   /* RFC 4121 Wrap payload after the header;
+                          RFC 1964 Wrap data + pad */
+    size_t data_len;   /* message length, when it can be told */
+    int pad;           /* RFC 1964 integrity-only pad byte, or -1 */
+    char problem[200]; /* "" when well-formed */
 };
 
 /* Returns 0 if the token is well-formed, -1 if not (info->problem says
  * why); info holds what could be decoded either way. */
-int cli_inspect_decode(const uint8_t *p, size_t n,
-                       struct cli_token_info *info);
+int cli_inspect_decode(const uint8_t *p, size_t n, struct cli_token_info *info);
 /* Prints the decoded fields, one per line. */
 void cli_inspect_print(FILE *f, const struct cli_token_info *info);
 

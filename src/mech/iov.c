@@ -76,8 +76,7 @@ static bool written_by(enum iov_op op, uint32_t type, bool streaming)
  * memory: a written buffer flagged ALLOCATE (replaced by gk5's allocation),
  * or the DATA of a STREAM unwrap (pointed into the STREAM).  Anything else
  * would be written or read through NULL. */
-static bool may_be_null(enum iov_op op, const gk5_iov_buffer *b,
-                        bool streaming)
+static bool may_be_null(enum iov_op op, const gk5_iov_buffer *b, bool streaming)
 {
     uint32_t type = GK5_IOV_BUFFER_TYPE(b->type);
 
