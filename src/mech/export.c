@@ -333,6 +333,7 @@ GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
         err = GK5_ERR_IMPORT_TRUNCATED;
         goto cleanup;
     }
+    /* Public bytes (the format's magic), not a secret: plain memcmp. */
     if (memcmp(magic, EXPORT_MAGIC, EXPORT_MAGIC_LEN) != 0) {
         err = GK5_ERR_IMPORT_VERSION;
         goto cleanup;

@@ -191,6 +191,7 @@ static uint32_t v1_parse_framing(const uint8_t *p, size_t avail, size_t total,
     if (len < V1_OID_BYTES || avail - off < V1_OID_BYTES) {
         return GK5_ERR_TOKEN_TRUNCATED;
     }
+    /* Public bytes (the mechanism OID), not a secret: plain memcmp. */
     if (memcmp(p + off, krb5_oid_der, V1_OID_BYTES) != 0) {
         return GK5_ERR_TOKEN_FRAMING;
     }
