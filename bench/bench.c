@@ -1999,7 +1999,7 @@ int gk5_cli_bench(int argc, char **argv)
             cfg.rounds = 2;
         }
         if (!time_given) {
-            cfg.min_time = 0.08;
+            cfg.min_time = 0.07;
         }
         cfg.warmup = 0.01;
         if (!sizes_given) {
