@@ -39,10 +39,14 @@ configure() { # dir, meson args...
 step "build + test: default options"
 configure "$builddir/default" -Dmit=enabled
 meson test -C "$builddir/default" --print-errorlogs --num-processes 2
+step "interop cells against MIT krb5 (default options), one line each"
+meson test -C "$builddir/default" --suite interop --no-suite bench --verbose
 
 step "build + test: -Ddes3=true"
 configure "$builddir/des3" -Ddes3=true -Dmit=enabled
 meson test -C "$builddir/des3" --print-errorlogs --num-processes 2
+step "interop cells against MIT krb5 (-Ddes3=true), one line each"
+meson test -C "$builddir/des3" --suite interop --no-suite bench --verbose
 
 [ "$quick" = 1 ] && { echo "quick run: done"; exit 0; }
 
