@@ -86,7 +86,8 @@ enum gk5_err {
     GK5_ERR_TOKEN_DIRECTION,   /* token sent by us (reflected) */
     GK5_ERR_TOKEN_SUBKEY_FLAG, /* AcceptorSubkey flag does not match ctx */
     GK5_ERR_TOKEN_EC,          /* EC inconsistent with the lengths */
-    GK5_ERR_TOKEN_HEADER_COPY, /* encrypted header copy != outer header */
+    GK5_ERR_TOKEN_HEADER_COPY, /* reserved: a header-copy mismatch is
+                                  answered as GK5_ERR_INTEGRITY */
     GK5_ERR_TOKEN_ALG,         /* RFC 1964 SGN_ALG/SEAL_ALG unexpected */
     GK5_ERR_TOKEN_FRAMING,     /* RFC 2743 3.1 framing / mech OID wrong */
     GK5_ERR_TOKEN_TRAILING,    /* bytes after the token */
