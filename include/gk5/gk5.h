@@ -108,6 +108,7 @@ enum gk5_err {
     GK5_ERR_SEQ_GAP,
     GK5_ERR_BAD_QOP,          /* only GK5_QOP_DEFAULT is supported */
     GK5_ERR_CONF_UNAVAILABLE, /* confidentiality not available */
+    GK5_ERR_MIT,              /* an MIT krb5 call failed (libgk5_mit) */
     GK5_ERR__COUNT
 };
 

@@ -89,6 +89,7 @@ uint32_t gk5i_status(uint32_t *minor, uint32_t err)
     case GK5_ERR_BAD_IOV:
     case GK5_ERR_CTX_SEQ_EXHAUSTED:
     case GK5_ERR_CONF_UNAVAILABLE:
+    case GK5_ERR_MIT:
     case GK5_ERR__COUNT:
         break;
     }
@@ -189,6 +190,9 @@ static const char *err_words(uint32_t code)
         return "unsupported quality of protection (only the default, 0)";
     case GK5_ERR_CONF_UNAVAILABLE:
         return "confidentiality is not available";
+    case GK5_ERR_MIT:
+        return "an MIT krb5 GSS-API call failed (gk5_mit_display_status "
+               "gives MIT's words)";
     case GK5_ERR__COUNT:
         break;
     }

@@ -1,0 +1,161 @@
+/*
+ * Inside libgk5_rpc: the RFC 2203 wire pieces the client and the server
+ * share.  Every function that can fail returns 0 or -1 and fills err
+ * (which may be NULL).
+ */
+#ifndef GK5_RPCSEC_INT_H
+#define GK5_RPCSEC_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include <gk5/gk5.h>
+#include <gk5/rpcsec.h>
+
+#define GK5I_RPC_WUR __attribute__((warn_unused_result))
+
+/* RFC 2203 5: rpc_gss_proc_t and the version. */
+#define GK5I_RPCSEC_GSS_VERS_1 1u
+#define GK5I_RPCSEC_GSS_DATA 0u
+#define GK5I_RPCSEC_GSS_INIT 1u
+#define GK5I_RPCSEC_GSS_CONTINUE_INIT 2u
+#define GK5I_RPCSEC_GSS_DESTROY 3u
+
+/* RFC 2203 5.3.3.3 / RFC 5531 auth_stat values for RPCSEC_GSS. */
+#define GK5I_AUTH_BADCRED 1u
+#define GK5I_AUTH_REJECTEDCRED 2u
+#define GK5I_AUTH_BADVERF 3u
+#define GK5I_AUTH_REJECTEDVERF 4u
+#define GK5I_AUTH_TOOWEAK 5u
+#define GK5I_RPCSEC_GSS_CREDPROBLEM 13u
+#define GK5I_RPCSEC_GSS_CTXPROBLEM 14u
+
+/* RFC 5531: the credential and verifier bodies are opaque<400>. */
+#define GK5I_RPC_MAX_AUTH_BYTES 400u
+/* gk5's server handles; clients accept any length that fits the
+ * credential. */
+#define GK5I_RPC_HANDLE_LEN 16u
+
+/* rpc_gss_cred_vers_1_t (RFC 2203 5).  handle points into the decoded
+ * bytes (or the caller's memory when encoding). */
+typedef struct {
+    uint32_t version;
+    uint32_t proc;
+    uint32_t seq;
+    uint32_t service;
+    const uint8_t *handle;
+    size_t handle_len;
+} gk5i_rpc_cred;
+
+/* Encode into out (cap bytes; GK5I_RPC_MAX_AUTH_BYTES is always enough):
+ * the credential *body*, i.e. what goes inside opaque_auth.body.  Returns
+ * its length, or 0 if it does not fit. */
+size_t gk5i_rpc_cred_encode(const gk5i_rpc_cred *cred, uint8_t *out,
+                            size_t cap);
+/* Decode a credential body; the whole of body must be used.  0 or -1
+ * (GK5_RPC_E_MALFORMED: bad length, version other than 1). */
+GK5I_RPC_WUR int gk5i_rpc_cred_decode(const uint8_t *body, size_t len,
+                                      gk5i_rpc_cred *cred,
+                                      gk5_rpc_error *err);
+
+/* Big-endian helpers. */
+static inline void gk5i_put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+static inline uint32_t gk5i_get32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+           ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+/* XDR padding of n bytes to a multiple of 4. */
+static inline size_t gk5i_xdr_pad(size_t n)
+{
+    return (4 - (n & 3)) & 3;
+}
+
+/* ---- Verifiers: a MIC token over bytes (RFC 2203 5.3.1, 5.3.3.2) ---- */
+
+/* The MIC token length for this context. */
+size_t gk5i_rpc_mic_len(const gk5_ctx *ctx);
+/* MIC of msg into out (cap >= gk5i_rpc_mic_len).  *out_len set. */
+GK5I_RPC_WUR int gk5i_rpc_mic(gk5_ctx *ctx, const void *msg, size_t len,
+                              uint8_t *out, size_t cap, size_t *out_len,
+                              gk5_rpc_error *err);
+/* Verify mic over msg: 0, or -1 with GK5_RPC_E_BAD_VERIFIER. */
+GK5I_RPC_WUR int gk5i_rpc_verify(gk5_ctx *ctx, const void *msg, size_t len,
+                                 const void *mic, size_t mic_len,
+                                 gk5_rpc_error *err);
+/* MIC over the 4-byte big-endian encoding of seq (reply verifiers, and
+ * the INIT reply's seq_window). */
+GK5I_RPC_WUR int gk5i_rpc_mic_u32(gk5_ctx *ctx, uint32_t value, uint8_t *out,
+                                  size_t cap, size_t *out_len,
+                                  gk5_rpc_error *err);
+GK5I_RPC_WUR int gk5i_rpc_verify_u32(gk5_ctx *ctx, uint32_t value,
+                                     const void *mic, size_t mic_len,
+                                     gk5_rpc_error *err);
+
+/* ---- Integrity and privacy bodies (RFC 2203 5.3.2.2, 5.3.2.3) ----
+ *
+ * Sealing works in place on one buffer laid out as
+ *     base[0 .. head)              room that body_room asked for
+ *     base[head .. head + len)     seq_num (4 bytes, big-endian) + the XDR
+ *                                  encoded procedure arguments/results
+ *     base[head + len .. cap)      room for the tail
+ * and leaves the rpc_gss_integ_data / rpc_gss_priv_data encoding at
+ * base + *off, *out_len bytes (a multiple of 4).  For GK5_RPC_SVC_NONE
+ * the data is left as it is, minus nothing: *off = head + 4 (the seq is
+ * not sent) and *out_len = len - 4. */
+
+/* Room needed before and after len bytes of data for svc. */
+GK5I_RPC_WUR int gk5i_rpc_body_room(gk5_ctx *ctx, gk5_rpc_service svc,
+                                    size_t len, size_t *head, size_t *tail,
+                                    gk5_rpc_error *err);
+GK5I_RPC_WUR int gk5i_rpc_body_seal(gk5_ctx *ctx, gk5_rpc_service svc,
+                                    uint8_t *base, size_t head, size_t len,
+                                    size_t cap, size_t *off, size_t *out_len,
+                                    gk5_rpc_error *err);
+/* Open an encoding in place: body holds at least the encoding (avail
+ * bytes).  Checks integrity (or decrypts and checks) and that the embedded
+ * seq_num equals want_seq.  On success *data / *data_len is the XDR after
+ * the seq_num (inside body) and *used the encoding's length.  Errors:
+ * GK5_RPC_E_MALFORMED (lengths), GK5_RPC_E_BAD_BODY (integrity, with the
+ * GSS status), GK5_RPC_E_SEQ_MISMATCH, GK5_RPC_E_TOO_BIG (beyond max).
+ * Nothing is released to the caller on failure; a privacy body that fails
+ * is wiped. */
+GK5I_RPC_WUR int gk5i_rpc_body_open(gk5_ctx *ctx, gk5_rpc_service svc,
+                                    uint32_t want_seq, uint8_t *body,
+                                    size_t avail, size_t max,
+                                    uint8_t **data, size_t *data_len,
+                                    size_t *used, gk5_rpc_error *err);
+
+/* ---- Errors ---- */
+
+/* Set err (if not NULL): code, and words from fmt. */
+void gk5i_rpc_err(gk5_rpc_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Set err for a GSS failure: code, major, minor, words "what: <gk5 or MIT
+ * words>" (gk5_mit_display_status). */
+void gk5i_rpc_err_gss(gk5_rpc_error *err, int code, uint32_t major,
+                      uint32_t minor, const char *what);
+void gk5i_rpc_err_clear(gk5_rpc_error *err);
+
+/* ---- Record marking (RFC 5531 11) over a stream socket ---- */
+
+/* Write one record made of iov[0..n) (as one or more fragments).  Handles
+ * EINTR and partial writes.  0, or -1 (GK5_RPC_E_TRANSPORT). */
+GK5I_RPC_WUR int gk5i_rpc_write_record(int fd, const struct iovec *iov,
+                                       int n, gk5_rpc_error *err);
+/* Read one whole record (all fragments) of at most max bytes into a
+ * malloc'd buffer (*buf, *len; free()).  timeout_ms < 0: wait forever.
+ * 0; 1 on a clean end of stream before any byte; -1 on error
+ * (GK5_RPC_E_TRANSPORT, GK5_RPC_E_TOO_BIG). */
+GK5I_RPC_WUR int gk5i_rpc_read_record(int fd, size_t max, int timeout_ms,
+                                      uint8_t **buf, size_t *len,
+                                      gk5_rpc_error *err);
+
+#endif /* GK5_RPCSEC_INT_H */
