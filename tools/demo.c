@@ -239,7 +239,7 @@ static int demo_pair(gk5_mit_realm *realm, int32_t et, bool gk5_initiates,
     }
     gss_ctx_id_t *mine = gk5_initiates ? &pair.init : &pair.acc;
     gss_ctx_id_t theirs = gk5_initiates ? pair.acc : pair.init;
-    if (GK5_ERROR(gk5_ctx_from_mit(&st, mine, path, &got, &g)) != 0) {
+    if (GK5_ERROR(gk5_mit_import_by_path(&st, mine, path, &got, &g)) != 0) {
         snprintf(to_mit.why, sizeof(to_mit.why), "import: %s",
                  gk5_mit_status_text(&st, text, sizeof(text)));
         print_row(first_col, role, "-", &to_mit);

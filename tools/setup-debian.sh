@@ -10,6 +10,8 @@ packages=(
     libcmocka-dev
     # MIT krb5: the KDC and GSS-API peers for interop, demo and bench
     krb5-kdc krb5-admin-server krb5-user libkrb5-dev
+    # RPCSEC_GSS: libtirpc, and the real servers the peer tests start
+    libtirpc-dev nfs-ganesha nfs-ganesha-mem
     # hardening: libFuzzer + sanitizer runtimes, valgrind
     clang libclang-rt-14-dev valgrind clang-format
     # scripts

@@ -13,7 +13,6 @@
 
 #include "bridge/gk5_mit.h"
 #include "common/util.h"
-#include "mech/mech_int.h"
 
 struct gk5_mit_lucid {
     gss_krb5_lucid_context_v1_t *mit; /* MIT's, freed by MIT */
@@ -38,10 +37,31 @@ static uint32_t status_mit(gk5_mit_status *st, const char *call,
     return major;
 }
 
-/* A gk5 error code: status.c decides the major status. */
+/* The major status of the few gk5 error codes the bridge itself raises
+ * (libgk5_mit sees only libgk5's public API; status.c maps the same way). */
+static uint32_t bridge_major(uint32_t err)
+{
+    switch (GK5_ERR_CODE(err)) {
+    case GK5_OK:
+        return GK5_S_COMPLETE;
+    case GK5_ERR_CTX_NO_CONTEXT:
+        return GK5_S_NO_CONTEXT;
+    case GK5_ERR_IMPORT_VERSION:
+        return GK5_S_DEFECTIVE_TOKEN;
+    case GK5_ERR_ENCTYPE_UNKNOWN:
+    case GK5_ERR_ENCTYPE_REJECTED:
+    case GK5_ERR_ENCTYPE_NOT_BUILT:
+        return GK5_S_UNAVAILABLE;
+    default:
+        return GK5_S_FAILURE;
+    }
+}
+
+/* A gk5 error code raised by the bridge. */
 static uint32_t status_gk5(gk5_mit_status *st, const char *call, uint32_t err)
 {
-    st->major = gk5i_status(&st->minor, err);
+    st->minor = err;
+    st->major = bridge_major(err);
     st->from_mit = 0;
     st->call = call;
     return st->major;
@@ -322,7 +342,7 @@ cleanup:
     return ret;
 }
 
-uint32_t gk5_ctx_from_mit(gk5_mit_status *st, gss_ctx_id_t *mit_ctx,
+uint32_t gk5_mit_import_by_path(gk5_mit_status *st, gss_ctx_id_t *mit_ctx,
                           enum gk5_mit_path path, int32_t *enctype,
                           gk5_ctx **ctx)
 {
