@@ -49,13 +49,6 @@ GK5_EXPORT GK5_WUR uint32_t gk5_ctx_from_mit(uint32_t *minor,
                                              gss_ctx_id_t *mit_ctx,
                                              gk5_ctx **ctx);
 
-/* The session-key enctype of an established MIT context (the acceptor
- * subkey's when there is one), without consuming it.  For reports such as
- * "the KDC issued rc4-hmac". */
-GK5_EXPORT GK5_WUR uint32_t gk5_mit_ctx_enctype(uint32_t *minor,
-                                                gss_ctx_id_t mit_ctx,
-                                                int32_t *enctype);
-
 /* Words for a status any gk5 or gk5_mit call returned: gk5's words, and for
  * minor GK5_ERR_MIT also the MIT call that failed and MIT's own words.
  * Never NULL; a thread-local buffer, valid until the next call. */
@@ -76,7 +69,7 @@ typedef struct {
     const char *client_keytab; /* initial credentials from this keytab */
     const int32_t *enctypes;   /* session-key enctypes allowed (all if NULL) */
     size_t n_enctypes;
-    uint32_t req_flags;        /* GSS_C_*_FLAG; 0: mutual | integ | conf */
+    uint32_t req_flags; /* GSS_C_*_FLAG; 0: mutual | integ | conf */
 } gk5_mit_initiator_options;
 
 typedef struct gk5_mit_initiator gk5_mit_initiator;
@@ -123,8 +116,7 @@ GK5_EXPORT void gk5_mit_acceptor_cred_free(gk5_mit_acceptor_cred *cred);
 typedef struct gk5_mit_acceptor gk5_mit_acceptor;
 
 GK5_EXPORT GK5_WUR uint32_t gk5_mit_acceptor_create(
-    uint32_t *minor, const gk5_mit_acceptor_cred *cred,
-    gk5_mit_acceptor **out);
+    uint32_t *minor, const gk5_mit_acceptor_cred *cred, gk5_mit_acceptor **out);
 /* One leg: in is the initiator's token, out the answer (maybe empty).
  * GK5_S_CONTINUE_NEEDED, GK5_S_COMPLETE, or MIT's failure (minor
  * GK5_ERR_MIT; out may still hold an error token for the initiator). */

@@ -54,12 +54,12 @@ typedef enum {
     GK5_RPC_SVC_PRIVACY = 3    /* krb5p: rpc_gss_priv_data bodies */
 } gk5_rpc_service;
 
-#define GK5_RPC_FLAVOR_NONE 0u        /* AUTH_NONE */
-#define GK5_RPC_FLAVOR_SYS 1u         /* AUTH_SYS */
-#define GK5_RPC_FLAVOR_RPCSEC_GSS 6u  /* RPCSEC_GSS */
-#define GK5_RPC_PSEUDO_KRB5 390003u   /* RPCSEC_GSS, krb5, service none */
-#define GK5_RPC_PSEUDO_KRB5I 390004u  /* ... integrity */
-#define GK5_RPC_PSEUDO_KRB5P 390005u  /* ... privacy */
+#define GK5_RPC_FLAVOR_NONE 0u       /* AUTH_NONE */
+#define GK5_RPC_FLAVOR_SYS 1u        /* AUTH_SYS */
+#define GK5_RPC_FLAVOR_RPCSEC_GSS 6u /* RPCSEC_GSS */
+#define GK5_RPC_PSEUDO_KRB5 390003u  /* RPCSEC_GSS, krb5, service none */
+#define GK5_RPC_PSEUDO_KRB5I 390004u /* ... integrity */
+#define GK5_RPC_PSEUDO_KRB5P 390005u /* ... privacy */
 
 /* RFC 2203 5.3.3.1: a sequence number this large ends the context. */
 #define GK5_RPC_MAXSEQ 0x80000000u
@@ -78,34 +78,34 @@ GK5_EXPORT int gk5_rpc_service_from_pseudoflavor(uint32_t flavor,
 
 enum gk5_rpc_err {
     GK5_RPC_OK = 0,
-    GK5_RPC_E_NOMEM,          /* out of memory */
-    GK5_RPC_E_INVALID,        /* bad argument or option */
-    GK5_RPC_E_TRANSPORT,      /* connect/send/receive failed or timed out */
-    GK5_RPC_E_UNSUPPORTED,    /* e.g. a transport other than a stream */
-    GK5_RPC_E_GSS,            /* a GSS call failed here (major, minor) */
-    GK5_RPC_E_SERVER_GSS,     /* the server's INIT reply: gss_major/minor */
-    GK5_RPC_E_REJECTED,       /* the server rejected the call (rpc, why) */
-    GK5_RPC_E_ACCEPT_STAT,    /* accepted, but not SUCCESS (accept_stat) */
-    GK5_RPC_E_BAD_VERIFIER,   /* a verifier's MIC did not verify */
-    GK5_RPC_E_BAD_BODY,       /* integrity/privacy body failed its check */
-    GK5_RPC_E_SEQ_MISMATCH,   /* sequence number in a reply is not ours */
-    GK5_RPC_E_MALFORMED,      /* undecodable message, credential, body */
-    GK5_RPC_E_TOO_BIG,        /* larger than max_body */
-    GK5_RPC_E_CONTEXT,        /* no such context / context problem */
-    GK5_RPC_E_EXPIRED,        /* context or credential expired */
-    GK5_RPC_E_SERVICE,        /* service not allowed / not the context's */
+    GK5_RPC_E_NOMEM,        /* out of memory */
+    GK5_RPC_E_INVALID,      /* bad argument or option */
+    GK5_RPC_E_TRANSPORT,    /* connect/send/receive failed or timed out */
+    GK5_RPC_E_UNSUPPORTED,  /* e.g. a transport other than a stream */
+    GK5_RPC_E_GSS,          /* a GSS call failed here (major, minor) */
+    GK5_RPC_E_SERVER_GSS,   /* the server's INIT reply: gss_major/minor */
+    GK5_RPC_E_REJECTED,     /* the server rejected the call (rpc, why) */
+    GK5_RPC_E_ACCEPT_STAT,  /* accepted, but not SUCCESS (accept_stat) */
+    GK5_RPC_E_BAD_VERIFIER, /* a verifier's MIC did not verify */
+    GK5_RPC_E_BAD_BODY,     /* integrity/privacy body failed its check */
+    GK5_RPC_E_SEQ_MISMATCH, /* sequence number in a reply is not ours */
+    GK5_RPC_E_MALFORMED,    /* undecodable message, credential, body */
+    GK5_RPC_E_TOO_BIG,      /* larger than max_body */
+    GK5_RPC_E_CONTEXT,      /* no such context / context problem */
+    GK5_RPC_E_EXPIRED,      /* context or credential expired */
+    GK5_RPC_E_SERVICE,      /* service not allowed / not the context's */
     GK5_RPC_E__COUNT
 };
 
 /* What failed, for people and programs.  Filled by every call that takes
  * one (NULL is allowed: then nothing is reported). */
 typedef struct {
-    int code;            /* enum gk5_rpc_err */
-    int rpc_stat;        /* enum clnt_stat when the RPC failed, else 0 */
-    uint32_t auth_stat;  /* enum auth_stat of a rejected call, else 0 */
-    uint32_t major;      /* GSS major status (gk5's, MIT's or the server's) */
-    uint32_t minor;      /* GSS minor status, same origin */
-    char text[512];      /* all of it in words */
+    int code;           /* enum gk5_rpc_err */
+    int rpc_stat;       /* enum clnt_stat when the RPC failed, else 0 */
+    uint32_t auth_stat; /* enum auth_stat of a rejected call, else 0 */
+    uint32_t major;     /* GSS major status (gk5's, MIT's or the server's) */
+    uint32_t minor;     /* GSS minor status, same origin */
+    char text[512];     /* all of it in words */
 } gk5_rpc_error;
 
 /* Words for an enum gk5_rpc_err code. */
@@ -120,8 +120,8 @@ typedef struct {
     const char *client_keytab; /* initial credentials from this keytab */
     const int32_t *enctypes;   /* session-key enctypes to ask for */
     size_t n_enctypes;
-    unsigned timeout_ms;       /* control exchanges; default 25000 */
-    size_t max_body;           /* largest reply body; default 64 MiB */
+    unsigned timeout_ms; /* control exchanges; default 25000 */
+    size_t max_body;     /* largest reply body; default 64 MiB */
 } gk5_rpc_auth_options;
 
 /* Establish an RPCSEC_GSS context with the server clnt talks to (a stream
@@ -143,12 +143,12 @@ GK5_EXPORT GK5_WUR AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
 GK5_EXPORT int gk5_rpc_auth_set_service(AUTH *auth, gk5_rpc_service service);
 
 typedef struct {
-    int32_t enctype;          /* session key enctype of the context */
-    gk5_rpc_service service;  /* of the next call */
-    uint32_t window;          /* the server's seq_window */
-    uint32_t next_seq;        /* next sequence number to send */
-    uint32_t established;     /* contexts established so far (>= 1) */
-    size_t handle_len;        /* the server's context handle length */
+    int32_t enctype;         /* session key enctype of the context */
+    gk5_rpc_service service; /* of the next call */
+    uint32_t window;         /* the server's seq_window */
+    uint32_t next_seq;       /* next sequence number to send */
+    uint32_t established;    /* contexts established so far (>= 1) */
+    size_t handle_len;       /* the server's context handle length */
 } gk5_rpc_auth_info;
 
 /* 0, or -1 if auth is not one of ours. */
@@ -162,16 +162,16 @@ GK5_EXPORT const gk5_rpc_error *gk5_rpc_auth_last_error(AUTH *auth);
 /* ---- Server: message-level RPCSEC_GSS ---- */
 
 typedef struct {
-    const char *keytab;     /* acceptor keytab; default KRB5_KTNAME */
-    const char *principal;  /* "service@host"; NULL: any key in keytab */
-    uint32_t window;        /* seq_window, 1..1024; default 128 */
-    size_t max_contexts;    /* context table bound; default 65536 */
-    uint32_t idle_timeout;  /* seconds before an unused context goes;
-                               default 3600 */
-    unsigned flavors;       /* allowed: bit GK5_RPC_FLAVOR_NONE/SYS, bit
-                               (16 + service) for RPCSEC_GSS services;
-                               0: all */
-    size_t max_body;        /* largest call body; default 64 MiB */
+    const char *keytab;    /* acceptor keytab; default KRB5_KTNAME */
+    const char *principal; /* "service@host"; NULL: any key in keytab */
+    uint32_t window;       /* seq_window, 1..1024; default 128 */
+    size_t max_contexts;   /* context table bound; default 65536 */
+    uint32_t idle_timeout; /* seconds before an unused context goes;
+                              default 3600 */
+    unsigned flavors;      /* allowed: bit GK5_RPC_FLAVOR_NONE/SYS, bit
+                              (16 + service) for RPCSEC_GSS services;
+                              0: all */
+    size_t max_body;       /* largest call body; default 64 MiB */
 } gk5_rpc_server_options;
 
 #define GK5_RPC_ALLOW_NONE (1u << GK5_RPC_FLAVOR_NONE)
@@ -205,9 +205,11 @@ typedef enum {
  * message that is not a call).  The header MIC is verified before the
  * sequence window moves, so a forged call never changes state.
  * Thread-safe: calls for the same or different contexts may run at once. */
-GK5_EXPORT GK5_WUR gk5_rpc_verdict gk5_rpc_server_process(
-    gk5_rpc_server *srv, void *msg, size_t len, gk5_rpc_call **call,
-    gk5_buffer *reply, gk5_rpc_error *err);
+GK5_EXPORT GK5_WUR gk5_rpc_verdict gk5_rpc_server_process(gk5_rpc_server *srv,
+                                                          void *msg, size_t len,
+                                                          gk5_rpc_call **call,
+                                                          gk5_buffer *reply,
+                                                          gk5_rpc_error *err);
 
 /* accept_stat values (RFC 5531). */
 #define GK5_RPC_SUCCESS 0u
@@ -220,12 +222,10 @@ GK5_EXPORT GK5_WUR gk5_rpc_verdict gk5_rpc_server_process(
 /* Build the reply to call: accept_stat, and for GK5_RPC_SUCCESS the
  * procedure's XDR-encoded results (wrapped for the call's service, with
  * the verifier).  Frees call in every case.  0, or -1 with err. */
-GK5_EXPORT GK5_WUR int gk5_rpc_server_reply(gk5_rpc_server *srv,
-                                            gk5_rpc_call *call,
-                                            uint32_t accept_stat,
-                                            const void *results, size_t len,
-                                            gk5_buffer *reply,
-                                            gk5_rpc_error *err);
+GK5_EXPORT GK5_WUR int
+gk5_rpc_server_reply(gk5_rpc_server *srv, gk5_rpc_call *call,
+                     uint32_t accept_stat, const void *results, size_t len,
+                     gk5_buffer *reply, gk5_rpc_error *err);
 GK5_EXPORT void gk5_rpc_call_free(gk5_rpc_call *call);
 
 /* The call's header fields and credentials. */
@@ -243,11 +243,9 @@ GK5_EXPORT const char *gk5_rpc_call_principal(const gk5_rpc_call *call);
 /* The session key's enctype for RPCSEC_GSS calls, else 0. */
 GK5_EXPORT int32_t gk5_rpc_call_enctype(const gk5_rpc_call *call);
 /* The raw credential body (e.g. authsys_parms for AUTH_SYS). */
-GK5_EXPORT const void *gk5_rpc_call_cred(const gk5_rpc_call *call,
-                                         size_t *len);
+GK5_EXPORT const void *gk5_rpc_call_cred(const gk5_rpc_call *call, size_t *len);
 /* The procedure's XDR-encoded arguments, plaintext. */
-GK5_EXPORT const void *gk5_rpc_call_args(const gk5_rpc_call *call,
-                                         size_t *len);
+GK5_EXPORT const void *gk5_rpc_call_args(const gk5_rpc_call *call, size_t *len);
 
 /* Live contexts in the table. */
 GK5_EXPORT size_t gk5_rpc_server_contexts(const gk5_rpc_server *srv);
@@ -259,19 +257,16 @@ GK5_EXPORT size_t gk5_rpc_server_contexts(const gk5_rpc_server *srv);
  * XDR-encoded results in *results (malloc'd; gk5 frees it).  Return 0, or
  * -1 to close the connection without a reply. */
 typedef int (*gk5_rpc_dispatch_fn)(void *arg, const gk5_rpc_call *call,
-                                   uint32_t *accept_stat,
-                                   gk5_buffer *results);
+                                   uint32_t *accept_stat, gk5_buffer *results);
 
 typedef struct gk5_rpc_tcp_server gk5_rpc_tcp_server;
 
 /* Serve srv's program on listen_fd (bound and listening; not closed by
  * gk5). 0, or -1 with err. */
-GK5_EXPORT GK5_WUR int gk5_rpc_tcp_server_create(gk5_rpc_server *srv,
-                                                 int listen_fd,
-                                                 gk5_rpc_dispatch_fn dispatch,
-                                                 void *arg,
-                                                 gk5_rpc_tcp_server **out,
-                                                 gk5_rpc_error *err);
+GK5_EXPORT GK5_WUR int
+gk5_rpc_tcp_server_create(gk5_rpc_server *srv, int listen_fd,
+                          gk5_rpc_dispatch_fn dispatch, void *arg,
+                          gk5_rpc_tcp_server **out, gk5_rpc_error *err);
 /* Accept and serve until gk5_rpc_tcp_server_stop; then close every
  * connection and wait for their threads.  0, or -1 with err. */
 GK5_EXPORT int gk5_rpc_tcp_server_run(gk5_rpc_tcp_server *ts,

@@ -7,8 +7,8 @@
  * gss_krb5.  Not part of libgk5: programs that link MIT krb5 anyway (the
  * interop tests, `gk5 demo`, `gk5 bench`) link this static library.
  */
-#ifndef GK5_MIT_H
-#define GK5_MIT_H
+#ifndef GK5_BRIDGE_MIT_INT_H
+#define GK5_BRIDGE_MIT_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -89,4 +89,4 @@ GK5_WUR uint32_t gk5_mit_import_by_path(gk5_mit_status *st, gss_ctx_id_t *mit_ct
                                   enum gk5_mit_path path, int32_t *enctype,
                                   gk5_ctx **ctx);
 
-#endif /* GK5_MIT_H */
+#endif /* GK5_BRIDGE_MIT_INT_H */

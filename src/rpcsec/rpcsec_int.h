@@ -56,8 +56,7 @@ size_t gk5i_rpc_cred_encode(const gk5i_rpc_cred *cred, uint8_t *out,
 /* Decode a credential body; the whole of body must be used.  0 or -1
  * (GK5_RPC_E_MALFORMED: bad length, version other than 1). */
 GK5I_RPC_WUR int gk5i_rpc_cred_decode(const uint8_t *body, size_t len,
-                                      gk5i_rpc_cred *cred,
-                                      gk5_rpc_error *err);
+                                      gk5i_rpc_cred *cred, gk5_rpc_error *err);
 
 /* Big-endian helpers. */
 static inline void gk5i_put32(uint8_t *p, uint32_t v)
@@ -80,7 +79,10 @@ static inline size_t gk5i_xdr_pad(size_t n)
 
 /* ---- Verifiers: a MIC token over bytes (RFC 2203 5.3.1, 5.3.3.2) ---- */
 
-/* The MIC token length for this context. */
+/* Room for any MIC token gk5 makes (RFC 4121: 16 + a checksum of at most
+ * 24 bytes; RFC 1964 DES3: 57). */
+#define GK5I_RPC_MIC_MAX 64u
+/* Room for this context's MIC tokens (GK5I_RPC_MIC_MAX). */
 size_t gk5i_rpc_mic_len(const gk5_ctx *ctx);
 /* MIC of msg into out (cap >= gk5i_rpc_mic_len).  *out_len set. */
 GK5I_RPC_WUR int gk5i_rpc_mic(gk5_ctx *ctx, const void *msg, size_t len,
@@ -129,9 +131,9 @@ GK5I_RPC_WUR int gk5i_rpc_body_seal(gk5_ctx *ctx, gk5_rpc_service svc,
  * is wiped. */
 GK5I_RPC_WUR int gk5i_rpc_body_open(gk5_ctx *ctx, gk5_rpc_service svc,
                                     uint32_t want_seq, uint8_t *body,
-                                    size_t avail, size_t max,
-                                    uint8_t **data, size_t *data_len,
-                                    size_t *used, gk5_rpc_error *err);
+                                    size_t avail, size_t max, uint8_t **data,
+                                    size_t *data_len, size_t *used,
+                                    gk5_rpc_error *err);
 
 /* ---- Errors ---- */
 
@@ -148,8 +150,8 @@ void gk5i_rpc_err_clear(gk5_rpc_error *err);
 
 /* Write one record made of iov[0..n) (as one or more fragments).  Handles
  * EINTR and partial writes.  0, or -1 (GK5_RPC_E_TRANSPORT). */
-GK5I_RPC_WUR int gk5i_rpc_write_record(int fd, const struct iovec *iov,
-                                       int n, gk5_rpc_error *err);
+GK5I_RPC_WUR int gk5i_rpc_write_record(int fd, const struct iovec *iov, int n,
+                                       gk5_rpc_error *err);
 /* Read one whole record (all fragments) of at most max bytes into a
  * malloc'd buffer (*buf, *len; free()).  timeout_ms < 0: wait forever.
  * 0; 1 on a clean end of stream before any byte; -1 on error
