@@ -25,6 +25,9 @@ int gk5_cli_inspect(int argc, char **argv); /* cli_inspect.c */
 int gk5_cli_demo(int argc, char **argv);  /* demo.c */
 int gk5_cli_bench(int argc, char **argv); /* bench/bench.c */
 #endif
+#ifdef GK5_HAVE_RPC
+int gk5_cli_rpc(int argc, char **argv); /* cli_rpc.c */
+#endif
 
 /* cli_util.c */
 /* Parse hex ("" or "-" = empty) into a malloc'd buffer; 0 or -1. */
@@ -93,5 +96,48 @@ struct cli_token_info {
 int cli_inspect_decode(const uint8_t *p, size_t n, struct cli_token_info *info);
 /* Prints the decoded fields, one per line. */
 void cli_inspect_print(FILE *f, const struct cli_token_info *info);
+
+#ifdef GK5_HAVE_RPC
+#include <rpc/rpc.h>
+
+#include <gk5/rpcsec.h>
+
+/* cli_rpc.c: the pieces of `gk5 rpc` that `gk5 demo` reuses. */
+
+/* xdrproc_t is variadic in libtirpc: cast XDR routines through a plain
+ * function pointer type. */
+#define CLI_XDR_PROC(fn) ((xdrproc_t)(void (*)(void))(fn))
+
+/* The echo program (rpc_echo_prog.h) as a gk5_rpc_dispatch_fn; arg is a
+ * struct cli_rpc_prog naming the program and version it answers to. */
+struct cli_rpc_prog {
+    uint32_t prog, vers;
+};
+int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
+                          uint32_t *accept_stat, gk5_buffer *results);
+
+/* An opaque<max> for XDR: encoding sends val[0..len); decoding fills val
+ * (max bytes of room) or, if val is NULL, allocates it. */
+struct cli_rpc_opaque {
+    char *val;
+    u_int len;
+    u_int max;
+};
+bool_t cli_rpc_xdr_opaque(XDR *xdrs, struct cli_rpc_opaque *o);
+
+/* A TCP socket bound to exactly the numeric "ADDRESS:PORT" and listening;
+ * bound receives the address with the port picked for port 0.  0, or -1
+ * with words in err. */
+int cli_rpc_listen(const char *hostport, int *fd, char *bound, size_t bound_len,
+                   char *err, size_t err_len);
+/* A libtirpc stream CLIENT connected to "HOST:PORT" (closes its socket on
+ * clnt_destroy).  0, or -1 with words in err. */
+int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
+                    CLIENT **out, char *err, size_t err_len);
+/* Words for the failed clnt_call on clnt: "what: RPC error; detail" and,
+ * when auth is gk5's (else pass NULL), gk5's reason.  Thread-safe. */
+void cli_rpc_call_error(CLIENT *clnt, AUTH *auth, const char *what, char *buf,
+                        size_t len);
+#endif
 
 #endif /* GK5_CLI_H */

@@ -4,8 +4,11 @@
  * so the installed binary needs no script or configuration), contexts
  * established by MIT's GSS-API for each enctype, one side moved into gk5
  * (by the lucid import and by rpc.gssd's buffer), gk5 and MIT exchanging
- * Wrap and MIC tokens both ways, and an rc4 context refused.  The KDC is
- * stopped by its PID on every exit path, signals included.
+ * Wrap and MIC tokens both ways, and an rc4 context refused.  Built with
+ * libgk5_rpc, it then runs gk5's RPCSEC_GSS server (the echo program of
+ * `gk5 rpc serve`) in a thread and gk5's client against it for krb5,
+ * krb5i and krb5p.  The KDC is stopped by its PID on every exit path,
+ * signals included.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -23,6 +26,14 @@
 #include "bridge/mit_realm.h"
 #include "cli.h"
 #include "common/util.h"
+
+#ifdef GK5_HAVE_RPC
+#include <limits.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "rpc_echo_prog.h"
+#endif
 
 static const int32_t demo_enctypes[] = {20, 19, 18, 17, 26, 25,
 #ifdef GK5_WITH_DES3
@@ -50,9 +61,16 @@ static void demo_usage(FILE *f)
                "GSS-API for each enctype, move one side\ninto gk5 (lucid "
                "import as initiator, rpc.gssd's buffer as acceptor) and\n"
                "exchange sealed and integrity-only Wrap tokens and MICs both "
-               "ways.\nThen show an rc4-hmac context being refused (RFC 8429). "
-               "The KDC is\nstopped and the folder removed on every exit "
+               "ways.\nThen show an rc4-hmac context being refused (RFC 8429)"
+#ifdef GK5_HAVE_RPC
+               ",\nand run gk5's RPCSEC_GSS server (the echo program of 'gk5 "
+               "rpc serve') and\nclient against each other for krb5, krb5i "
+               "and krb5p, checking every reply.\nThe KDC is stopped and the "
+               "folder removed on every exit path.\n"
+#else
+               ".  The KDC is\nstopped and the folder removed on every exit "
                "path.\n"
+#endif
                "\n"
                "Needs the MIT KDC programs: apt-get install krb5-kdc "
                "krb5-admin-server\n");
@@ -317,6 +335,264 @@ cleanup:
     return failed;
 }
 
+#ifdef GK5_HAVE_RPC
+/* ---- RPCSEC_GSS: gk5's server and client on 127.0.0.1 ---- */
+
+#define DEMO_RPC_SERVICE "gk5@localhost" /* GK5_MIT_SERVICE, host-based */
+#define DEMO_RPC_SMALL 1024u
+#define DEMO_RPC_LARGE (1024u * 1024u)
+#define DEMO_RPC_SMALL_CALLS 20
+#define DEMO_RPC_LARGE_CALLS 8
+
+struct demo_server {
+    gk5_rpc_tcp_server *ts;
+    int rc;
+    gk5_rpc_error err;
+};
+
+static void *demo_server_main(void *p)
+{
+    struct demo_server *s = p;
+
+    s->rc = gk5_rpc_tcp_server_run(s->ts, &s->err);
+    return NULL;
+}
+
+static double demo_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* calls ECHOs of size bytes, each reply checked.  The mean round trip in
+ * *secs, or -1 with words in why. */
+static int demo_echo(CLIENT *clnt, AUTH *auth, uint8_t *send, uint8_t *recv,
+                     size_t size, int calls, double *secs, char *why,
+                     size_t why_len)
+{
+    const struct timeval tv = {25, 0};
+    double t0 = demo_now();
+
+    for (int i = 0; i < calls; i++) {
+        struct cli_rpc_opaque args = {(char *)send, (u_int)size, (u_int)size};
+        struct cli_rpc_opaque res = {(char *)recv, 0, (u_int)size};
+        char what[64];
+
+        /* A different request each time: a stale reply cannot pass. */
+        send[0] = (uint8_t)i;
+        snprintf(what, sizeof(what), "ECHO of %zu bytes", size);
+        if (clnt_call(clnt, GK5_ECHO_PROC_ECHO,
+                      CLI_XDR_PROC(cli_rpc_xdr_opaque), &args,
+                      CLI_XDR_PROC(cli_rpc_xdr_opaque), &res,
+                      tv) != RPC_SUCCESS) {
+            cli_rpc_call_error(clnt, auth, what, why, why_len);
+            return -1;
+        }
+        if (res.len != size || memcmp(recv, send, size) != 0) {
+            snprintf(why, why_len, "%s: the reply is not the request", what);
+            return -1;
+        }
+    }
+    *secs = (demo_now() - t0) / calls;
+    return 0;
+}
+
+/* One service: establish, NULL, WHOAMI, small and large ECHOs.  Returns 1
+ * if anything failed. */
+static int demo_rpc_service(const char *server, const char *client_kt,
+                            gk5_rpc_service svc, uint8_t *send, uint8_t *recv)
+{
+    const struct timeval tv = {25, 0};
+    const char *name = gk5_rpc_service_name(svc);
+    gk5_rpc_auth_options opts;
+    gk5_rpc_auth_info info;
+    gk5_rpc_error e;
+    CLIENT *clnt = NULL;
+    AUTH *auth = NULL;
+    char why[1024], want[128], col[64];
+    char *who = NULL;
+    double t0, t_ctx, t_null, t_small = 0, t_large = 0;
+    int failed = 1;
+
+    memset(&opts, 0, sizeof(opts));
+    memset(&e, 0, sizeof(e));
+    memset(&info, 0, sizeof(info));
+    why[0] = '\0';
+    if (cli_rpc_connect(server, GK5_ECHO_PROG, GK5_ECHO_VERS, &clnt, why,
+                        sizeof(why)) != 0) {
+        goto cleanup;
+    }
+    /* The client's credential as gk5_mit_establish gets it: initial
+     * credentials from its keytab into a MEMORY: ccache. */
+    opts.principal = GK5_MIT_CLIENT;
+    opts.client_keytab = client_kt;
+    opts.ccache = "MEMORY:gk5-demo-rpc";
+    t0 = demo_now();
+    auth = gk5_rpc_auth_create(clnt, DEMO_RPC_SERVICE, svc, &opts, &e);
+    t_ctx = demo_now() - t0;
+    if (auth == NULL) {
+        snprintf(why, sizeof(why), "establishing the context: %s", e.text);
+        goto cleanup;
+    }
+    auth_destroy(clnt->cl_auth);
+    clnt->cl_auth = auth;
+    if (gk5_rpc_auth_inquire(auth, &info) != 0) {
+        snprintf(why, sizeof(why), "gk5_rpc_auth_inquire failed");
+        goto cleanup;
+    }
+
+    /* The server's view of us: flavour, service and principal.  First,
+     * so that the server's start on a new connection is not timed. */
+    if (clnt_call(clnt, GK5_ECHO_PROC_WHOAMI, CLI_XDR_PROC(xdr_void), NULL,
+                  CLI_XDR_PROC(xdr_wrapstring), &who, tv) != RPC_SUCCESS) {
+        cli_rpc_call_error(clnt, auth, "WHOAMI", why, sizeof(why));
+        goto cleanup;
+    }
+    snprintf(want, sizeof(want), "RPCSEC_GSS %s %s", name, GK5_MIT_CLIENT);
+    if (strcmp(who, want) != 0) {
+        snprintf(why, sizeof(why), "WHOAMI: the server says '%s', not '%s'",
+                 who, want);
+        goto cleanup;
+    }
+
+    t0 = demo_now();
+    for (int i = 0; i < DEMO_RPC_SMALL_CALLS; i++) {
+        if (clnt_call(clnt, GK5_ECHO_PROC_NULL, CLI_XDR_PROC(xdr_void), NULL,
+                      CLI_XDR_PROC(xdr_void), NULL, tv) != RPC_SUCCESS) {
+            cli_rpc_call_error(clnt, auth, "NULL", why, sizeof(why));
+            goto cleanup;
+        }
+    }
+    t_null = (demo_now() - t0) / DEMO_RPC_SMALL_CALLS;
+
+    if (demo_echo(clnt, auth, send, recv, DEMO_RPC_SMALL, DEMO_RPC_SMALL_CALLS,
+                  &t_small, why, sizeof(why)) != 0 ||
+        demo_echo(clnt, auth, send, recv, DEMO_RPC_LARGE, DEMO_RPC_LARGE_CALLS,
+                  &t_large, why, sizeof(why)) != 0) {
+        goto cleanup;
+    }
+    failed = 0;
+
+cleanup:
+    if (failed) {
+        printf("%-6s FAILED: %s\n", name, why);
+    } else {
+        snprintf(col, sizeof(col), "%s (%d)", et_name(info.enctype),
+                 (int)info.enctype);
+        printf("%-6s %-32s %6u %8.1f %8.3f %8.3f %8.2f %8.1f\n", name, col,
+               (unsigned)info.window, t_ctx * 1e3, t_null * 1e3, t_small * 1e3,
+               t_large * 1e3, DEMO_RPC_LARGE / t_large / 1e6);
+    }
+    free(who);
+    if (clnt != NULL) {
+        if (clnt->cl_auth != NULL) {
+            auth_destroy(clnt->cl_auth); /* RPCSEC_GSS_DESTROY */
+            clnt->cl_auth = NULL;
+        }
+        clnt_destroy(clnt);
+    }
+    return failed;
+}
+
+/* gk5's server (service keytab, gk5@localhost) on 127.0.0.1:0 in a
+ * thread, gk5's client against it for each service.  Returns the number
+ * of failures. */
+static int demo_rpc(gk5_mit_realm *realm)
+{
+    static const gk5_rpc_service services[] = {
+        GK5_RPC_SVC_NONE, GK5_RPC_SVC_INTEGRITY, GK5_RPC_SVC_PRIVACY};
+    struct cli_rpc_prog prog = {GK5_ECHO_PROG, GK5_ECHO_VERS};
+    struct demo_server server;
+    gk5_rpc_server_options opts;
+    gk5_rpc_server *srv = NULL;
+    pthread_t tid;
+    bool running = false;
+    char service_kt[PATH_MAX], client_kt[PATH_MAX], bound[128], err[512];
+    uint8_t *send = NULL, *recv = NULL;
+    int fd = -1, failed = 0;
+
+    memset(&server, 0, sizeof(server));
+    memset(&opts, 0, sizeof(opts));
+    printf("\nRPCSEC_GSS (RFC 2203): gk5's server and gk5's client, echo "
+           "program 0x%08x.\n",
+           GK5_ECHO_PROG);
+    if (snprintf(service_kt, sizeof(service_kt), "%s/service.keytab",
+                 realm->dir) >= (int)sizeof(service_kt) ||
+        snprintf(client_kt, sizeof(client_kt), "%s/client.keytab",
+                 realm->dir) >= (int)sizeof(client_kt)) {
+        printf("rpc    FAILED: the realm's folder name is too long\n");
+        return 1;
+    }
+    send = malloc(DEMO_RPC_LARGE);
+    recv = malloc(DEMO_RPC_LARGE);
+    if (send == NULL || recv == NULL) {
+        printf("rpc    FAILED: out of memory\n");
+        failed = 1;
+        goto cleanup;
+    }
+    gk5_echo_source_fill(send, DEMO_RPC_LARGE);
+    opts.keytab = service_kt;
+    opts.principal = DEMO_RPC_SERVICE;
+    opts.flavors = GK5_RPC_ALLOW_GSS(GK5_RPC_SVC_NONE) |
+                   GK5_RPC_ALLOW_GSS(GK5_RPC_SVC_INTEGRITY) |
+                   GK5_RPC_ALLOW_GSS(GK5_RPC_SVC_PRIVACY);
+    if (gk5_rpc_server_create(&opts, &srv, &server.err) != 0) {
+        printf("rpc    FAILED: the server: %s\n", server.err.text);
+        failed = 1;
+        goto cleanup;
+    }
+    if (cli_rpc_listen("127.0.0.1:0", &fd, bound, sizeof(bound), err,
+                       sizeof(err)) != 0) {
+        printf("rpc    FAILED: the server: %s\n", err);
+        failed = 1;
+        goto cleanup;
+    }
+    if (gk5_rpc_tcp_server_create(srv, fd, cli_rpc_echo_dispatch, &prog,
+                                  &server.ts, &server.err) != 0) {
+        printf("rpc    FAILED: the server: %s\n", server.err.text);
+        failed = 1;
+        goto cleanup;
+    }
+    if (pthread_create(&tid, NULL, demo_server_main, &server) != 0) {
+        printf("rpc    FAILED: cannot start the server's thread\n");
+        failed = 1;
+        goto cleanup;
+    }
+    running = true;
+    printf("Server %s on %s (service.keytab), client %s.\n"
+           "Context establishment and round trips in ms: NULL, ECHO of 1 "
+           "KiB and of 1 MiB\n(every reply checked); MB/s = 10^6 bytes each "
+           "way per second at 1 MiB.\n\n",
+           DEMO_RPC_SERVICE, bound, GK5_MIT_CLIENT);
+    printf("%-6s %-32s %6s %8s %8s %8s %8s %8s\n", "sec", "enctype", "window",
+           "context", "NULL", "1 KiB", "1 MiB", "MB/s");
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
+        failed += demo_rpc_service(bound, client_kt, services[i], send, recv);
+    }
+
+cleanup:
+    if (running) {
+        gk5_rpc_tcp_server_stop(server.ts);
+        pthread_join(tid, NULL);
+        if (server.rc != 0) {
+            printf("rpc    FAILED: the server stopped with: %s\n",
+                   server.err.text);
+            failed++;
+        }
+    }
+    gk5_rpc_tcp_server_free(server.ts);
+    gk5_rpc_server_free(srv);
+    if (fd >= 0) {
+        close(fd);
+    }
+    free(send);
+    free(recv);
+    return failed;
+}
+#endif
+
 int gk5_cli_demo(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -369,6 +645,9 @@ int gk5_cli_demo(int argc, char **argv)
     failed += demo_refusal(&realm, 23);
 #ifndef GK5_WITH_DES3
     failed += demo_refusal(&realm, 16);
+#endif
+#ifdef GK5_HAVE_RPC
+    failed += demo_rpc(&realm);
 #endif
 
     long pid = (long)realm.kdc_pid;

@@ -32,6 +32,10 @@ static const struct command commands[] = {
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
     {"bench", gk5_cli_bench, "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
 #endif
+#ifdef GK5_HAVE_RPC
+    {"rpc", gk5_cli_rpc,
+     "RPCSEC_GSS over TCP: ping a server, serve and call an echo program"},
+#endif
 };
 
 static void usage(FILE *f)

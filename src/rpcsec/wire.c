@@ -20,7 +20,7 @@ void gk5i_rpc_err_clear(gk5_rpc_error *err)
     if (err == NULL) {
         return;
     }
-    memset(err, 0, sizeof(*err));
+    memset(err, 0, sizeof(*err)); /* not a wipe: the caller reads it */
 }
 
 void gk5i_rpc_err(gk5_rpc_error *err, int code, const char *fmt, ...)
@@ -67,7 +67,7 @@ size_t gk5i_rpc_cred_encode(const gk5i_rpc_cred *cred, uint8_t *out, size_t cap)
     if (cred->handle_len > 0) {
         memcpy(out + 20, cred->handle, cred->handle_len);
     }
-    memset(out + 20 + cred->handle_len, 0, pad);
+    memset(out + 20 + cred->handle_len, 0, pad); /* not a wipe: XDR padding */
     return len;
 }
 
@@ -254,7 +254,7 @@ static int seal_integ(gk5_ctx *ctx, uint8_t *base, size_t head, size_t len,
         return -1;
     }
     gk5i_put32(base + mic_at - 4, (uint32_t)mic_len);
-    memset(base + mic_at + mic_len, 0, mic_pad);
+    memset(base + mic_at + mic_len, 0, mic_pad); /* not a wipe: padding */
     *off = head - 4;
     *out_len = 4 + len + pad + 4 + mic_len + mic_pad;
     return 0;

@@ -1,0 +1,75 @@
+/*
+ * The echo program that `gk5 rpc serve` serves and `gk5 rpc ping|echo` and
+ * the RPC tests call: its numbers, bounds and the SOURCE pattern.  Plain
+ * C, no libtirpc: test peers of any kind can include it.
+ *
+ *   program GK5_ECHO_PROG version GK5_ECHO_VERS (XDR, RFC 4506):
+ *     0 NULL    void            -> void
+ *     1 ECHO    opaque<>        -> the same opaque<>
+ *     2 WHOAMI  void            -> string<>: "RPCSEC_GSS krb5p user@REALM",
+ *                                  "AUTH_SYS uid=0 gid=0" or "AUTH_NONE"
+ *     3 SINK    opaque<>        -> unsigned int: the opaque's length
+ *     4 SOURCE  unsigned int n  -> opaque<> of n bytes, byte i = i % 251
+ *   Any other procedure: PROC_UNAVAIL; another program: PROG_UNAVAIL;
+ *   another version: PROG_MISMATCH (GK5_ECHO_VERS..GK5_ECHO_VERS).
+ */
+#ifndef GK5_RPC_ECHO_PROG_H
+#define GK5_RPC_ECHO_PROG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GK5_ECHO_PROG 0x20000099u /* in the 0x20000000 "user defined" range */
+#define GK5_ECHO_VERS 1u
+
+#define GK5_ECHO_PROC_NULL 0u
+#define GK5_ECHO_PROC_ECHO 1u
+#define GK5_ECHO_PROC_WHOAMI 2u
+#define GK5_ECHO_PROC_SINK 3u
+#define GK5_ECHO_PROC_SOURCE 4u
+
+/* Largest opaque<> the program takes or sends (ECHO, SINK, SOURCE). */
+#define GK5_ECHO_MAX_OPAQUE (64u * 1024u * 1024u)
+/* Largest WHOAMI string. */
+#define GK5_ECHO_MAX_STRING 1024u
+/* Room for the opaque's XDR length and padding, the RPCSEC_GSS sequence
+ * number and the Wrap token: what a body of GK5_ECHO_MAX_OPAQUE needs on
+ * top (max_body of the server and client options). */
+#define GK5_ECHO_BODY_SLACK 4096u
+
+/* The SOURCE pattern: byte i of a reply is (uint8_t)(i % 251).  251 is
+ * prime, so a shifted, truncated or repeated block never looks right. */
+#define GK5_ECHO_SOURCE_MOD 251u
+
+static inline uint8_t gk5_echo_source_byte(size_t i)
+{
+    return (uint8_t)(i % GK5_ECHO_SOURCE_MOD);
+}
+
+/* Fill p[0..n) with the pattern. */
+static inline void gk5_echo_source_fill(uint8_t *p, size_t n)
+{
+    unsigned v = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        p[i] = (uint8_t)v;
+        v = v + 1 == GK5_ECHO_SOURCE_MOD ? 0 : v + 1;
+    }
+}
+
+/* The index of the first byte of p[0..n) that is not the pattern's, or n
+ * if all are. */
+static inline size_t gk5_echo_source_check(const uint8_t *p, size_t n)
+{
+    unsigned v = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != (uint8_t)v) {
+            return i;
+        }
+        v = v + 1 == GK5_ECHO_SOURCE_MOD ? 0 : v + 1;
+    }
+    return n;
+}
+
+#endif /* GK5_RPC_ECHO_PROG_H */
