@@ -17,11 +17,16 @@
 # DIR holds krb5.conf and kdc.conf (reached through KRB5_CONFIG and
 # KRB5_KDC_PROFILE, so nothing in /etc is read or written), the database,
 # client.keytab for gk5-client@GK5.TEST and service.keytab for
-# gk5/localhost@GK5.TEST.  Every enctype is in supported_enctypes (the KDC
-# issues a session key of a type only if the service has a long-term key of
-# it) and allow_rc4 / allow_des3 are on (Debian's 1.20.1-2+deb12u5 refuses
-# such session keys otherwise): the rc4 and des3 cases need them, and every
-# other context asks for exactly one enctype.
+# gk5/localhost@GK5.TEST.  For the real RPCSEC_GSS servers of tests/peers
+# it also holds nfs.keytab for nfs/localhost@GK5.TEST (NFS-Ganesha's
+# acceptor), the principal kadmin/localhost@GK5.TEST (the target kadmind
+# clients name; kadmind takes its keys from the database) and kadm5.acl,
+# empty: nobody has an administrative privilege.  Every enctype is in
+# supported_enctypes (the KDC issues a session key of a type only if the
+# service has a long-term key of it) and allow_rc4 / allow_des3 are on
+# (Debian's 1.20.1-2+deb12u5 refuses such session keys otherwise): the rc4
+# and des3 cases need them, and every other context asks for exactly one
+# enctype.
 #
 # krb5kdc sets SO_REUSEPORT, so a second KDC of the same user binds the same
 # port without an error and the two would share the requests.  The port is
@@ -32,6 +37,8 @@ set -u
 REALM=GK5.TEST
 CLIENT=gk5-client
 SERVICE=gk5/localhost
+NFS_SERVICE=nfs/localhost
+KADMIN_SERVICE=kadmin/localhost
 ENCTYPES="aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96 aes256-cts-hmac-sha384-192 aes128-cts-hmac-sha256-128 camellia256-cts-cmac camellia128-cts-cmac des3-cbc-sha1 arcfour-hmac"
 SKIP_STATUS=77
 
@@ -141,13 +148,18 @@ make_database() {
     local q
     for q in "addprinc -randkey $CLIENT@$REALM" \
         "addprinc -randkey $SERVICE@$REALM" \
+        "addprinc -randkey $NFS_SERVICE@$REALM" \
+        "addprinc -randkey $KADMIN_SERVICE@$REALM" \
         "ktadd -k $dir/client.keytab -norandkey $CLIENT@$REALM" \
-        "ktadd -k $dir/service.keytab -norandkey $SERVICE@$REALM"; do
+        "ktadd -k $dir/service.keytab -norandkey $SERVICE@$REALM" \
+        "ktadd -k $dir/nfs.keytab -norandkey $NFS_SERVICE@$REALM"; do
         KRB5_CONFIG="$dir/krb5.conf" KRB5_KDC_PROFILE="$dir/kdc.conf" \
             "$KADMIN_LOCAL" -r "$REALM" -d "$dir/principal" -q "$q" \
             >>"$dir/tools.log" 2>&1 || return 1
     done
-    [ -s "$dir/client.keytab" ] && [ -s "$dir/service.keytab" ]
+    : >"$dir/kadm5.acl" || return 1
+    [ -s "$dir/client.keytab" ] && [ -s "$dir/service.keytab" ] &&
+        [ -s "$dir/nfs.keytab" ]
 }
 
 # Is process $1 running?  A zombie (exited, not yet reaped by this shell)

@@ -1,0 +1,212 @@
+#!/bin/bash
+# NFS-Ganesha (NFSv4 over RPCSEC_GSS, libntirpc) on 127.0.0.1, in a realm
+# made by tests/interop/kdc.sh, exporting the MEM FSAL.
+#
+#   ganesha.sh start DIR    start ganesha.nfsd -F on a free port with the
+#                           realm's nfs.keytab; its files go to
+#                           DIR/ganesha/ (ganesha.conf, .log, .pid, port)
+#   ganesha.sh stop DIR     stop exactly the ganesha.nfsd DIR/ganesha names
+#   ganesha.sh run [--tap] -- CMD ...
+#                           in the realm $GK5_REALM_DIR (kdc.sh run sets
+#                           it): start Ganesha, run CMD with
+#                           GK5_GANESHA_PORT set, stop Ganesha on every exit
+#                           path; SKIP (77, or a TAP skip plan) when
+#                           ganesha.nfsd or its MEM FSAL is not installed
+#                           (GK5_GANESHA_NFSD: its path)
+#
+# The configuration follows the facts in DESIGN.md ("Real RPCSEC_GSS peers
+# on loopback"): NFSv4 only, TCP only, no NLM/RQUOTA/rpcbind, 4 MiB RPC
+# buffers, graceless, an export "/" of the MEM FSAL with sys and the three
+# krb5 flavours, every user squashed to 0 (test principals have no passwd
+# entry) and MEM's Inode_Size above the largest test file (GK5_GANESHA_INODE
+# bytes, default 2 MiB, which is also MEM's maximum): MEM keeps no file
+# data beyond it.  Ganesha carries on after a configuration error (a bad
+# value drops the whole EXPORT), so its log is checked for one.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+die() {
+    echo "ganesha.sh: $*" >&2
+    exit 1
+}
+
+# Where the Debian packages put the MEM FSAL (nfs-ganesha-mem).
+find_mem_fsal() {
+    local f
+    for f in /usr/lib/*/ganesha/libfsalmem.so /usr/lib/ganesha/libfsalmem.so \
+        /usr/lib64/ganesha/libfsalmem.so /usr/local/lib*/ganesha/libfsalmem.so; do
+        [ -e "$f" ] && return 0
+    done
+    return 1
+}
+
+write_conf() {
+    local g=$1 realm=$2 port=$3
+    cat >"$g/ganesha.conf" <<EOF
+# Throwaway NFS-Ganesha made by gk5's tests/peers/ganesha.sh
+NFS_CORE_PARAM {
+    Protocols = 4;
+    NFS_Port = $port;
+    Bind_Addr = 127.0.0.1;
+    Enable_UDP = false;
+    Enable_NLM = false;
+    Enable_RQUOTA = false;
+    MaxRPCSendBufferSize = 4194304;
+    MaxRPCRecvBufferSize = 4194304;
+}
+
+NFS_KRB5 {
+    PrincipalName = nfs;
+    KeytabPath = $realm/nfs.keytab;
+    CCacheDir = $g/ccache;
+    Active_krb5 = true;
+}
+
+NFSv4 {
+    Graceless = true;
+    RecoveryBackend = fs;
+    RecoveryRoot = $g/recovery;
+}
+
+EXPORT {
+    Export_Id = 1;
+    Path = "/";
+    Pseudo = "/";
+    Protocols = 4;
+    Transports = TCP;
+    Access_Type = RW;
+    SecType = sys, krb5, krb5i, krb5p;
+    Squash = All_Squash;
+    Anonymous_Uid = 0;
+    Anonymous_Gid = 0;
+    FSAL {
+        Name = MEM;
+    }
+}
+
+MEM {
+    Inode_Size = ${GK5_GANESHA_INODE:-2097152};
+}
+
+LOG {
+    Default_Log_Level = EVENT;
+}
+EOF
+}
+
+# Start Ganesha on $3: 0 when it listens there alone, 1 to retry.
+start_on() {
+    local realm=$1 g=$2 port=$3 pid
+    write_conf "$g" "$realm" "$port"
+    rm -f "$g/ganesha.pid"
+    KRB5_CONFIG="$realm/krb5.conf" KRB5_KTNAME="$realm/nfs.keytab" \
+        "$GANESHA" -F -f "$g/ganesha.conf" -L "$g/ganesha.log" \
+        -p "$g/ganesha.pid" </dev/null >>"$g/ganesha.out" 2>&1 &
+    pid=$!
+    echo "$pid" >"$g/ganesha.pid.ours"
+    # It listens on [::ffff:127.0.0.1]:port: one TCP socket, and logs
+    # "NFS SERVER INITIALIZED" when it serves.
+    local i
+    if ! wait_sockets "$pid" "$port" 1 30 || [ "$(port_users "$port")" != 1 ]; then
+        stop_pid "$pid" "-p $g/ganesha.pid" 10
+        rm -f "$g/ganesha.pid.ours"
+        return 1
+    fi
+    for ((i = 0; i < 3000; i++)); do
+        grep -q "NFS SERVER INITIALIZED" "$g/ganesha.log" 2>/dev/null && break
+        sleep 0.01
+    done
+    if grep -q ":CONFIG :CRIT" "$g/ganesha.log" 2>/dev/null ||
+        ! grep -q "NFS SERVER INITIALIZED" "$g/ganesha.log" 2>/dev/null; then
+        stop_pid "$pid" "-p $g/ganesha.pid" 10
+        rm -f "$g/ganesha.pid.ours"
+        die "ganesha.nfsd did not start cleanly: $(grep -m 3 ":CRIT" "$g/ganesha.log" | sed 's/.*:CRIT ://')"
+    fi
+    echo "$port" >"$g/port"
+    return 0
+}
+
+cmd_start() {
+    local realm g port try
+    GANESHA=$(find_tool ganesha.nfsd GK5_GANESHA_NFSD) || die "ganesha.nfsd not found (apt-get install nfs-ganesha nfs-ganesha-mem)"
+    realm=$(cd "$1" && pwd) || die "no realm folder $1"
+    [ -s "$realm/nfs.keytab" ] || die "$realm holds no nfs.keytab (a realm from kdc.sh start)"
+    g=$realm/ganesha
+    [ -e "$g/ganesha.pid.ours" ] && die "$g already runs Ganesha"
+    mkdir -p "$g/ccache" "$g/recovery" || die "cannot create $g"
+    for ((try = 0; try < 5; try++)); do
+        port=$(free_port) || continue
+        if start_on "$realm" "$g" "$port"; then
+            echo "ganesha.sh: ganesha.nfsd pid $(cat "$g/ganesha.pid.ours") on 127.0.0.1:$port, $g"
+            return 0
+        fi
+    done
+    die "ganesha.nfsd did not start: $(tail -n 5 "$g/ganesha.log" "$g/ganesha.out" 2>/dev/null)"
+}
+
+cmd_stop() {
+    local realm g
+    realm=$(cd "$1" && pwd) || die "no such directory: $1"
+    g=$realm/ganesha
+    [ -s "$g/ganesha.pid.ours" ] || return 0
+    # Ganesha shuts down in an orderly way on SIGTERM; give it 10 s.
+    stop_pid "$(cat "$g/ganesha.pid.ours")" "-p $g/ganesha.pid" 10
+    rm -f "$g/ganesha.pid.ours" "$g/port"
+}
+
+RUN_DIR=""
+run_cleanup() {
+    if [ -n "$RUN_DIR" ]; then
+        cmd_stop "$RUN_DIR"
+        RUN_DIR=""
+    fi
+}
+
+cmd_run() {
+    local tap=$1 rc
+    shift
+    find_tool ganesha.nfsd GK5_GANESHA_NFSD >/dev/null ||
+        skip_run "$tap" "NFS-Ganesha is not installed: apt-get install nfs-ganesha nfs-ganesha-mem"
+    find_mem_fsal ||
+        skip_run "$tap" "NFS-Ganesha's MEM FSAL is not installed: apt-get install nfs-ganesha-mem"
+    [ -n "${GK5_REALM_DIR-}" ] || die "run needs GK5_REALM_DIR (run it inside kdc.sh run)"
+    trap run_cleanup EXIT
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    RUN_DIR=$GK5_REALM_DIR
+    cmd_start "$RUN_DIR" >&2 || exit 1
+    GK5_GANESHA_PORT=$(cat "$RUN_DIR/ganesha/port") "$@"
+    rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne $SKIP_STATUS ]; then
+        echo "ganesha.sh: '$1' exited with status $rc; Ganesha log:" >&2
+        tail -n 12 "$RUN_DIR/ganesha/ganesha.log" >&2
+    fi
+    exit $rc
+}
+
+case ${1-} in
+    start)
+        [ $# -eq 2 ] || die "usage: ganesha.sh start DIR"
+        cmd_start "$2"
+        ;;
+    stop)
+        [ $# -eq 2 ] || die "usage: ganesha.sh stop DIR"
+        cmd_stop "$2"
+        ;;
+    run)
+        shift
+        tap=0
+        if [ "${1-}" = "--tap" ]; then
+            tap=1
+            shift
+        fi
+        [ "${1-}" = "--" ] && shift
+        [ $# -ge 1 ] || die "usage: ganesha.sh run [--tap] -- COMMAND [ARGS...]"
+        cmd_run "$tap" "$@"
+        ;;
+    *)
+        echo "usage: ganesha.sh start DIR | stop DIR | run [--tap] -- COMMAND [ARGS...]" >&2
+        exit 2
+        ;;
+esac

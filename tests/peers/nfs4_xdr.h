@@ -1,0 +1,246 @@
+/*
+ * A minimal NFSv4.0 (RFC 7530) COMPOUND layer on libtirpc's XDR primitives:
+ * the few operations a client needs to reach the root, make a file, write
+ * it, read it back and remove it.  The wire types are RFC 7530 section 2
+ * and 16; the names here follow the RFC's (OPEN4args, READ4resok, ...),
+ * shortened.
+ *
+ * A COMPOUND is built as an array of nfs4_argop and its reply is decoded
+ * into a caller-provided array of nfs4_resop, index for index: the results
+ * stop at the first operation that failed (RFC 7530 15.2), and
+ * res.status is that operation's status.  Nothing is allocated while
+ * decoding: READ data lands in the buffer the caller put in
+ * res.ops[i].u.read before the call, and results the tests do not need
+ * (change_info4, delegation details) are read and dropped.
+ *
+ *     nfs4_argop a[2] = { nfs4_putrootfh(), nfs4_getattr(&mask) };
+ *     nfs4_resop r[2];
+ *     nfs4_compound_res res = { .ops = r, .max = 2 };
+ *     enum clnt_stat st = nfs4_compound(clnt, a, 2, &res, timeout);
+ *     if (st == RPC_SUCCESS && res.status == NFS4_OK) ... r[1].u.getattr
+ */
+#ifndef GK5_TESTS_NFS4_XDR_H
+#define GK5_TESTS_NFS4_XDR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rpc/rpc.h>
+
+#define NFS4_PROGRAM 100003u
+#define NFS4_VERSION 4u
+#define NFSPROC4_NULL 0u
+#define NFSPROC4_COMPOUND 1u
+
+#define NFS4_FHSIZE 128u
+#define NFS4_VERIFIER_SIZE 8u
+#define NFS4_OTHER_SIZE 12u
+#define NFS4_OPAQUE_LIMIT 1024u
+
+/* RFC 7530 16: the operations used here. */
+enum nfs4_opnum {
+    OP_CLOSE = 4,
+    OP_COMMIT = 5,
+    OP_GETATTR = 9,
+    OP_GETFH = 10,
+    OP_OPEN = 18,
+    OP_OPEN_CONFIRM = 20,
+    OP_PUTFH = 22,
+    OP_PUTROOTFH = 24,
+    OP_READ = 25,
+    OP_REMOVE = 28,
+    OP_SETCLIENTID = 35,
+    OP_SETCLIENTID_CONFIRM = 36,
+    OP_WRITE = 38
+};
+
+#define NFS4_OK 0u
+
+/* RFC 7530 13.1: "NFS4ERR_ACCESS" for 13, or "NFS4ERR_#<n>" (a static
+ * buffer) for a number not in the table. */
+const char *nfs4_status_name(uint32_t status);
+const char *nfs4_op_name(uint32_t op);
+
+/* RFC 7530 16.1: nfs_ftype4 */
+enum nfs4_ftype { NF4REG = 1, NF4DIR = 2 };
+const char *nfs4_ftype_name(uint32_t type);
+
+/* RFC 7530 16.16 / 16.36 / 16.7: OPEN, WRITE, COMMIT constants. */
+#define OPEN4_SHARE_ACCESS_BOTH 3u
+#define OPEN4_SHARE_DENY_NONE 0u
+#define OPEN4_RESULT_CONFIRM 0x2u
+enum nfs4_createmode { UNCHECKED4 = 0, GUARDED4 = 1 };
+enum nfs4_stable_how { UNSTABLE4 = 0, DATA_SYNC4 = 1, FILE_SYNC4 = 2 };
+
+typedef struct {
+    uint32_t seqid;
+    uint8_t other[NFS4_OTHER_SIZE];
+} nfs4_stateid;
+
+typedef struct {
+    uint32_t len;
+    uint8_t data[NFS4_FHSIZE];
+} nfs4_fh;
+
+/* bitmap4, up to the two words the attributes below need. */
+typedef struct {
+    uint32_t n;
+    uint32_t w[2];
+} nfs4_bitmap;
+
+/* RFC 7530 5.8: attribute numbers decoded here (bit n of the bitmap). */
+enum nfs4_attr {
+    FATTR4_TYPE = 1,
+    FATTR4_CHANGE = 3,
+    FATTR4_SIZE = 4,
+    FATTR4_FSID = 8,
+    FATTR4_LEASE_TIME = 10,
+    FATTR4_FILEID = 20,
+    FATTR4_MODE = 33,
+    FATTR4_NUMLINKS = 35
+};
+
+void nfs4_bitmap_set(nfs4_bitmap *map, unsigned attr);
+bool nfs4_bitmap_isset(const nfs4_bitmap *map, unsigned attr);
+
+/* The decoded fattr4: mask says which fields the server sent. */
+typedef struct {
+    nfs4_bitmap mask;
+    uint32_t type;
+    uint64_t change;
+    uint64_t size;
+    uint64_t fsid_major, fsid_minor;
+    uint32_t lease_time;
+    uint64_t fileid;
+    uint32_t mode;
+    uint32_t numlinks;
+} nfs4_attrs;
+
+/* ---- Arguments (nfs_argop4) ---- */
+
+typedef struct {
+    uint32_t op;
+    union {
+        nfs4_bitmap getattr;
+        nfs4_fh putfh;
+        struct {
+            uint8_t verifier[NFS4_VERIFIER_SIZE];
+            const char *id; /* nfs_client_id4.id */
+            uint32_t cb_program;
+            const char *cb_netid, *cb_addr;
+            uint32_t cb_ident;
+        } setclientid;
+        struct {
+            uint64_t clientid;
+            uint8_t verifier[NFS4_VERIFIER_SIZE];
+        } setclientid_confirm;
+        struct {
+            uint32_t seqid;
+            uint32_t share_access, share_deny;
+            uint64_t clientid;
+            const char *owner;
+            bool create;         /* OPEN4_CREATE, else OPEN4_NOCREATE */
+            uint32_t createmode; /* UNCHECKED4 or GUARDED4 */
+            uint32_t mode;       /* the new file's mode attribute */
+            const char *name;    /* CLAIM_NULL component */
+        } open;
+        struct {
+            nfs4_stateid stateid;
+            uint32_t seqid;
+        } open_confirm;
+        struct {
+            nfs4_stateid stateid;
+            uint64_t offset;
+            uint32_t stable;
+            const void *data;
+            uint32_t len;
+        } write;
+        struct {
+            nfs4_stateid stateid;
+            uint64_t offset;
+            uint32_t count;
+        } read;
+        struct {
+            uint64_t offset;
+            uint32_t count;
+        } commit;
+        struct {
+            uint32_t seqid;
+            nfs4_stateid stateid;
+        } close;
+        struct {
+            const char *name;
+        } remove;
+    } u;
+} nfs4_argop;
+
+/* ---- Results (nfs_resop4) ---- */
+
+typedef struct {
+    uint32_t op;
+    uint32_t status;
+    union {
+        nfs4_attrs getattr;
+        nfs4_fh getfh;
+        struct {
+            uint64_t clientid;
+            uint8_t verifier[NFS4_VERIFIER_SIZE];
+        } setclientid;
+        struct {
+            nfs4_stateid stateid;
+            uint32_t rflags;
+            uint32_t delegation; /* open_delegation_type4 */
+        } open;
+        nfs4_stateid open_confirm; /* its open_stateid */
+        nfs4_stateid close;
+        struct {
+            uint32_t count;
+            uint32_t committed;
+            uint8_t verifier[NFS4_VERIFIER_SIZE];
+        } write;
+        struct {
+            void *buf;    /* set by the caller before the call */
+            uint32_t cap; /* its size */
+            uint32_t len; /* bytes received */
+            bool eof;
+        } read;
+        uint8_t commit[NFS4_VERIFIER_SIZE]; /* writeverf */
+    } u;
+} nfs4_resop;
+
+typedef struct {
+    uint32_t status; /* COMPOUND4res.status: the last op's */
+    nfs4_resop *ops; /* caller's array, index for index with the args */
+    uint32_t max;    /* its length */
+    uint32_t n;      /* results decoded */
+    char tag[64];
+} nfs4_compound_res;
+
+/* Builders for the argument array. */
+nfs4_argop nfs4_putrootfh(void);
+nfs4_argop nfs4_putfh(const nfs4_fh *fh);
+nfs4_argop nfs4_getfh(void);
+nfs4_argop nfs4_getattr(const nfs4_bitmap *mask);
+
+/* XDR routines for clnt_call: COMPOUND4args (encode only) and COMPOUND4res
+ * (decode only; XDR_FREE has nothing to free). */
+typedef struct {
+    const char *tag;
+    uint32_t minorversion;
+    const nfs4_argop *ops;
+    uint32_t n;
+} nfs4_compound_args;
+
+bool_t nfs4_xdr_compound_args(XDR *xdrs, nfs4_compound_args *args);
+bool_t nfs4_xdr_compound_res(XDR *xdrs, nfs4_compound_res *res);
+
+/* One COMPOUND (minor version 0, tag "gk5") on clnt.  res->ops[] (for READ
+ * the buffers) must be set up; the rest of res is filled in. */
+enum clnt_stat nfs4_compound(CLIENT *clnt, const nfs4_argop *ops, uint32_t n,
+                             nfs4_compound_res *res, struct timeval timeout);
+
+/* The first failed operation of a decoded reply ("OPEN: NFS4ERR_ACCESS"),
+ * or the COMPOUND status when no result says more; a static buffer. */
+const char *nfs4_compound_error(const nfs4_compound_res *res);
+
+#endif /* GK5_TESTS_NFS4_XDR_H */
