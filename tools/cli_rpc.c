@@ -1053,11 +1053,12 @@ cleanup:
 
 /* ---- gk5 rpc echo ---- */
 
-enum echo_proc { ECHO_ECHO, ECHO_SINK, ECHO_SOURCE };
+enum echo_proc { ECHO_ECHO, ECHO_SINK, ECHO_SOURCE, ECHO_NULL };
 
-static const char *const echo_proc_names[] = {"echo", "sink", "source"};
+static const char *const echo_proc_names[] = {"echo", "sink", "source", "null"};
 static const uint32_t echo_proc_nums[] = {
-    GK5_ECHO_PROC_ECHO, GK5_ECHO_PROC_SINK, GK5_ECHO_PROC_SOURCE};
+    GK5_ECHO_PROC_ECHO, GK5_ECHO_PROC_SINK, GK5_ECHO_PROC_SOURCE,
+    GK5_ECHO_PROC_NULL};
 
 struct echo_run {
     enum echo_proc proc;
@@ -1116,6 +1117,10 @@ static bool echo_one(struct echo_thread *t, uint64_t call)
                        CLI_XDR_PROC(cli_rpc_xdr_opaque), &args,
                        CLI_XDR_PROC(xdr_u_int), &got, r->tv);
         break;
+    case ECHO_NULL:
+        st = clnt_call(t->clnt, echo_proc_nums[r->proc], CLI_XDR_PROC(xdr_void),
+                       NULL, CLI_XDR_PROC(xdr_void), NULL, r->tv);
+        break;
     case ECHO_SOURCE:
     default:
         st =
@@ -1128,6 +1133,8 @@ static bool echo_one(struct echo_thread *t, uint64_t call)
         return false;
     }
     switch (r->proc) {
+    case ECHO_NULL:
+        break;
     case ECHO_ECHO:
         if (res.len != r->size) {
             snprintf(t->why, sizeof(t->why),
@@ -1205,7 +1212,7 @@ static void echo_usage(FILE *f)
     fprintf(f,
             "Usage: gk5 rpc echo HOST:PORT [--program N --version N] [--sec "
             "S] [--target T]\n"
-            "                    [--proc echo|sink|source] [--size BYTES] "
+            "                    [--proc echo|sink|source|null] [--size BYTES] "
             "[--seconds S]\n"
             "                    [--calls N] [--threads N] [client "
             "options]\n"
@@ -1221,7 +1228,9 @@ static void echo_usage(FILE *f)
             "  --program N, --version N\n"
             "                        default: 0x20000099 and 1, the echo "
             "program\n"
-            "  --proc P              echo (default), sink or source\n"
+            "  --proc P              echo (default), sink, source, or null "
+            "(procedure 0;\n"
+            "                        --size is ignored)\n"
             "  --size BYTES          payload per call, with an optional k or "
             "m suffix (KiB,\n"
             "                        MiB): 4k, 64k, 1m; default 1024; at most "
@@ -1288,8 +1297,8 @@ static int rpc_echo(int argc, char **argv)
                 }
             }
             if (!found) {
-                cli_error("rpc echo: --proc: '%s' is not echo, sink or "
-                          "source",
+                cli_error("rpc echo: --proc: '%s' is not echo, sink, source "
+                          "or null",
                           optarg);
                 return CLI_EXIT_USAGE;
             }
@@ -1333,6 +1342,9 @@ static int rpc_echo(int argc, char **argv)
     }
     if (client_args_check(&a, argc, argv) != 0) {
         return CLI_EXIT_USAGE;
+    }
+    if (run.proc == ECHO_NULL) {
+        run.size = 0;
     }
     run.max_calls = calls;
     run.seconds = have_seconds ? seconds : (calls > 0 ? 0 : 2.0);
@@ -1418,9 +1430,10 @@ static int rpc_echo(int argc, char **argv)
            nthreads == 1 ? "" : "s", (unsigned long long)total, elapsed,
            (double)total / elapsed,
            (double)total * (double)run.size / elapsed / 1e6,
-           run.proc == ECHO_ECHO   ? "each way"
-           : run.proc == ECHO_SINK ? "to the server"
-                                   : "from the server");
+           run.proc == ECHO_ECHO     ? "each way"
+           : run.proc == ECHO_SINK   ? "to the server"
+           : run.proc == ECHO_SOURCE ? "from the server"
+                                     : "(no payload)");
     if (fflush(stdout) != 0) {
         ret = CLI_EXIT_FAIL;
     }
