@@ -146,6 +146,13 @@ void gk5i_rpc_err_gss(gk5_rpc_error *err, int code, uint32_t major,
                       uint32_t minor, const char *what);
 void gk5i_rpc_err_clear(gk5_rpc_error *err);
 
+/* ---- Server internals shared with tcp_server.c ---- */
+
+/* The largest record a connection may carry for srv (max_body plus room
+ * for the call header, credential and verifier) and srv's idle timeout. */
+void gk5i_rpc_server_limits(const gk5_rpc_server *srv, size_t *max_record,
+                            uint32_t *idle_timeout);
+
 /* ---- Record marking (RFC 5531 11) over a stream socket ---- */
 
 /* Write one record made of iov[0..n) (as one or more fragments).  Handles

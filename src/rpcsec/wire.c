@@ -405,10 +405,15 @@ static int open_integ(gk5_ctx *ctx, uint32_t want_seq, uint8_t *body,
     }
     const uint8_t *mic = body + at;
     at += mic_len + gk5i_xdr_pad(mic_len);
-    if (gk5i_rpc_verify(ctx, payload, len, mic, mic_len, err) != 0) {
-        if (err != NULL) {
-            err->code = GK5_RPC_E_BAD_BODY;
-        }
+    uint32_t minor = 0;
+    gk5_iov_buffer iov[2] = {
+        {GK5_IOV_BUFFER_TYPE_DATA, {len, payload}},
+        {GK5_IOV_BUFFER_TYPE_MIC_TOKEN, {mic_len, (void *)(uintptr_t)mic}},
+    };
+    uint32_t major = gk5_verify_mic_iov(&minor, ctx, NULL, iov, 2);
+    if (GK5_ERROR(major) != 0) {
+        gk5i_rpc_err_gss(err, GK5_RPC_E_BAD_BODY, major, minor,
+                         "integrity body checksum");
         return -1;
     }
     if (check_seq(payload, len, want_seq, err) != 0) {
