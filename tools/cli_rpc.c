@@ -1556,6 +1556,17 @@ static int parse_sec_list(const char *list, unsigned *flavors, char *text,
     return 0;
 }
 
+/* Calls the library refused or dropped, one line each on stderr: what an
+ * operator (and the tests) look at to see why a client got nowhere. */
+static void serve_log(void *arg, gk5_rpc_verdict verdict,
+                      const gk5_rpc_error *err)
+{
+    (void)arg;
+    fprintf(stderr, "gk5 rpc serve: %s: %s\n",
+            verdict == GK5_RPC_CALL_DROP ? "dropped a call" : "refused a call",
+            err->text[0] != '\0' ? err->text : gk5_rpc_strerror(err->code));
+}
+
 static int rpc_serve(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -1680,6 +1691,7 @@ static int rpc_serve(int argc, char **argv)
         goto cleanup;
     }
 
+    gk5_rpc_tcp_server_set_log(ts, serve_log, NULL);
     serve_ts = ts;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = serve_on_signal;

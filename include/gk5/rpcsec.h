@@ -271,6 +271,13 @@ gk5_rpc_tcp_server_create(gk5_rpc_server *srv, int listen_fd,
  * connection and wait for their threads.  0, or -1 with err. */
 GK5_EXPORT int gk5_rpc_tcp_server_run(gk5_rpc_tcp_server *ts,
                                       gk5_rpc_error *err);
+/* Told of every call gk5 answered itself with a refusal (verdict REPLY:
+ * AUTH_ERROR, GARBAGE_ARGS...) or dropped (DROP), with err saying why;
+ * called from connection threads, at once.  Set before run. */
+typedef void (*gk5_rpc_log_fn)(void *arg, gk5_rpc_verdict verdict,
+                               const gk5_rpc_error *err);
+GK5_EXPORT void gk5_rpc_tcp_server_set_log(gk5_rpc_tcp_server *ts,
+                                           gk5_rpc_log_fn log, void *arg);
 /* Async-signal-safe: makes run return. */
 GK5_EXPORT void gk5_rpc_tcp_server_stop(gk5_rpc_tcp_server *ts);
 GK5_EXPORT void gk5_rpc_tcp_server_free(gk5_rpc_tcp_server *ts);

@@ -962,6 +962,11 @@ gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
     gk5_rpc_verdict verdict;
     bool locked = false;
 
+    if (srv->cred == NULL) {
+        return denyf(reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
+                     "this server has no acceptor credential (no RPCSEC_GSS "
+                     "service is allowed)");
+    }
     /* RFC 2203 5.2.2: the argument is rpc_gss_init_arg, opaque<>. */
     in.value = (void *)(uintptr_t)rd_opaque(&r, MAX_INIT_TOKEN, &in.length);
     if (r.bad || r.left != 0) {
@@ -1563,6 +1568,14 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
     if (srv->buckets == NULL) {
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
         goto cleanup;
+    }
+    /* A server that allows no RPCSEC_GSS service needs no keytab. */
+    unsigned gss_bits = GK5_RPC_ALLOW_GSS(GK5_RPC_SVC_NONE) |
+                        GK5_RPC_ALLOW_GSS(GK5_RPC_SVC_INTEGRITY) |
+                        GK5_RPC_ALLOW_GSS(GK5_RPC_SVC_PRIVACY);
+    if (srv->flavors != 0 && (srv->flavors & gss_bits) == 0) {
+        *out = srv;
+        return 0;
     }
     major = gk5_mit_acceptor_cred_create(&minor, opts->keytab, opts->principal,
                                          &srv->cred);

@@ -56,6 +56,9 @@ struct gk5_rpc_tcp_server {
     struct conn *conns;
     size_t nconns;
     unsigned long refused; /* connections over MAX_CONNECTIONS */
+
+    gk5_rpc_log_fn log; /* calls gk5 refused or dropped, and why */
+    void *log_arg;
 };
 
 static void wake_run(gk5_rpc_tcp_server *ts)
@@ -80,7 +83,16 @@ GK5I_RPC_WUR static int serve_one(gk5_rpc_tcp_server *ts, int fd, uint8_t *msg,
     gk5_rpc_verdict verdict;
     int rc = -1;
 
-    verdict = gk5_rpc_server_process(ts->srv, msg, len, &call, &reply, NULL);
+    gk5_rpc_error err;
+
+    gk5i_rpc_err_clear(&err);
+    verdict = gk5_rpc_server_process(ts->srv, msg, len, &call, &reply, &err);
+    if (ts->log != NULL && verdict != GK5_RPC_CALL_DISPATCH &&
+        err.code != GK5_RPC_OK) {
+        /* Drops and refusals: what an operator needs to see (a replay, a
+         * forged header, an rc4 session key at INIT...). */
+        ts->log(ts->log_arg, verdict, &err);
+    }
     if (verdict == GK5_RPC_CALL_DROP) {
         return 0; /* RFC 2203 5.3.3.1: nothing is sent */
     }
@@ -99,9 +111,16 @@ GK5I_RPC_WUR static int serve_one(gk5_rpc_tcp_server *ts, int fd, uint8_t *msg,
             }
         }
         /* Frees call whatever happens. */
+        gk5i_rpc_err_clear(&err);
         if (gk5_rpc_server_reply(ts->srv, call, accept_stat, results.value,
-                                 results.length, &reply, NULL) != 0) {
+                                 results.length, &reply, &err) != 0) {
+            if (ts->log != NULL) {
+                ts->log(ts->log_arg, GK5_RPC_CALL_DROP, &err);
+            }
             goto cleanup;
+        }
+        if (ts->log != NULL && err.code != GK5_RPC_OK) {
+            ts->log(ts->log_arg, GK5_RPC_CALL_REPLY, &err);
         }
     }
     {
@@ -387,4 +406,14 @@ void gk5_rpc_tcp_server_free(gk5_rpc_tcp_server *ts)
     (void)close(ts->wake[1]);
     (void)pthread_mutex_destroy(&ts->lock);
     free(ts);
+}
+
+void gk5_rpc_tcp_server_set_log(gk5_rpc_tcp_server *ts, gk5_rpc_log_fn log,
+                                void *arg)
+{
+    if (ts == NULL) {
+        return;
+    }
+    ts->log = log;
+    ts->log_arg = arg;
 }
