@@ -41,6 +41,10 @@ configure "$builddir/default" -Dmit=enabled
 meson test -C "$builddir/default" --print-errorlogs --num-processes 2
 step "interop cells against MIT krb5 (default options), one line each"
 meson test -C "$builddir/default" --suite interop --no-suite bench --verbose
+step "RPCSEC_GSS cells: gk5, libtirpc, MIT kadmind, NFS-Ganesha, one line each"
+meson test -C "$builddir/default" --suite rpc --suite peers --verbose
+step "RPCSEC_GSS benchmark, quick run (gk5 and libtirpc clients and servers)"
+bench/rpc_bench.sh --quick "$builddir/default"
 
 step "build + test: -Ddes3=true"
 configure "$builddir/des3" -Ddes3=true -Dmit=enabled
@@ -64,14 +68,15 @@ done
 
 step "valgrind memcheck: unit suites (default build)"
 meson test -C "$builddir/default" --print-errorlogs --num-processes 2 \
-    --suite crypto --suite mech \
+    --suite crypto --suite mech --suite rpc-unit \
     --wrapper "valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --suppressions=$top/tests/valgrind.supp --quiet" \
     --timeout-multiplier 10
 
 if [ -f tests/unit/test_threads.c ]; then
-    step "ThreadSanitizer: the threaded test"
-    CC=clang configure "$builddir/tsan" -Dmit=disabled -Db_sanitize=thread -Db_lundef=false
-    TSAN_OPTIONS=halt_on_error=1 meson test -C "$builddir/tsan" --print-errorlogs test_threads
+    step "ThreadSanitizer: the threaded test, RPCSEC_GSS threads"
+    CC=clang configure "$builddir/tsan" -Dmit=enabled -Db_sanitize=thread -Db_lundef=false
+    TSAN_OPTIONS="halt_on_error=1 suppressions=$top/tests/tsan.supp" \
+        meson test -C "$builddir/tsan" --print-errorlogs test_threads rpc-threads
 fi
 
 if [ -f tests/fuzz/run.sh ]; then
