@@ -127,12 +127,35 @@ typedef struct {
 /* Establish an RPCSEC_GSS context with the server clnt talks to (a stream
  * CLIENT: clnt_vc / clnt_tp over TCP or a UNIX socket) for target, a
  * host-based service "service@host", and return an AUTH for
- * clnt->cl_auth.  The control exchanges (RPCSEC_GSS_INIT, CONTINUE_INIT,
- * DESTROY, re-establishment at MAXSEQ or expiry) run over a connection of
- * their own to the same server address, so they never interleave with
- * calls on clnt.  The AUTH may be shared by many CLIENTs (connections to
- * the same server) and used by many threads at once; sequence numbers are
- * never reused and each reply is checked against its own call.
+ * clnt->cl_auth.
+ *
+ * The context is made on clnt's own connection: RPCSEC_GSS_INIT and
+ * CONTINUE_INIT go through clnt_call on clnt, with clnt->cl_auth set to
+ * the new AUTH for the while and put back as it was before returning
+ * (whatever the outcome), so no other thread may use clnt meanwhile.
+ * Servers that bind a context to the connection it was made on (MIT's
+ * kadmind, libtirpc's own svc_auth_gss) know it only there.
+ *
+ * A new context (at MAXSEQ, at expiry, or when the server answers
+ * RPCSEC_GSS_CREDPROBLEM or CTXPROBLEM) is made on the connection of the
+ * call that needs it if that is clnt's and its socket is still open: the
+ * old context is destroyed there first (connection-bound servers refuse an
+ * INIT while one stands), then INIT runs on the socket inside that call.
+ * A call on any other CLIENT makes it on a connection of its own to the
+ * same server address.
+ *
+ * auth_destroy sends RPCSEC_GSS_DESTROY for the context made on clnt's
+ * connection on clnt's socket, if that socket is still open (clnt itself
+ * is never touched, so auth_destroy may follow clnt_destroy; call it
+ * first, with no call running on clnt, or libtirpc's server keeps the
+ * context for five minutes and can hand it to a later connection), and
+ * for any other context on a connection of its own.
+ *
+ * The AUTH may be shared by many CLIENTs (connections to the same server)
+ * and used by many threads at once; sequence numbers are never reused and
+ * each reply is checked against its own call.  Sharing needs a server
+ * that does not bind contexts to connections (gk5's, NFS-Ganesha, Linux):
+ * a connection-bound one knows the context on clnt's connection only.
  * NULL on failure, with err filled in (GSS failures name the side). */
 GK5_EXPORT GK5_WUR AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
                                              gk5_rpc_service service,
