@@ -81,6 +81,12 @@
  * the context's RPCSEC_GSS_DESTROY (RFC 2203 5.4), which needs a number
  * the server's window has not seen. */
 #define DATA_SEQ_END (GK5_RPC_MAXSEQ - 1u)
+/* Sequence numbers a context tracks in flight: the largest server window
+ * honoured as it is (RFC 2203 lets the server choose; a larger one is used
+ * as this). */
+#define FLOW_RING 1024u
+/* How long a call waits for an older one before it goes anyway. */
+#define FLOW_WAIT_MS 1000
 
 /* RFC 5531 9: msg_type, reply_stat, accept_stat, reject_stat. */
 #define RPC_MSG_CALL 0u
@@ -254,7 +260,30 @@ struct cctx {
     _Atomic uint64_t next_seq; /* 64 bits: counting past MAXSEQ never wraps */
     size_t handle_len;
     uint8_t handle[MAX_HANDLE];
+    /* Calls in flight (flow_take .. flow_done): seq numbers below base
+     * have all ended; done[] marks those at and above base that have. */
+    pthread_mutex_t flow_lock;
+    pthread_cond_t flow_cond;
+    uint64_t flow_base;
+    uint8_t flow_done[FLOW_RING / 8];
 };
+
+static int flow_init(struct cctx *cc)
+{
+    pthread_condattr_t ca;
+
+    if (pthread_mutex_init(&cc->flow_lock, NULL) != 0) {
+        return -1;
+    }
+    if (pthread_condattr_init(&ca) != 0 ||
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
+        pthread_cond_init(&cc->flow_cond, &ca) != 0) {
+        (void)pthread_mutex_destroy(&cc->flow_lock);
+        return -1;
+    }
+    (void)pthread_condattr_destroy(&ca);
+    return 0;
+}
 
 static void cctx_release(struct cctx *cc)
 {
@@ -262,8 +291,82 @@ static void cctx_release(struct cctx *cc)
         return;
     }
     gk5_ctx_free(cc->gss); /* wipes the keys */
+    (void)pthread_mutex_destroy(&cc->flow_lock);
+    (void)pthread_cond_destroy(&cc->flow_cond);
     zap(cc, sizeof(*cc));
     free(cc);
+}
+
+/*
+ * Sequence numbers and the server's window (RFC 2203 5.3.3.1).  A server
+ * drops, without a reply, a call whose number is window or more below the
+ * highest it has seen.  Numbers are taken in marshal, but a call may then
+ * wait (a descheduled thread, a busy connection, a server thread that has
+ * not run yet) while calls on other threads and connections overtake it: on
+ * two cores with eight threads sharing one context that happened within
+ * seconds.  So a number is handed out only while it is less than the
+ * oldest call still in flight plus the window: then no call in flight can
+ * fall out of the window, whatever the order the server sees them in.  A
+ * call ends when its reply has been checked (validate, unwrap, refresh), or
+ * at the thread's next call or exit when no reply came; a call that is
+ * stuck holds the others up for at most FLOW_WAIT_MS.
+ */
+static uint64_t flow_limit(const struct cctx *cc)
+{
+    uint32_t w = cc->window < FLOW_RING ? cc->window : FLOW_RING;
+
+    return cc->flow_base + w;
+}
+
+/* The next number for a data call (>= DATA_SEQ_END when used up). */
+static uint64_t flow_take(struct cctx *cc)
+{
+    (void)pthread_mutex_lock(&cc->flow_lock);
+    if (atomic_load(&cc->next_seq) >= flow_limit(cc)) {
+        struct timespec until;
+
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += FLOW_WAIT_MS / 1000;
+        until.tv_nsec += (long)(FLOW_WAIT_MS % 1000) * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        while (atomic_load(&cc->next_seq) >= flow_limit(cc)) {
+            if (pthread_cond_timedwait(&cc->flow_cond, &cc->flow_lock,
+                                       &until) != 0) {
+                break; /* timed out: go; that older call is lost anyway */
+            }
+        }
+    }
+    uint64_t n = atomic_fetch_add(&cc->next_seq, 1);
+    (void)pthread_mutex_unlock(&cc->flow_lock);
+    return n;
+}
+
+/* Call n has ended. */
+static void flow_done(struct cctx *cc, uint64_t n)
+{
+    (void)pthread_mutex_lock(&cc->flow_lock);
+    if (n >= cc->flow_base && n - cc->flow_base < FLOW_RING) {
+        uint32_t i = (uint32_t)(n % FLOW_RING);
+        cc->flow_done[i / 8] |= (uint8_t)(1u << (i % 8));
+        int moved = 0;
+        for (;;) {
+            uint32_t b = (uint32_t)(cc->flow_base % FLOW_RING);
+            uint8_t bit = (uint8_t)(1u << (b % 8));
+            if ((cc->flow_done[b / 8] & bit) == 0) {
+                break;
+            }
+            cc->flow_done[b / 8] &= (uint8_t)~bit;
+            cc->flow_base++;
+            moved = 1;
+        }
+        if (moved) {
+            (void)pthread_cond_broadcast(&cc->flow_cond);
+        }
+    }
+    (void)pthread_mutex_unlock(&cc->flow_lock);
 }
 
 static int cctx_expired(const struct cctx *cc)
@@ -325,6 +428,8 @@ struct call_slot {
     XDR *xdrs;       /* the stream marshal got: which CLIENT the call is on */
     uint32_t seq;
     gk5_rpc_service service;
+    int in_flight; /* seq is taken and its call has not ended */
+    int refreshed; /* refresh re-established: libtirpc sends the call again */
     int failed;
     gk5_rpc_error err;
 };
@@ -359,6 +464,10 @@ static void tls_key_create(void)
 
 static void slot_end_call(struct call_slot *s)
 {
+    if (s->in_flight && s->cc != NULL) {
+        flow_done(s->cc, s->seq);
+    }
+    s->in_flight = 0;
     cctx_release(s->cc);
     s->cc = NULL;
 }
@@ -1144,6 +1253,12 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
         goto cleanup;
     }
+    if (flow_init(cc) != 0) {
+        free(cc);
+        cc = NULL;
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory (a mutex)");
+        goto cleanup;
+    }
     uint32_t major = gk5_mit_initiator_create(&minor, p->target, &mo, &init);
     if (GK5_ERROR(major) != 0) {
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
@@ -1296,6 +1411,7 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
     atomic_init(&cc->refs, 1);
     /* Data calls start at 1; 0 went out in the INIT credentials. */
     atomic_init(&cc->next_seq, 1);
+    cc->flow_base = 1;
     *out = cc;
     cc = NULL;
     ret = 0;
@@ -1306,6 +1422,8 @@ cleanup:
     gk5_mit_initiator_free(init);
     if (cc != NULL) {
         gk5_ctx_free(cc->gss);
+        (void)pthread_mutex_destroy(&cc->flow_lock);
+        (void)pthread_cond_destroy(&cc->flow_cond);
         zap(cc, sizeof(*cc));
         free(cc);
     }
@@ -1479,7 +1597,7 @@ static GK5I_RPC_WUR int call_context(struct priv *p, XDR *xdrs,
         if (!cctx_expired(cc) && atomic_load(&cc->next_seq) < DATA_SEQ_END) {
             /* Every caller gets its own number, even those that lose the
              * race to MAXSEQ: a number is never sent twice. */
-            uint64_t n = atomic_fetch_add(&cc->next_seq, 1);
+            uint64_t n = flow_take(cc);
             if (n < DATA_SEQ_END) {
                 *out = cc;
                 *seq = (uint32_t)n;
@@ -1520,9 +1638,15 @@ static bool_t op_marshal(AUTH *auth, XDR *xdrs)
     bool_t ok = FALSE;
 
     slot_end_call(s);
-    s->failed = 0;
     s->xdrs = xdrs;
-    gk5i_rpc_err_clear(&s->err);
+    if (s->refreshed) {
+        /* libtirpc's retry after a refresh: keep the rejection's words in
+         * case the retry ends with no callback (its refreshes used up). */
+        s->refreshed = 0;
+    } else {
+        s->failed = 0;
+        gk5i_rpc_err_clear(&s->err);
+    }
     if (call_context(p, xdrs, &cc, &seq, &s->err) != 0) {
         goto cleanup;
     }
@@ -1572,9 +1696,13 @@ static bool_t op_marshal(AUTH *auth, XDR *xdrs)
     cc = NULL;
     s->seq = seq;
     s->service = svc;
+    s->in_flight = 1;
     ok = TRUE;
 
 cleanup:
+    if (cc != NULL) {
+        flow_done(cc, seq); /* taken, never sent */
+    }
     cctx_release(cc);
     if (!ok) {
         s->failed = 1;
@@ -1839,6 +1967,9 @@ cleanup:
     free(buf);
     if (!ok) {
         s->failed = 1;
+    } else {
+        s->failed = 0;
+        gk5i_rpc_err_clear(&s->err);
     }
     slot_end_call(s);
     return ok;
@@ -1886,8 +2017,11 @@ static bool_t op_refresh(AUTH *auth, void *arg)
     if (reestablish(p, gen, s->xdrs, &s->err) != 0) {
         goto cleanup;
     }
-    gk5i_rpc_err_clear(&s->err);
-    ok = TRUE;
+    /* The words stay: if the retry is rejected too and libtirpc has no
+     * refreshes left, they are what gk5_rpc_auth_last_error says. */
+    s->refreshed = 1;
+    s->failed = 1;
+    return TRUE;
 
 cleanup:
     s->failed = !ok && s->err.code != GK5_RPC_OK;
