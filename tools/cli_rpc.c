@@ -433,6 +433,40 @@ cleanup:
 
 /* XDR-encode obj with proc into a malloc'd results buffer of at most cap
  * bytes.  0, or -1 (out of memory, or it did not encode). */
+/* SINK's argument, counted where it lies: the opaque's length, and its
+ * bytes (with padding) stepped over in place (XDR_INLINE) rather than
+ * copied out.  Decode only. */
+static bool_t xdr_sink_count(XDR *xdrs, u_int *len)
+{
+    if (xdrs->x_op != XDR_DECODE || !xdr_u_int(xdrs, len) ||
+        *len > GK5_ECHO_MAX_OPAQUE) {
+        return FALSE;
+    }
+    u_int padded = (*len + 3u) & ~3u;
+    return padded == 0 || XDR_INLINE(xdrs, (int)padded) != NULL;
+}
+
+/* SOURCE's result: opaque<> of n bytes of the pattern, written straight
+ * into the results buffer (XDR_INLINE) rather than built and copied.
+ * Encode only. */
+static bool_t xdr_source_pattern(XDR *xdrs, u_int *n)
+{
+    if (xdrs->x_op != XDR_ENCODE || !xdr_u_int(xdrs, n)) {
+        return FALSE;
+    }
+    u_int padded = (*n + 3u) & ~3u;
+    if (padded == 0) {
+        return TRUE;
+    }
+    uint8_t *p = (uint8_t *)XDR_INLINE(xdrs, (int)padded);
+    if (p == NULL) {
+        return FALSE;
+    }
+    gk5_echo_source_fill(p, *n);
+    memset(p + *n, 0, padded - *n); /* not a wipe: XDR padding */
+    return TRUE;
+}
+
 static int encode_results(gk5_buffer *results, xdrproc_t proc, void *obj,
                           size_t cap)
 {
@@ -574,11 +608,10 @@ int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
         }
         break;
     case GK5_ECHO_PROC_SINK:
-        if (!decode_args(call, CLI_XDR_PROC(cli_rpc_xdr_opaque), &o)) {
+        if (!decode_args(call, CLI_XDR_PROC(xdr_sink_count), &n)) {
             *accept_stat = GK5_RPC_GARBAGE_ARGS;
             break;
         }
-        n = o.len;
         if (encode_results(results, CLI_XDR_PROC(xdr_u_int), &n, 4) != 0) {
             *accept_stat = GK5_RPC_SYSTEM_ERR;
         }
@@ -589,14 +622,7 @@ int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
             *accept_stat = GK5_RPC_GARBAGE_ARGS;
             break;
         }
-        o.val = malloc(n > 0 ? n : 1);
-        o.len = n;
-        if (o.val == NULL) {
-            *accept_stat = GK5_RPC_SYSTEM_ERR;
-            break;
-        }
-        gk5_echo_source_fill((uint8_t *)o.val, n);
-        if (encode_results(results, CLI_XDR_PROC(cli_rpc_xdr_opaque), &o,
+        if (encode_results(results, CLI_XDR_PROC(xdr_source_pattern), &n,
                            xdr_opaque_size(n)) != 0) {
             *accept_stat = GK5_RPC_SYSTEM_ERR;
         }

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define GK5_ECHO_PROG 0x20000099u /* in the 0x20000000 "user defined" range */
 #define GK5_ECHO_VERS 1u
@@ -46,28 +47,51 @@ static inline uint8_t gk5_echo_source_byte(size_t i)
     return (uint8_t)(i % GK5_ECHO_SOURCE_MOD);
 }
 
-/* Fill p[0..n) with the pattern. */
+/* Fill p[0..n) with the pattern: one period by hand, then copies of what
+ * is already there (doubling; every copy starts on a period boundary). */
 static inline void gk5_echo_source_fill(uint8_t *p, size_t n)
 {
-    unsigned v = 0;
+    size_t done = n < GK5_ECHO_SOURCE_MOD ? n : GK5_ECHO_SOURCE_MOD;
 
-    for (size_t i = 0; i < n; i++) {
-        p[i] = (uint8_t)v;
-        v = v + 1 == GK5_ECHO_SOURCE_MOD ? 0 : v + 1;
+    for (size_t i = 0; i < done; i++) {
+        p[i] = (uint8_t)i;
+    }
+    while (done < n) {
+        size_t chunk = done - done % GK5_ECHO_SOURCE_MOD;
+        if (chunk > n - done) {
+            chunk = n - done;
+        }
+        memcpy(p + done, p, chunk);
+        done += chunk;
     }
 }
 
 /* The index of the first byte of p[0..n) that is not the pattern's, or n
- * if all are. */
+ * if all are: one period by hand, then each later stretch against the
+ * checked prefix (memcmp); a stretch that differs is searched byte by
+ * byte for the index. */
 static inline size_t gk5_echo_source_check(const uint8_t *p, size_t n)
 {
-    unsigned v = 0;
+    size_t done = n < GK5_ECHO_SOURCE_MOD ? n : GK5_ECHO_SOURCE_MOD;
 
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] != (uint8_t)v) {
+    for (size_t i = 0; i < done; i++) {
+        if (p[i] != (uint8_t)i) {
             return i;
         }
-        v = v + 1 == GK5_ECHO_SOURCE_MOD ? 0 : v + 1;
+    }
+    while (done < n) {
+        size_t chunk = done - done % GK5_ECHO_SOURCE_MOD;
+        if (chunk > n - done) {
+            chunk = n - done;
+        }
+        if (memcmp(p + done, p, chunk) != 0) {
+            for (size_t i = done; i < done + chunk; i++) {
+                if (p[i] != gk5_echo_source_byte(i)) {
+                    return i;
+                }
+            }
+        }
+        done += chunk;
     }
     return n;
 }

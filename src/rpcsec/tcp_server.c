@@ -105,7 +105,8 @@ GK5I_RPC_WUR static int serve_one(gk5_rpc_tcp_server *ts, int fd, uint8_t *msg,
             /* Only SUCCESS carries results (PROG_MISMATCH's are
              * mismatch_info, which the program may give). */
             if (accept_stat != GK5_RPC_PROG_MISMATCH) {
-                OPENSSL_clear_free(results.value, results.length);
+                zap(results.value, results.length);
+                free(results.value);
                 results.value = NULL;
                 results.length = 0;
             }
@@ -133,7 +134,8 @@ GK5I_RPC_WUR static int serve_one(gk5_rpc_tcp_server *ts, int fd, uint8_t *msg,
     rc = 0;
 cleanup:
     /* Results and unprotected replies may be plaintext. */
-    OPENSSL_clear_free(results.value, results.length);
+    zap(results.value, results.length);
+    free(results.value);
     gk5_buffer_release(&reply);
     return rc;
 }
@@ -154,7 +156,8 @@ static void *conn_main(void *p)
         }
         rc = serve_one(ts, c->fd, msg, len);
         /* Privacy bodies were decrypted in place. */
-        OPENSSL_clear_free(msg, len);
+        zap(msg, len);
+        free(msg);
         if (rc != 0) {
             break;
         }

@@ -1,13 +1,8 @@
 /*
- * The echo program that `gk5 rpc serve` serves, as the libtirpc peers in
- * this folder speak it (tirpc_server, tirpc_client, test_many_contexts).
- *
- *   program 0x20000099 version 1
- *   0 NULL    void           -> void
- *   1 ECHO    opaque<>       -> the same opaque<>
- *   2 WHOAMI  void           -> string<>: flavour, service, client principal
- *   3 SINK    opaque<>       -> unsigned int (the length received)
- *   4 SOURCE  unsigned int n -> opaque<> of n bytes, byte i = i % 251
+ * The echo program that `gk5 rpc serve` serves (its numbers and SOURCE
+ * pattern: tools/rpc_echo_prog.h), as the libtirpc peers in this folder
+ * speak it (tirpc_server, tirpc_client, test_many_contexts): libtirpc XDR
+ * helpers and the per-call payloads.
  */
 #ifndef GK5_TESTS_RPC_ECHO_PROG_H
 #define GK5_TESTS_RPC_ECHO_PROG_H
@@ -18,19 +13,20 @@
 
 #include <rpc/rpc.h>
 
-#define ECHO_PROG 0x20000099u
-#define ECHO_VERS 1u
+#include "rpc_echo_prog.h"
+
+#define ECHO_PROG GK5_ECHO_PROG
+#define ECHO_VERS GK5_ECHO_VERS
 
 enum {
-    ECHO_PROC_NULL = 0,
-    ECHO_PROC_ECHO = 1,
-    ECHO_PROC_WHOAMI = 2,
-    ECHO_PROC_SINK = 3,
-    ECHO_PROC_SOURCE = 4
+    ECHO_PROC_NULL = GK5_ECHO_PROC_NULL,
+    ECHO_PROC_ECHO = GK5_ECHO_PROC_ECHO,
+    ECHO_PROC_WHOAMI = GK5_ECHO_PROC_WHOAMI,
+    ECHO_PROC_SINK = GK5_ECHO_PROC_SINK,
+    ECHO_PROC_SOURCE = GK5_ECHO_PROC_SOURCE
 };
 
-/* Largest opaque either side accepts: the suite sends at most 4 MiB. */
-#define ECHO_MAX_OPAQUE (64u * 1024u * 1024u)
+#define ECHO_MAX_OPAQUE GK5_ECHO_MAX_OPAQUE
 
 /* libtirpc's record buffers are capped at 256 KiB (__rpc_get_t_size);
  * ask for the cap so that krb5i/krb5p bodies up to it fit (DESIGN.md). */
@@ -58,7 +54,7 @@ static inline bool_t xdr_echo_string(XDR *xdrs, char **s)
 /* SOURCE's bytes. */
 static inline uint8_t echo_source_byte(size_t i)
 {
-    return (uint8_t)(i % 251);
+    return gk5_echo_source_byte(i);
 }
 
 /* ECHO and SINK payloads: different for every call, so that a reply to
