@@ -153,6 +153,40 @@ void gk5i_rpc_err_clear(gk5_rpc_error *err);
 void gk5i_rpc_server_limits(const gk5_rpc_server *srv, size_t *max_record,
                             uint32_t *idle_timeout);
 
+/* ---- Test seams (tests/fuzz/fuzz_rpc_call.c; not exported) ---- */
+
+/* gk5_rpc_server_create without an acceptor credential, whatever
+ * opts->flavors allows (0: every flavour): RPCSEC_GSS_INIT and
+ * CONTINUE_INIT are then refused (AUTH_TOOWEAK), and contexts come only
+ * from gk5i_rpc_server_add_context.  0, or -1 with err. */
+GK5I_RPC_WUR int
+gk5i_rpc_server_create_nocred(const gk5_rpc_server_options *opts,
+                              gk5_rpc_server **out, gk5_rpc_error *err);
+/* Puts ctx (which the server owns from here on, also on failure) in the
+ * table as an established context of principal, as a completed
+ * RPCSEC_GSS_INIT would (gk5's replay detection off, the endtime from
+ * gk5_ctx_inquire, integrity and confidentiality granted), and returns its
+ * handle.  0, or -1 with err (table full of busy contexts). */
+GK5I_RPC_WUR int gk5i_rpc_server_add_context(
+    gk5_rpc_server *srv, gk5_ctx *ctx, const char *principal,
+    uint8_t handle[GK5I_RPC_HANDLE_LEN], gk5_rpc_error *err);
+
+/* ---- Test seams of the client (tests/fuzz/fuzz_rpc_reply.c; not
+ * exported) ---- */
+
+/* An AUTH (gk5_auth_ops, as gk5_rpc_auth_create returns it) whose first
+ * context is ctx (owned from here on, also on failure), established as
+ * RPCSEC_GSS_INIT would have left it: the server's handle (1 to 380
+ * bytes) and seq_window, gk5's replay detection off, data calls from
+ * sequence number 1; svc for the calls and max_body (0: the default) as in
+ * gk5_rpc_auth_options.  No CLIENT and no server behind it: a
+ * re-establishment fails with words (no target), and auth_destroy sends
+ * no DESTROY (no peer address).  NULL on failure, with err. */
+GK5I_RPC_WUR AUTH *gk5i_rpc_auth_from_ctx(gk5_ctx *ctx, const uint8_t *handle,
+                                          size_t handle_len, uint32_t window,
+                                          gk5_rpc_service svc, size_t max_body,
+                                          gk5_rpc_error *err);
+
 /* ---- Record marking (RFC 5531 11) over a stream socket ---- */
 
 /* Write one record made of iov[0..n) (as one or more fragments).  Handles

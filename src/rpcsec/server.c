@@ -1689,3 +1689,83 @@ const void *gk5_rpc_call_args(const gk5_rpc_call *call, size_t *len)
     }
     return call != NULL ? call->args : NULL;
 }
+
+/* ------------------------------------------------------------------ */
+/* Test seams (tests/fuzz/fuzz_rpc_call.c): not exported                */
+/* ------------------------------------------------------------------ */
+
+int gk5i_rpc_server_create_nocred(const gk5_rpc_server_options *opts,
+                                  gk5_rpc_server **out, gk5_rpc_error *err)
+{
+    gk5_rpc_server_options o = {0};
+    unsigned flavors;
+
+    if (opts != NULL) {
+        o = *opts;
+    }
+    flavors = o.flavors;
+    /* Asked for no RPCSEC_GSS service, gk5_rpc_server_create makes no
+     * acceptor credential; then the policy the caller wants. */
+    o.flavors = GK5_RPC_ALLOW_NONE;
+    if (gk5_rpc_server_create(&o, out, err) != 0) {
+        return -1;
+    }
+    (*out)->flavors = flavors;
+    return 0;
+}
+
+int gk5i_rpc_server_add_context(gk5_rpc_server *srv, gk5_ctx *ctx,
+                                const char *principal,
+                                uint8_t handle[GK5I_RPC_HANDLE_LEN],
+                                gk5_rpc_error *err)
+{
+    struct sctx *sc = NULL;
+    gk5_ctx_info info;
+    uint32_t major;
+    uint32_t minor = 0;
+    int rc = -1;
+
+    gk5i_rpc_err_clear(err);
+    if (srv == NULL || ctx == NULL || principal == NULL || handle == NULL) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "gk5i_rpc_server_add_context: NULL argument");
+        gk5_ctx_free(ctx);
+        return -1;
+    }
+    sc = sctx_new();
+    if (sc == NULL) {
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+        gk5_ctx_free(ctx);
+        return -1;
+    }
+    sc->ctx = ctx; /* sctx_put frees it from here on */
+    sc->principal = strdup(principal);
+    if (sc->principal == NULL) {
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+        goto cleanup;
+    }
+    /* What init_finish does after gk5_mit_acceptor_finish: RPCSEC_GSS's
+     * own window instead of gk5's, the expiry. */
+    major = gk5_ctx_set_flags(&minor, ctx, 0);
+    if (!GK5_ERROR(major)) {
+        major = gk5_ctx_inquire(&minor, ctx, &info);
+    }
+    if (GK5_ERROR(major)) {
+        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
+                         "adopting an established context");
+        goto cleanup;
+    }
+    sc->enctype = info.enctype;
+    sc->endtime = info.endtime;
+    /* What MIT grants every krb5 context it accepts. */
+    sc->ret_flags = GSS_C_CONF_FLAG | GSS_C_INTEG_FLAG;
+    sc->state = SCTX_ESTABLISHED;
+    if (table_insert(srv, sc, err) != 0) {
+        goto cleanup;
+    }
+    memcpy(handle, sc->handle, GK5I_RPC_HANDLE_LEN);
+    rc = 0;
+cleanup:
+    sctx_put(sc); /* the table holds a reference of its own */
+    return rc;
+}

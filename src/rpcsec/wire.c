@@ -394,7 +394,11 @@ static int open_integ(gk5_ctx *ctx, uint32_t want_seq, uint8_t *body,
 {
     size_t at = 0, len = 0, mic_len = 0;
 
-    if (take_opaque(body, avail, max, &at, &len, "databody_integ", err) != 0) {
+    /* max bounds the XDR data after the seq_num, as for the other
+     * services: databody_integ carries the seq_num too. */
+    size_t limit = max > SIZE_MAX - 4 ? SIZE_MAX : max + 4;
+    if (take_opaque(body, avail, limit, &at, &len, "databody_integ", err) !=
+        0) {
         return -1;
     }
     uint8_t *payload = body + at;
