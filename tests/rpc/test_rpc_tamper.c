@@ -1,0 +1,748 @@
+/*
+ * test_rpc_tamper (meson test 'rpc-tamper', TAP): gk5's real RPCSEC_GSS
+ * client AUTH against gk5's message-level server, with an attacker in the
+ * server's own loop.
+ *
+ *   kdc.sh run --tap -- test_rpc_tamper
+ *
+ * Run inside the throwaway realm of tests/interop/kdc.sh (GK5_REALM_DIR,
+ * KRB5_CONFIG).  A server thread listens on 127.0.0.1 port 0 and serves an
+ * echo procedure with gk5_rpc_server_process / gk5_rpc_server_reply over
+ * gk5i_rpc_read_record / gk5i_rpc_write_record; before it sends a reply it
+ * may change it as the test asks.  The client is gk5_rpc_auth_create's
+ * AUTH on a libtirpc clnt_vc CLIENT (gk5-client@GK5.TEST from
+ * client.keytab, a MEMORY: ccache, target gk5@localhost).
+ *
+ * Cells, for krb5, krb5i and krb5p where they apply (RFC 2203 5.3.3.2,
+ * 5.3.2.2, 5.3.2.3): a flipped bit in the reply's verifier is
+ * RPC_AUTHERROR / BAD_VERIFIER; a flipped bit in the body is
+ * RPC_CANTDECODERES / BAD_BODY; the authentic body of an earlier call
+ * spliced after this call's header and verifier is SEQ_MISMATCH; a reply
+ * cut short (in its body, its last word, after accept_stat) fails; the
+ * results buffer (filled with a canary) is untouched
+ * by every failure gk5 detects; the next call on the same AUTH works.  And
+ * the server drops a replayed call (RFC 2203 5.3.3.1): a call record the
+ * client sent, sent again on a socket of its own, gets no reply.
+ *
+ * Not here: a reply cut inside its header or verifier.  libtirpc's
+ * clnt_vc skips a reply whose header does not decode and waits for the
+ * next record; when that wait times out its record stream is left inside
+ * a fragment header and the CLIENT skips the reply to the following call
+ * too (and to every call after it): gk5 never sees those bytes.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <gk5/rpcsec.h>
+
+#include "rpcsec/rpcsec_int.h"
+
+#define PROG 0x20000099u
+#define VERS 1u
+#define PROC_ECHO 1u
+#define PRINCIPAL "gk5-client@GK5.TEST"
+#define TARGET "gk5@localhost"
+#define SERVICE_PRINCIPAL "gk5@localhost"
+
+#define PAYLOAD 200u
+#define RESULTS_CAP 256u
+#define CANARY 0xa5u
+#define CANARY_LEN 0xc0ffeeu
+#define MAX_CONNS 8
+/* Every call that should be answered at once. */
+#define CALL_TIMEOUT_S 5
+#define REPLAY_WAIT_MS 300
+
+#define XDRPROC(fn) ((xdrproc_t)(void (*)(void))(fn))
+
+/* How the server changes the next reply to a dispatched call. */
+enum tamper {
+    T_NONE,
+    T_VERF,     /* one bit of the verifier's MIC */
+    T_BODY,     /* one bit inside the results' body */
+    T_SPLICE,   /* the body of the previous reply of this context */
+    T_CUT_BODY, /* the reply cut in the middle of its body */
+    T_CUT_TAIL, /* the reply's last 4 bytes gone */
+    T_CUT_ALL,  /* the reply ends after accept_stat */
+};
+
+static const char *const tamper_names[] = {
+    [T_NONE] = "untouched",
+    [T_VERF] = "a flipped bit in the reply verifier",
+    [T_BODY] = "a flipped bit in the reply body",
+    [T_SPLICE] = "an earlier call's authentic body spliced in",
+    [T_CUT_BODY] = "the reply cut in its body",
+    [T_CUT_TAIL] = "the reply's last 4 bytes cut",
+    [T_CUT_ALL] = "the reply cut after accept_stat (no body)",
+};
+
+struct server {
+    gk5_rpc_server *srv;
+    int lfd;
+    int wake[2];
+    uint16_t port;
+    pthread_t tid;
+    bool started;
+
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    enum tamper tamper; /* for the next dispatched call; then T_NONE */
+    bool tampered;      /* the last tamper was applied */
+    uint8_t *prev[4];   /* per service: the last authentic reply body */
+    size_t prev_len[4];
+    uint8_t *last_call; /* the last dispatched call record, as received */
+    size_t last_call_len;
+    unsigned drops;
+    gk5_rpc_error drop_err; /* why the last DROP */
+    unsigned dispatched;
+};
+
+static unsigned n_tests;
+static unsigned n_failed;
+
+static void tap(bool ok, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void tap(bool ok, const char *fmt, ...)
+{
+    va_list ap;
+
+    n_tests++;
+    if (!ok) {
+        n_failed++;
+    }
+    printf("%s %u - ", ok ? "ok" : "not ok", n_tests);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void diag(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("# ", stdout);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+/* ---- The server ---- */
+
+/* Where the body of an accepted reply starts (RFC 5531 9: xid, REPLY,
+ * MSG_ACCEPTED, verifier, accept_stat), or 0. */
+static size_t reply_body_off(const uint8_t *r, size_t len, size_t *verf_off,
+                             size_t *verf_len)
+{
+    size_t vl, off;
+
+    if (len < 24 || gk5i_get32(r + 8) != 0) {
+        return 0;
+    }
+    vl = gk5i_get32(r + 16);
+    off = 20 + vl + gk5i_xdr_pad(vl) + 4;
+    if (vl > GK5I_RPC_MAX_AUTH_BYTES || off > len) {
+        return 0;
+    }
+    *verf_off = 20;
+    *verf_len = vl;
+    return off;
+}
+
+/* Applies t to reply (a malloc'd message); the body of the previous reply
+ * for the splice is prev.  true if it could. */
+static bool apply_tamper(enum tamper t, gk5_buffer *reply, const uint8_t *prev,
+                         size_t prev_len)
+{
+    uint8_t *r = reply->value;
+    size_t verf_off = 0, verf_len = 0;
+    size_t off = reply_body_off(r, reply->length, &verf_off, &verf_len);
+    size_t body_len = reply->length - off;
+
+    if (off == 0 || verf_len == 0) {
+        return false;
+    }
+    switch (t) {
+    case T_NONE:
+        return true;
+    case T_VERF:
+        r[verf_off + verf_len - 1] ^= 0x01;
+        return true;
+    case T_BODY:
+        if (body_len < 12) {
+            return false;
+        }
+        /* Inside the results themselves: past the body's first length
+         * and its seq_num (krb5i), well inside the token (krb5p). */
+        r[off + body_len / 2] ^= 0x10;
+        return true;
+    case T_SPLICE: {
+        uint8_t *n;
+
+        if (prev == NULL) {
+            return false;
+        }
+        n = malloc(off + prev_len);
+        if (n == NULL) {
+            return false;
+        }
+        memcpy(n, r, off);
+        memcpy(n + off, prev, prev_len);
+        free(reply->value);
+        reply->value = n;
+        reply->length = off + prev_len;
+        return true;
+    }
+    case T_CUT_BODY:
+        if (body_len < 8) {
+            return false;
+        }
+        reply->length = off + body_len / 2;
+        return true;
+    case T_CUT_TAIL:
+        if (body_len < 4) {
+            return false;
+        }
+        reply->length -= 4;
+        return true;
+    case T_CUT_ALL:
+        reply->length = off;
+        return true;
+    }
+    return false;
+}
+
+static void send_reply(int fd, const gk5_buffer *reply)
+{
+    struct iovec iov = {reply->value, reply->length};
+    gk5_rpc_error err;
+
+    if (gk5i_rpc_write_record(fd, &iov, 1, &err) != 0) {
+        diag("server: write: %s", err.text);
+    }
+}
+
+/* One call record from fd: the RPCSEC_GSS server's verdict, the echo for a
+ * dispatched call (the arguments are an opaque<>, the results the same),
+ * the tamper the test asked for. */
+static void serve_record(struct server *s, int fd, uint8_t *msg, size_t len)
+{
+    gk5_rpc_call *call = NULL;
+    gk5_buffer reply = {0, NULL};
+    gk5_rpc_error err;
+    uint8_t *copy = malloc(len != 0 ? len : 1);
+    gk5_rpc_verdict v;
+
+    if (copy == NULL) {
+        return;
+    }
+    memcpy(copy, msg, len); /* msg is decrypted in place */
+    v = gk5_rpc_server_process(s->srv, msg, len, &call, &reply, &err);
+    switch (v) {
+    case GK5_RPC_CALL_DISPATCH: {
+        size_t args_len = 0;
+        const void *args = gk5_rpc_call_args(call, &args_len);
+        gk5_rpc_service svc = gk5_rpc_call_service(call);
+        size_t verf_off, verf_len, off;
+        enum tamper t;
+
+        if (gk5_rpc_server_reply(s->srv, call, GK5_RPC_SUCCESS, args, args_len,
+                                 &reply, &err) != 0) {
+            diag("server: gk5_rpc_server_reply: %s", err.text);
+            break;
+        }
+        (void)pthread_mutex_lock(&s->lock);
+        t = s->tamper;
+        s->tamper = T_NONE;
+        free(s->last_call);
+        s->last_call = copy;
+        s->last_call_len = len;
+        copy = NULL;
+        /* The authentic body before any tampering, for a later splice. */
+        off = reply_body_off(reply.value, reply.length, &verf_off, &verf_len);
+        size_t keep_len = off != 0 ? reply.length - off : 0;
+        uint8_t *keep = malloc(keep_len + 1);
+        if (keep != NULL && keep_len != 0) {
+            memcpy(keep, (uint8_t *)reply.value + off, keep_len);
+        }
+        s->tampered = apply_tamper(t, &reply, s->prev[svc], s->prev_len[svc]);
+        free(s->prev[svc]);
+        s->prev[svc] = keep;
+        s->prev_len[svc] = keep != NULL ? keep_len : 0;
+        s->dispatched++;
+        (void)pthread_cond_broadcast(&s->cond);
+        (void)pthread_mutex_unlock(&s->lock);
+        send_reply(fd, &reply);
+        break;
+    }
+    case GK5_RPC_CALL_REPLY:
+        send_reply(fd, &reply);
+        break;
+    case GK5_RPC_CALL_DROP:
+        (void)pthread_mutex_lock(&s->lock);
+        s->drops++;
+        s->drop_err = err;
+        (void)pthread_cond_broadcast(&s->cond);
+        (void)pthread_mutex_unlock(&s->lock);
+        break;
+    }
+    gk5_buffer_release(&reply);
+    free(copy);
+}
+
+static void *server_main(void *arg)
+{
+    struct server *s = arg;
+    struct pollfd pfd[2 + MAX_CONNS];
+    int conns[MAX_CONNS];
+    size_t max_record = 0;
+    uint32_t idle = 0;
+    int i;
+
+    gk5i_rpc_server_limits(s->srv, &max_record, &idle);
+    for (i = 0; i < MAX_CONNS; i++) {
+        conns[i] = -1;
+    }
+    for (;;) {
+        pfd[0].fd = s->wake[0];
+        pfd[0].events = POLLIN;
+        pfd[1].fd = s->lfd;
+        pfd[1].events = POLLIN;
+        for (i = 0; i < MAX_CONNS; i++) {
+            pfd[2 + i].fd = conns[i];
+            pfd[2 + i].events = POLLIN;
+            pfd[2 + i].revents = 0;
+        }
+        if (poll(pfd, 2 + MAX_CONNS, -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            break;
+        }
+        if (pfd[0].revents != 0) {
+            break;
+        }
+        if (pfd[1].revents & POLLIN) {
+            int fd = accept(s->lfd, NULL, NULL);
+
+            for (i = 0; fd >= 0 && i < MAX_CONNS && conns[i] >= 0; i++) {
+            }
+            if (fd >= 0 && i < MAX_CONNS) {
+                conns[i] = fd;
+            } else if (fd >= 0) {
+                close(fd);
+            }
+        }
+        for (i = 0; i < MAX_CONNS; i++) {
+            uint8_t *buf = NULL;
+            size_t len = 0;
+            gk5_rpc_error err;
+            int rc;
+
+            if (conns[i] < 0 || pfd[2 + i].revents == 0) {
+                continue;
+            }
+            rc = gk5i_rpc_read_record(conns[i], max_record, 2000, &buf, &len,
+                                      &err);
+            if (rc != 0) {
+                close(conns[i]);
+                conns[i] = -1;
+                continue;
+            }
+            serve_record(s, conns[i], buf, len);
+            free(buf);
+        }
+    }
+    for (i = 0; i < MAX_CONNS; i++) {
+        if (conns[i] >= 0) {
+            close(conns[i]);
+        }
+    }
+    return NULL;
+}
+
+static int server_start(struct server *s, const char *dir)
+{
+    char keytab[4096];
+    gk5_rpc_server_options opts;
+    struct sockaddr_in a;
+    socklen_t alen = sizeof(a);
+    gk5_rpc_error err;
+
+    memset(s, 0, sizeof(*s));
+    s->lfd = -1;
+    s->wake[0] = s->wake[1] = -1;
+    (void)pthread_mutex_init(&s->lock, NULL);
+    (void)pthread_cond_init(&s->cond, NULL);
+    snprintf(keytab, sizeof(keytab), "%s/service.keytab", dir);
+    memset(&opts, 0, sizeof(opts));
+    opts.keytab = keytab;
+    opts.principal = SERVICE_PRINCIPAL;
+    if (gk5_rpc_server_create(&opts, &s->srv, &err) != 0) {
+        diag("gk5_rpc_server_create: %s", err.text);
+        return -1;
+    }
+    s->lfd = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (s->lfd < 0 || bind(s->lfd, (struct sockaddr *)&a, sizeof(a)) != 0 ||
+        listen(s->lfd, 8) != 0 ||
+        getsockname(s->lfd, (struct sockaddr *)&a, &alen) != 0 ||
+        pipe(s->wake) != 0) {
+        diag("server socket: %s", strerror(errno));
+        return -1;
+    }
+    s->port = ntohs(a.sin_port);
+    if (pthread_create(&s->tid, NULL, server_main, s) != 0) {
+        diag("pthread_create failed");
+        return -1;
+    }
+    s->started = true;
+    return 0;
+}
+
+static void server_stop(struct server *s)
+{
+    if (s->started) {
+        (void)!write(s->wake[1], "x", 1);
+        (void)pthread_join(s->tid, NULL);
+    }
+    if (s->lfd >= 0) {
+        close(s->lfd);
+    }
+    if (s->wake[0] >= 0) {
+        close(s->wake[0]);
+        close(s->wake[1]);
+    }
+    for (int i = 0; i < 4; i++) {
+        free(s->prev[i]);
+    }
+    free(s->last_call);
+    gk5_rpc_server_free(s->srv);
+    (void)pthread_mutex_destroy(&s->lock);
+    (void)pthread_cond_destroy(&s->cond);
+}
+
+static void set_tamper(struct server *s, enum tamper t)
+{
+    (void)pthread_mutex_lock(&s->lock);
+    s->tamper = t;
+    s->tampered = false;
+    (void)pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- The client ---- */
+
+typedef struct {
+    u_int len;
+    char *val;
+} opaque_arg;
+
+static bool_t xdr_echo_opaque(XDR *xdrs, opaque_arg *o)
+{
+    return xdr_bytes(xdrs, &o->val, &o->len, RESULTS_CAP);
+}
+
+static int connect_to(uint16_t port)
+{
+    struct sockaddr_in a;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static CLIENT *client_create(uint16_t port)
+{
+    static struct sockaddr_in a;
+    struct netbuf nb;
+    CLIENT *clnt;
+    int fd = connect_to(port);
+
+    if (fd < 0) {
+        return NULL;
+    }
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    nb.maxlen = nb.len = sizeof(a);
+    nb.buf = &a;
+    clnt = clnt_vc_create(fd, &nb, PROG, VERS, 0, 0);
+    if (clnt == NULL) {
+        close(fd);
+        return NULL;
+    }
+    clnt_control(clnt, CLSET_FD_CLOSE, NULL);
+    return clnt;
+}
+
+struct result {
+    enum clnt_stat st;
+    int code; /* gk5_rpc_auth_last_error's, or 0 */
+    char text[512];
+    bool canary_intact; /* the results buffer untouched */
+    bool echoed;        /* the results are the payload */
+};
+
+static void echo(CLIENT *clnt, AUTH *auth, unsigned call, long timeout_ms,
+                 struct result *r)
+{
+    uint8_t payload[PAYLOAD];
+    uint8_t results[RESULTS_CAP];
+    opaque_arg arg = {PAYLOAD, (char *)payload};
+    opaque_arg res = {CANARY_LEN, (char *)results};
+    struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+    const gk5_rpc_error *e;
+    size_t i;
+
+    for (i = 0; i < sizeof(payload); i++) {
+        payload[i] = (uint8_t)(call * 37 + i * 11);
+    }
+    memset(results, CANARY, sizeof(results));
+    memset(r, 0, sizeof(*r));
+    r->st = clnt_call(clnt, PROC_ECHO, XDRPROC(xdr_echo_opaque), (void *)&arg,
+                      XDRPROC(xdr_echo_opaque), (void *)&res, tv);
+    e = gk5_rpc_auth_last_error(auth);
+    if (e != NULL) {
+        r->code = e->code;
+        snprintf(r->text, sizeof(r->text), "%s", e->text);
+    }
+    r->canary_intact = res.val == (char *)results && res.len == CANARY_LEN;
+    for (i = 0; i < sizeof(results) && r->canary_intact; i++) {
+        r->canary_intact = results[i] == CANARY;
+    }
+    r->echoed = r->st == RPC_SUCCESS && res.val == (char *)results &&
+                res.len == PAYLOAD && memcmp(results, payload, PAYLOAD) == 0;
+}
+
+/* What a tampered reply must come to for svc: the clnt_stat and the gk5
+ * error code; or false when the cell does not apply. */
+static bool expected(enum tamper t, gk5_rpc_service svc, enum clnt_stat *st,
+                     int *code, bool *canary)
+{
+    bool none = svc == GK5_RPC_SVC_NONE;
+
+    *canary = true;
+    switch (t) {
+    case T_VERF:
+        *st = RPC_AUTHERROR;
+        *code = GK5_RPC_E_BAD_VERIFIER;
+        return true;
+    case T_BODY:
+        *st = RPC_CANTDECODERES;
+        *code = GK5_RPC_E_BAD_BODY;
+        return !none; /* krb5 protects no results */
+    case T_SPLICE:
+        *st = RPC_CANTDECODERES;
+        *code = GK5_RPC_E_SEQ_MISMATCH;
+        return !none;
+    case T_CUT_BODY:
+    case T_CUT_TAIL:
+    case T_CUT_ALL:
+        *st = RPC_CANTDECODERES;
+        *code = GK5_RPC_E_MALFORMED;
+        /* krb5: libtirpc's xdr_bytes decodes straight from the stream
+         * and has copied what there was before it finds the end: not
+         * gk5's to prevent without a checksum. */
+        *canary = !none;
+        return true;
+    case T_NONE:
+        break;
+    }
+    return false;
+}
+
+static void run_service(struct server *s, const char *dir, gk5_rpc_service svc,
+                        unsigned *callno)
+{
+    static const enum tamper cells[] = {T_VERF,     T_BODY,     T_SPLICE,
+                                        T_CUT_BODY, T_CUT_TAIL, T_CUT_ALL};
+    const char *name = gk5_rpc_service_name(svc);
+    char keytab[4096];
+    gk5_rpc_auth_options opts;
+    gk5_rpc_error err;
+    struct result r;
+    CLIENT *clnt = client_create(s->port);
+    AUTH *auth = NULL;
+
+    if (clnt == NULL) {
+        tap(false, "%s: connect to 127.0.0.1:%u", name, s->port);
+        return;
+    }
+    snprintf(keytab, sizeof(keytab), "%s/client.keytab", dir);
+    memset(&opts, 0, sizeof(opts));
+    opts.principal = PRINCIPAL;
+    opts.client_keytab = keytab;
+    opts.ccache = "MEMORY:gk5-rpc-tamper";
+    opts.timeout_ms = 5000;
+    memset(&err, 0, sizeof(err));
+    auth = gk5_rpc_auth_create(clnt, TARGET, svc, &opts, &err);
+    tap(auth != NULL, "%s: context established%s%s", name,
+        auth == NULL ? ": " : "", auth == NULL ? err.text : "");
+    if (auth == NULL) {
+        clnt_destroy(clnt);
+        return;
+    }
+    clnt->cl_auth = auth;
+
+    echo(clnt, auth, (*callno)++, CALL_TIMEOUT_S * 1000, &r);
+    tap(r.echoed, "%s: an untouched call echoes (%s%s%s)", name,
+        clnt_sperrno(r.st), r.code != 0 ? "; " : "", r.text);
+
+    for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
+        enum tamper t = cells[c];
+        enum clnt_stat want_st = RPC_SUCCESS;
+        int want_code = 0;
+        bool want_canary = true;
+        bool applied;
+
+        if (!expected(t, svc, &want_st, &want_code, &want_canary)) {
+            printf("ok %u - %s: %s # SKIP %s protects no results\n", ++n_tests,
+                   name, tamper_names[t], name);
+            continue;
+        }
+        set_tamper(s, t);
+        echo(clnt, auth, (*callno)++, CALL_TIMEOUT_S * 1000, &r);
+        (void)pthread_mutex_lock(&s->lock);
+        applied = s->tampered;
+        (void)pthread_mutex_unlock(&s->lock);
+        bool ok = applied && r.st == want_st && r.code == want_code;
+        tap(ok, "%s: %s -> %s, %s", name, tamper_names[t], clnt_sperrno(r.st),
+            r.code != 0 ? gk5_rpc_strerror(r.code) : "no gk5 error");
+        if (!ok) {
+            diag("applied %d; want %s and code %d (%s); got code %d: %s",
+                 applied, clnt_sperrno(want_st), want_code,
+                 gk5_rpc_strerror(want_code), r.code, r.text);
+        }
+        if (want_canary) {
+            tap(r.canary_intact, "%s: %s: the results buffer is untouched",
+                name, tamper_names[t]);
+        }
+        echo(clnt, auth, (*callno)++, CALL_TIMEOUT_S * 1000, &r);
+        tap(r.echoed && r.code == 0,
+            "%s: after %s the next call on the AUTH works (%s%s%s)", name,
+            tamper_names[t], clnt_sperrno(r.st), r.code != 0 ? "; " : "",
+            r.text);
+    }
+
+    /* RFC 2203 5.3.3.1: a replayed call gets no reply.  The last call the
+     * server dispatched, as the client sent it, again on a socket of its
+     * own. */
+    {
+        uint8_t *rec = NULL;
+        size_t rec_len = 0;
+        unsigned drops0, dispatched0;
+        int fd;
+
+        (void)pthread_mutex_lock(&s->lock);
+        if (s->last_call != NULL && (rec = malloc(s->last_call_len)) != NULL) {
+            memcpy(rec, s->last_call, s->last_call_len);
+            rec_len = s->last_call_len;
+        }
+        drops0 = s->drops;
+        dispatched0 = s->dispatched;
+        (void)pthread_mutex_unlock(&s->lock);
+        fd = connect_to(s->port);
+        if (rec == NULL || fd < 0) {
+            tap(false, "%s: replay: no call captured or no connection", name);
+        } else {
+            struct iovec iov = {rec, rec_len};
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            struct timespec until;
+            int n, rc = 0;
+            bool dropped = false;
+            int drop_code = 0;
+            bool redispatched = false;
+
+            if (gk5i_rpc_write_record(fd, &iov, 1, &err) != 0) {
+                diag("replay: write: %s", err.text);
+            }
+            n = poll(&p, 1, REPLAY_WAIT_MS);
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 2;
+            (void)pthread_mutex_lock(&s->lock);
+            while (s->drops == drops0 && rc == 0) {
+                rc = pthread_cond_timedwait(&s->cond, &s->lock, &until);
+            }
+            dropped = s->drops > drops0;
+            drop_code = s->drop_err.code;
+            redispatched = s->dispatched != dispatched0;
+            (void)pthread_mutex_unlock(&s->lock);
+            tap(n == 0 && dropped && drop_code == GK5_RPC_E_SEQ_MISMATCH,
+                "%s: a replayed call is dropped: no reply in %d ms (%s)", name,
+                REPLAY_WAIT_MS,
+                dropped        ? gk5_rpc_strerror(drop_code)
+                : redispatched ? "the server DISPATCHED it again"
+                               : "the server never saw it");
+        }
+        if (fd >= 0) {
+            close(fd);
+        }
+        free(rec);
+        echo(clnt, auth, (*callno)++, CALL_TIMEOUT_S * 1000, &r);
+        tap(r.echoed, "%s: after the replay the next call works (%s%s%s)", name,
+            clnt_sperrno(r.st), r.code != 0 ? "; " : "", r.text);
+    }
+
+    /* RPCSEC_GSS_DESTROY on clnt's socket, then the socket. */
+    size_t before = gk5_rpc_server_contexts(s->srv);
+    auth_destroy(auth);
+    clnt->cl_auth = NULL;
+    clnt_destroy(clnt);
+    tap(before >= 1 && gk5_rpc_server_contexts(s->srv) == before - 1,
+        "%s: auth_destroy destroyed the context (%zu -> %zu)", name, before,
+        gk5_rpc_server_contexts(s->srv));
+}
+
+int main(void)
+{
+    static const gk5_rpc_service svcs[] = {
+        GK5_RPC_SVC_NONE, GK5_RPC_SVC_INTEGRITY, GK5_RPC_SVC_PRIVACY};
+    const char *dir = getenv("GK5_REALM_DIR");
+    struct server s;
+    unsigned callno = 1;
+
+    if (dir == NULL || getenv("KRB5_CONFIG") == NULL) {
+        printf("1..0 # SKIP run through tests/interop/kdc.sh run --tap\n");
+        return 0;
+    }
+    if (server_start(&s, dir) != 0) {
+        tap(false, "server on 127.0.0.1");
+        server_stop(&s);
+        printf("1..%u\n", n_tests);
+        return 1;
+    }
+    diag("server on 127.0.0.1:%u", s.port);
+    for (size_t i = 0; i < sizeof(svcs) / sizeof(svcs[0]); i++) {
+        run_service(&s, dir, svcs[i], &callno);
+    }
+    server_stop(&s);
+    printf("1..%u\n", n_tests);
+    return n_failed == 0 ? 0 : 1;
+}
