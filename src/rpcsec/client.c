@@ -1854,7 +1854,11 @@ static GK5I_RPC_WUR int read_body(XDR *xdrs, gk5_rpc_service svc, size_t max,
 
     *out = NULL;
     *out_len = 0;
-    size_t limit = svc == GK5_RPC_SVC_PRIVACY ? max + PRIV_TOKEN_SLACK : max;
+    /* max bounds the results, the XDR data after the seq_num, as
+     * gk5i_rpc_body_open has it: databody_integ carries the seq_num too,
+     * a privacy token its own pieces. */
+    size_t limit =
+        svc == GK5_RPC_SVC_PRIVACY ? max + PRIV_TOKEN_SLACK : max + 4;
     if (!xdr_u_int(xdrs, &n)) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "the reply body is missing (no length)");
@@ -1862,8 +1866,8 @@ static GK5I_RPC_WUR int read_body(XDR *xdrs, gk5_rpc_service svc, size_t max,
     }
     if (n > limit) {
         gk5i_rpc_err(err, GK5_RPC_E_TOO_BIG,
-                     "the reply body of %u bytes is larger than the %zu "
-                     "allowed (max_body)",
+                     "the reply body of %u bytes is larger than max_body "
+                     "(%zu bytes of results) allows",
                      n, max);
         goto cleanup;
     }
@@ -2427,4 +2431,143 @@ const gk5_rpc_error *gk5_rpc_auth_last_error(AUTH *auth)
     const struct priv *p = auth->ah_private;
     const struct call_slot *s = slot_find(p->serial, 0);
     return s != NULL && s->failed ? &s->err : NULL;
+}
+
+/* ---- Test seams (tests/fuzz/fuzz_rpc_reply.c; not exported) ---- */
+
+/* The context establish returns, made from a gk5 context that is already
+ * complete: what establish does once gk5_mit_initiator_finish has given
+ * it cc->gss and the legs the handle and window.  gss is owned from here
+ * on, also on failure. */
+static GK5I_RPC_WUR int cctx_adopt(gk5_ctx *gss, const uint8_t *handle,
+                                   size_t handle_len, uint32_t window,
+                                   struct cctx **out, gk5_rpc_error *err)
+{
+    struct cctx *cc = NULL;
+    gk5_ctx_info info;
+    uint32_t minor = 0;
+
+    *out = NULL;
+    cc = calloc(1, sizeof(*cc));
+    if (cc == NULL) {
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+        gk5_ctx_free(gss);
+        return -1;
+    }
+    if (flow_init(cc) != 0) {
+        free(cc);
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory (a mutex)");
+        gk5_ctx_free(gss);
+        return -1;
+    }
+    atomic_init(&cc->refs, 1);
+    cc->gss = gss; /* cctx_release frees it from here on */
+    memcpy(cc->handle, handle, handle_len);
+    cc->handle_len = handle_len;
+    cc->window = window;
+    uint32_t major = gk5_ctx_set_flags(&minor, cc->gss, 0);
+    if (GK5_ERROR(major) != 0) {
+        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
+                         "here, gk5_ctx_set_flags");
+        cctx_release(cc);
+        return -1;
+    }
+    major = gk5_ctx_inquire(&minor, cc->gss, &info);
+    if (GK5_ERROR(major) != 0) {
+        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
+                         "here, gk5_ctx_inquire");
+        cctx_release(cc);
+        return -1;
+    }
+    cc->enctype = info.enctype;
+    cc->endtime = info.endtime;
+    cc->gen = 1;
+    atomic_init(&cc->next_seq, 1);
+    cc->flow_base = 1;
+    *out = cc;
+    return 0;
+}
+
+/* An AUTH in the state gk5_rpc_auth_create leaves it in once the first
+ * context is established (gk5_auth_ops, the same struct priv), holding
+ * ctx (owned from here on, also on failure) as that context, with the
+ * server's handle and seq_window.  There is no CLIENT behind it:
+ *   - no target: a re-establishment (refresh after CREDPROBLEM or
+ *     CTXPROBLEM, MAXSEQ, expiry) stops at gk5_mit_initiator_create,
+ *     which refuses an empty target before MIT is asked for anything, and
+ *     the call fails with those words;
+ *   - no peer address (AF_UNSPEC) and no home connection: the DESTROY at
+ *     auth_destroy fails at socket() and nothing is sent.
+ * NULL, with err, on failure. */
+AUTH *gk5i_rpc_auth_from_ctx(gk5_ctx *ctx, const uint8_t *handle,
+                             size_t handle_len, uint32_t window,
+                             gk5_rpc_service svc, size_t max_body,
+                             gk5_rpc_error *err)
+{
+    AUTH *auth = NULL, *ret = NULL;
+    struct priv *p = NULL;
+    struct cctx *cc = NULL;
+
+    gk5i_rpc_err_clear(err);
+    if (ctx == NULL || handle == NULL || handle_len == 0 ||
+        handle_len > MAX_HANDLE || window == 0 || !service_valid(svc)) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "gk5i_rpc_auth_from_ctx: a context, a handle of 1 to "
+                     "%u bytes, a window and a service are needed",
+                     (unsigned)MAX_HANDLE);
+        gk5_ctx_free(ctx);
+        return NULL;
+    }
+    if (cctx_adopt(ctx, handle, handle_len, window, &cc, err) != 0) {
+        return NULL;
+    }
+    /* From here on as gk5_rpc_auth_create, with no options. */
+    auth = calloc(1, sizeof(*auth));
+    p = calloc(1, sizeof(*p));
+    if (auth == NULL || p == NULL) {
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+        free(p);
+        p = NULL;
+        goto cleanup;
+    }
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        free(p);
+        p = NULL;
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
+        goto cleanup;
+    }
+    if (pthread_mutex_init(&p->estab_lock, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        p = NULL;
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
+        goto cleanup;
+    }
+    p->serial = atomic_fetch_add(&next_serial, 1);
+    atomic_init(&p->service, (int)svc);
+    p->timeout_ms = DEFAULT_TIMEOUT_MS;
+    p->max_body = max_body != 0 ? max_body : DEFAULT_MAX_BODY;
+    if (p->max_body > MAX_BODY_LIMIT) {
+        p->max_body = MAX_BODY_LIMIT;
+    }
+    p->peer.ss_family = AF_UNSPEC;
+    p->home_fd = -1;
+    if (dup_opt("", &p->target, err) != 0) {
+        goto cleanup;
+    }
+    p->cur = cc; /* priv_free releases it from here on */
+    cc = NULL;
+    auth->ah_cred.oa_flavor = RPCSEC_GSS;
+    auth->ah_verf.oa_flavor = RPCSEC_GSS;
+    auth->ah_ops = &gk5_auth_ops;
+    auth->ah_private = p;
+    p = NULL;
+    ret = auth;
+    auth = NULL;
+
+cleanup:
+    cctx_release(cc);
+    priv_free(p);
+    free(auth);
+    return ret;
 }
