@@ -92,6 +92,12 @@ static CLIENT *connect_client(void)
         return NULL;
     }
     clnt_control(clnt, CLSET_FD_CLOSE, NULL);
+    /* clnt_vc_create installs an AUTH_NONE of its own; the contexts take
+     * its place in turn, so it goes now (libtirpc allocates one each). */
+    if (clnt->cl_auth != NULL) {
+        auth_destroy(clnt->cl_auth);
+        clnt->cl_auth = NULL;
+    }
     return clnt;
 }
 

@@ -609,6 +609,9 @@ static void run_service(struct server *s, const char *dir, gk5_rpc_service svc,
         clnt_destroy(clnt);
         return;
     }
+    if (clnt->cl_auth != NULL) {
+        auth_destroy(clnt->cl_auth); /* clnt_vc_create's AUTH_NONE */
+    }
     clnt->cl_auth = auth;
 
     echo(clnt, auth, (*callno)++, CALL_TIMEOUT_S * 1000, &r);
