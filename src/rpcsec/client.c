@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -97,109 +96,10 @@
 #define RPC_REJECT_RPC_MISMATCH 0u
 #define RPC_REJECT_AUTH_ERROR 1u
 
-/* ---- Services and flavours (RFC 2203 5; RFC 2623 2.1) ---- */
-
-static const struct {
-    gk5_rpc_service svc;
-    const char *name;  /* RFC 2623 2.1 pseudoflavour name */
-    const char *alias; /* RFC 2203 rpc_gss_service_t, in words */
-    uint32_t pseudo;
-} services[] = {
-    {GK5_RPC_SVC_NONE, "krb5", "none", GK5_RPC_PSEUDO_KRB5},
-    {GK5_RPC_SVC_INTEGRITY, "krb5i", "integrity", GK5_RPC_PSEUDO_KRB5I},
-    {GK5_RPC_SVC_PRIVACY, "krb5p", "privacy", GK5_RPC_PSEUDO_KRB5P},
-};
-
-const char *gk5_rpc_service_name(gk5_rpc_service svc)
-{
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
-        if (services[i].svc == svc) {
-            return services[i].name;
-        }
-    }
-    return "?";
-}
-
-int gk5_rpc_service_parse(const char *name, gk5_rpc_service *svc)
-{
-    if (svc == NULL) {
-        return -1;
-    }
-    *svc = (gk5_rpc_service)0;
-    if (name == NULL) {
-        return -1;
-    }
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
-        if (strcasecmp(name, services[i].name) == 0 ||
-            strcasecmp(name, services[i].alias) == 0) {
-            *svc = services[i].svc;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-uint32_t gk5_rpc_pseudoflavor(gk5_rpc_service svc)
-{
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
-        if (services[i].svc == svc) {
-            return services[i].pseudo;
-        }
-    }
-    return 0;
-}
-
-int gk5_rpc_service_from_pseudoflavor(uint32_t flavor, gk5_rpc_service *svc)
-{
-    if (svc == NULL) {
-        return -1;
-    }
-    *svc = (gk5_rpc_service)0;
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
-        if (services[i].pseudo == flavor) {
-            *svc = services[i].svc;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 static int service_valid(gk5_rpc_service svc)
 {
     return svc == GK5_RPC_SVC_NONE || svc == GK5_RPC_SVC_INTEGRITY ||
            svc == GK5_RPC_SVC_PRIVACY;
-}
-
-/* ---- Words ---- */
-
-static const char *const rpc_err_words[GK5_RPC_E__COUNT] = {
-    [GK5_RPC_OK] = "success",
-    [GK5_RPC_E_NOMEM] = "out of memory",
-    [GK5_RPC_E_INVALID] = "invalid argument or option",
-    [GK5_RPC_E_TRANSPORT] = "connecting, sending or receiving failed",
-    [GK5_RPC_E_UNSUPPORTED] = "not supported",
-    [GK5_RPC_E_GSS] = "a GSS-API call failed on this side",
-    [GK5_RPC_E_SERVER_GSS] = "the server's GSS-API failed to accept the "
-                             "context",
-    [GK5_RPC_E_REJECTED] = "the server rejected the call",
-    [GK5_RPC_E_ACCEPT_STAT] = "the server accepted the call but did not run "
-                              "it",
-    [GK5_RPC_E_BAD_VERIFIER] = "a verifier's checksum did not verify",
-    [GK5_RPC_E_BAD_BODY] = "an integrity or privacy body failed its check",
-    [GK5_RPC_E_SEQ_MISMATCH] = "a sequence number is not the call's",
-    [GK5_RPC_E_MALFORMED] = "malformed message, credential or body",
-    [GK5_RPC_E_TOO_BIG] = "larger than allowed",
-    [GK5_RPC_E_CONTEXT] = "no such context, or a problem with it",
-    [GK5_RPC_E_EXPIRED] = "the context or credential has expired",
-    [GK5_RPC_E_SERVICE] = "service not allowed, or not the context's",
-};
-
-const char *gk5_rpc_strerror(int code)
-{
-    if (code < 0 || code >= GK5_RPC_E__COUNT || rpc_err_words[code] == NULL) {
-        return "unknown gk5 RPC error";
-    }
-    return rpc_err_words[code];
 }
 
 /* RFC 5531 9 and RFC 2203 5.3.3.3. */
@@ -2304,6 +2204,42 @@ static GK5I_RPC_WUR int peer_of(CLIENT *clnt, struct priv *p,
     return 0;
 }
 
+/* A struct priv with its locks, serial, service and limits (0: the
+ * defaults); NULL with err. */
+static struct priv *priv_new(gk5_rpc_service service, unsigned timeout_ms,
+                             size_t max_body, gk5_rpc_error *err)
+{
+    struct priv *p = calloc(1, sizeof(*p));
+
+    if (p == NULL) {
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        free(p);
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
+        return NULL;
+    }
+    if (pthread_mutex_init(&p->estab_lock, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
+        return NULL;
+    }
+    p->serial = atomic_fetch_add(&next_serial, 1);
+    atomic_init(&p->service, (int)service);
+    p->timeout_ms = timeout_ms != 0 ? timeout_ms : DEFAULT_TIMEOUT_MS;
+    if (p->timeout_ms > INT_MAX) {
+        p->timeout_ms = INT_MAX;
+    }
+    p->max_body = max_body != 0 ? max_body : DEFAULT_MAX_BODY;
+    if (p->max_body > MAX_BODY_LIMIT) {
+        p->max_body = MAX_BODY_LIMIT;
+    }
+    p->home_fd = -1;
+    return p;
+}
+
 AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
                           gk5_rpc_service service,
                           const gk5_rpc_auth_options *opts, gk5_rpc_error *err)
@@ -2326,34 +2262,13 @@ AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
         goto cleanup;
     }
     auth = calloc(1, sizeof(*auth));
-    p = calloc(1, sizeof(*p));
-    if (auth == NULL || p == NULL) {
+    if (auth == NULL) {
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
         goto cleanup;
     }
-    if (pthread_mutex_init(&p->lock, NULL) != 0) {
-        free(p);
-        p = NULL;
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
+    p = priv_new(service, opts->timeout_ms, opts->max_body, err);
+    if (p == NULL) {
         goto cleanup;
-    }
-    if (pthread_mutex_init(&p->estab_lock, NULL) != 0) {
-        pthread_mutex_destroy(&p->lock);
-        free(p);
-        p = NULL;
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
-        goto cleanup;
-    }
-    p->serial = atomic_fetch_add(&next_serial, 1);
-    atomic_init(&p->service, (int)service);
-    p->timeout_ms =
-        opts->timeout_ms != 0 ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
-    if (p->timeout_ms > INT_MAX) {
-        p->timeout_ms = INT_MAX;
-    }
-    p->max_body = opts->max_body != 0 ? opts->max_body : DEFAULT_MAX_BODY;
-    if (p->max_body > MAX_BODY_LIMIT) {
-        p->max_body = MAX_BODY_LIMIT;
     }
     if (dup_opt(target, &p->target, err) != 0 ||
         dup_opt(opts->principal, &p->principal, err) != 0 ||
@@ -2523,35 +2438,15 @@ AUTH *gk5i_rpc_auth_from_ctx(gk5_ctx *ctx, const uint8_t *handle,
     }
     /* From here on as gk5_rpc_auth_create, with no options. */
     auth = calloc(1, sizeof(*auth));
-    p = calloc(1, sizeof(*p));
-    if (auth == NULL || p == NULL) {
+    if (auth == NULL) {
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
-        free(p);
-        p = NULL;
         goto cleanup;
     }
-    if (pthread_mutex_init(&p->lock, NULL) != 0) {
-        free(p);
-        p = NULL;
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
+    p = priv_new(svc, 0, max_body, err);
+    if (p == NULL) {
         goto cleanup;
-    }
-    if (pthread_mutex_init(&p->estab_lock, NULL) != 0) {
-        pthread_mutex_destroy(&p->lock);
-        free(p);
-        p = NULL;
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
-        goto cleanup;
-    }
-    p->serial = atomic_fetch_add(&next_serial, 1);
-    atomic_init(&p->service, (int)svc);
-    p->timeout_ms = DEFAULT_TIMEOUT_MS;
-    p->max_body = max_body != 0 ? max_body : DEFAULT_MAX_BODY;
-    if (p->max_body > MAX_BODY_LIMIT) {
-        p->max_body = MAX_BODY_LIMIT;
     }
     p->peer.ss_family = AF_UNSPEC;
-    p->home_fd = -1;
     if (dup_opt("", &p->target, err) != 0) {
         goto cleanup;
     }

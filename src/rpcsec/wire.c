@@ -7,11 +7,111 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <gk5/mit.h>
 
 #include "common/util.h"
 #include "rpcsec/rpcsec_int.h"
+
+/* ---- Services and flavours (RFC 2203 5; RFC 2623 2.1) ---- */
+
+static const struct {
+    gk5_rpc_service svc;
+    const char *name;  /* RFC 2623 2.1 pseudoflavour name */
+    const char *alias; /* RFC 2203 rpc_gss_service_t, in words */
+    uint32_t pseudo;
+} services[] = {
+    {GK5_RPC_SVC_NONE, "krb5", "none", GK5_RPC_PSEUDO_KRB5},
+    {GK5_RPC_SVC_INTEGRITY, "krb5i", "integrity", GK5_RPC_PSEUDO_KRB5I},
+    {GK5_RPC_SVC_PRIVACY, "krb5p", "privacy", GK5_RPC_PSEUDO_KRB5P},
+};
+
+const char *gk5_rpc_service_name(gk5_rpc_service svc)
+{
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
+        if (services[i].svc == svc) {
+            return services[i].name;
+        }
+    }
+    return "?";
+}
+
+int gk5_rpc_service_parse(const char *name, gk5_rpc_service *svc)
+{
+    if (svc == NULL) {
+        return -1;
+    }
+    *svc = (gk5_rpc_service)0;
+    if (name == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
+        if (strcasecmp(name, services[i].name) == 0 ||
+            strcasecmp(name, services[i].alias) == 0) {
+            *svc = services[i].svc;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+uint32_t gk5_rpc_pseudoflavor(gk5_rpc_service svc)
+{
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
+        if (services[i].svc == svc) {
+            return services[i].pseudo;
+        }
+    }
+    return 0;
+}
+
+int gk5_rpc_service_from_pseudoflavor(uint32_t flavor, gk5_rpc_service *svc)
+{
+    if (svc == NULL) {
+        return -1;
+    }
+    *svc = (gk5_rpc_service)0;
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(services); i++) {
+        if (services[i].pseudo == flavor) {
+            *svc = services[i].svc;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- Words ---- */
+
+static const char *const rpc_err_words[GK5_RPC_E__COUNT] = {
+    [GK5_RPC_OK] = "success",
+    [GK5_RPC_E_NOMEM] = "out of memory",
+    [GK5_RPC_E_INVALID] = "invalid argument or option",
+    [GK5_RPC_E_TRANSPORT] = "connecting, sending or receiving failed",
+    [GK5_RPC_E_UNSUPPORTED] = "not supported",
+    [GK5_RPC_E_GSS] = "a GSS-API call failed on this side",
+    [GK5_RPC_E_SERVER_GSS] = "the server's GSS-API failed to accept the "
+                             "context",
+    [GK5_RPC_E_REJECTED] = "the server rejected the call",
+    [GK5_RPC_E_ACCEPT_STAT] = "the server accepted the call but did not run "
+                              "it",
+    [GK5_RPC_E_BAD_VERIFIER] = "a verifier's checksum did not verify",
+    [GK5_RPC_E_BAD_BODY] = "an integrity or privacy body failed its check",
+    [GK5_RPC_E_SEQ_MISMATCH] = "a sequence number is not the call's",
+    [GK5_RPC_E_MALFORMED] = "malformed message, credential or body",
+    [GK5_RPC_E_TOO_BIG] = "larger than allowed",
+    [GK5_RPC_E_CONTEXT] = "no such context, or a problem with it",
+    [GK5_RPC_E_EXPIRED] = "the context or credential has expired",
+    [GK5_RPC_E_SERVICE] = "service not allowed, or not the context's",
+};
+
+const char *gk5_rpc_strerror(int code)
+{
+    if (code < 0 || code >= GK5_RPC_E__COUNT || rpc_err_words[code] == NULL) {
+        return "unknown gk5 RPC error";
+    }
+    return rpc_err_words[code];
+}
 
 /* ---- errors ---- */
 
