@@ -154,59 +154,14 @@ cmd_stop() {
     rm -f "$g/ganesha.pid.ours" "$g/port"
 }
 
-RUN_DIR=""
-run_cleanup() {
-    if [ -n "$RUN_DIR" ]; then
-        cmd_stop "$RUN_DIR"
-        RUN_DIR=""
-    fi
-}
-
 cmd_run() {
-    local tap=$1 rc
+    local tap=$1
     shift
     find_tool ganesha.nfsd GK5_GANESHA_NFSD >/dev/null ||
         skip_run "$tap" "NFS-Ganesha is not installed: apt-get install nfs-ganesha nfs-ganesha-mem"
     find_mem_fsal ||
         skip_run "$tap" "NFS-Ganesha's MEM FSAL is not installed: apt-get install nfs-ganesha-mem"
-    [ -n "${GK5_REALM_DIR-}" ] || die "run needs GK5_REALM_DIR (run it inside kdc.sh run)"
-    trap run_cleanup EXIT
-    trap 'exit 129' HUP
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
-    RUN_DIR=$GK5_REALM_DIR
-    cmd_start "$RUN_DIR" >&2 || exit 1
-    GK5_GANESHA_PORT=$(cat "$RUN_DIR/ganesha/port") "$@"
-    rc=$?
-    if [ $rc -ne 0 ] && [ $rc -ne $SKIP_STATUS ]; then
-        echo "ganesha.sh: '$1' exited with status $rc; Ganesha log:" >&2
-        tail -n 12 "$RUN_DIR/ganesha/ganesha.log" >&2
-    fi
-    exit $rc
+    run_daemon GK5_GANESHA_PORT ganesha/port ganesha/ganesha.log 12 "$@"
 }
 
-case ${1-} in
-    start)
-        [ $# -eq 2 ] || die "usage: ganesha.sh start DIR"
-        cmd_start "$2"
-        ;;
-    stop)
-        [ $# -eq 2 ] || die "usage: ganesha.sh stop DIR"
-        cmd_stop "$2"
-        ;;
-    run)
-        shift
-        tap=0
-        if [ "${1-}" = "--tap" ]; then
-            tap=1
-            shift
-        fi
-        [ "${1-}" = "--" ] && shift
-        [ $# -ge 1 ] || die "usage: ganesha.sh run [--tap] -- COMMAND [ARGS...]"
-        cmd_run "$tap" "$@"
-        ;;
-    *)
-        echo "usage: ganesha.sh start DIR | stop DIR | run [--tap] -- COMMAND [ARGS...]" >&2
-        exit 2
-        ;;
-esac
+peer_main ganesha.sh "$@"

@@ -101,57 +101,12 @@ cmd_stop() {
     rm -f "$dir/kadmind.pid" "$dir/kadmind.port"
 }
 
-RUN_DIR=""
-run_cleanup() {
-    if [ -n "$RUN_DIR" ]; then
-        cmd_stop "$RUN_DIR"
-        RUN_DIR=""
-    fi
-}
-
 cmd_run() {
-    local tap=$1 rc
+    local tap=$1
     shift
     find_tool kadmind GK5_KADMIND >/dev/null ||
         skip_run "$tap" "MIT kadmind is not installed: apt-get install krb5-admin-server"
-    [ -n "${GK5_REALM_DIR-}" ] || die "run needs GK5_REALM_DIR (run it inside kdc.sh run)"
-    trap run_cleanup EXIT
-    trap 'exit 129' HUP
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
-    RUN_DIR=$GK5_REALM_DIR
-    cmd_start "$RUN_DIR" >&2 || exit 1
-    GK5_KADMIND_PORT=$(cat "$RUN_DIR/kadmind.port") "$@"
-    rc=$?
-    if [ $rc -ne 0 ] && [ $rc -ne $SKIP_STATUS ]; then
-        echo "kadmind.sh: '$1' exited with status $rc; kadmind log:" >&2
-        tail -n 8 "$RUN_DIR/kadmin.log" >&2
-    fi
-    exit $rc
+    run_daemon GK5_KADMIND_PORT kadmind.port kadmin.log 8 "$@"
 }
 
-case ${1-} in
-    start)
-        [ $# -eq 2 ] || die "usage: kadmind.sh start DIR"
-        cmd_start "$2"
-        ;;
-    stop)
-        [ $# -eq 2 ] || die "usage: kadmind.sh stop DIR"
-        cmd_stop "$2"
-        ;;
-    run)
-        shift
-        tap=0
-        if [ "${1-}" = "--tap" ]; then
-            tap=1
-            shift
-        fi
-        [ "${1-}" = "--" ] && shift
-        [ $# -ge 1 ] || die "usage: kadmind.sh run [--tap] -- COMMAND [ARGS...]"
-        cmd_run "$tap" "$@"
-        ;;
-    *)
-        echo "usage: kadmind.sh start DIR | stop DIR | run [--tap] -- COMMAND [ARGS...]" >&2
-        exit 2
-        ;;
-esac
+peer_main kadmind.sh "$@"

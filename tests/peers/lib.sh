@@ -106,3 +106,69 @@ skip_run() {
     echo "SKIP: $why"
     exit $SKIP_STATUS
 }
+
+# The daemon scripts' common part.  Each defines die, cmd_start DIR and
+# cmd_stop DIR, then calls peer_main with its name and its arguments.
+
+RUN_DIR=""
+run_cleanup() {
+    if [ -n "$RUN_DIR" ]; then
+        cmd_stop "$RUN_DIR"
+        RUN_DIR=""
+    fi
+}
+
+# run_daemon PORTVAR PORTFILE LOG LINES CMD...: start the daemon in the
+# realm of kdc.sh run, run CMD with PORTVAR set to the port it wrote to
+# DIR/PORTFILE, show the last LINES of DIR/LOG if CMD failed, stop the
+# daemon on every exit path; exits with CMD's status.
+run_daemon() {
+    local var=$1 portfile=$2 log=$3 lines=$4 rc
+    shift 4
+    [ -n "${GK5_REALM_DIR-}" ] || die "run needs GK5_REALM_DIR (run it inside kdc.sh run)"
+    trap run_cleanup EXIT
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    RUN_DIR=$GK5_REALM_DIR
+    cmd_start "$RUN_DIR" >&2 || exit 1
+    env "$var=$(cat "$RUN_DIR/$portfile")" "$@"
+    rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne $SKIP_STATUS ]; then
+        echo "$PEER_NAME: '$1' exited with status $rc; the daemon's log:" >&2
+        tail -n "$lines" "$RUN_DIR/$log" >&2
+    fi
+    exit $rc
+}
+
+# peer_main NAME ARGS...: start DIR | stop DIR | run [--tap] -- CMD...
+# (run calls the script's cmd_run TAP CMD...).
+peer_main() {
+    local tap=0
+    PEER_NAME=$1
+    shift
+    case ${1-} in
+    start)
+        [ $# -eq 2 ] || die "usage: $PEER_NAME start DIR"
+        cmd_start "$2"
+        ;;
+    stop)
+        [ $# -eq 2 ] || die "usage: $PEER_NAME stop DIR"
+        cmd_stop "$2"
+        ;;
+    run)
+        shift
+        if [ "${1-}" = "--tap" ]; then
+            tap=1
+            shift
+        fi
+        [ "${1-}" = "--" ] && shift
+        [ $# -ge 1 ] || die "usage: $PEER_NAME run [--tap] -- COMMAND [ARGS...]"
+        cmd_run "$tap" "$@"
+        ;;
+    *)
+        echo "usage: $PEER_NAME start DIR | stop DIR | run [--tap] -- COMMAND [ARGS...]" >&2
+        exit 2
+        ;;
+    esac
+}
