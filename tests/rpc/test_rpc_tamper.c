@@ -106,6 +106,7 @@ struct server {
     unsigned drops;
     gk5_rpc_error drop_err; /* why the last DROP */
     unsigned dispatched;
+    gk5_rpc_service last_service; /* of the last dispatched call */
 };
 
 static unsigned n_tests;
@@ -287,6 +288,7 @@ static void serve_record(struct server *s, int fd, uint8_t *msg, size_t len)
         s->prev[svc] = keep;
         s->prev_len[svc] = keep != NULL ? keep_len : 0;
         s->dispatched++;
+        s->last_service = svc;
         (void)pthread_cond_broadcast(&s->cond);
         (void)pthread_mutex_unlock(&s->lock);
         send_reply(fd, &reply);
@@ -712,6 +714,34 @@ static void run_service(struct server *s, const char *dir, gk5_rpc_service svc,
         tap(r.echoed, "%s: after the replay the next call works (%s%s%s)", name,
             clnt_sperrno(r.st), r.code != 0 ? "; " : "", r.text);
     }
+
+    /* RFC 2203 5.3.2: the service is chosen per call; one context serves
+     * them all.  Switch through the other two and back. */
+    static const gk5_rpc_service order[] = {
+        GK5_RPC_SVC_NONE, GK5_RPC_SVC_INTEGRITY, GK5_RPC_SVC_PRIVACY};
+    size_t ctx_before = gk5_rpc_server_contexts(s->srv);
+    for (size_t k = 1; k <= 3; k++) {
+        gk5_rpc_service to = order[(svc - 1 + k) % 3];
+        gk5_rpc_auth_info info;
+        gk5_rpc_service seen;
+
+        bool set = gk5_rpc_auth_set_service(auth, to) == 0 &&
+                   gk5_rpc_auth_inquire(auth, &info) == 0 && info.service == to;
+        echo(clnt, auth, (*callno)++, CALL_TIMEOUT_S * 1000, &r);
+        (void)pthread_mutex_lock(&s->lock);
+        seen = s->last_service;
+        (void)pthread_mutex_unlock(&s->lock);
+        tap(set && r.echoed && seen == to &&
+                gk5_rpc_server_contexts(s->srv) == ctx_before,
+            "%s: switched to %s on the same context: echoes, the server "
+            "saw %s (%s%s%s)",
+            name, gk5_rpc_service_name(to), gk5_rpc_service_name(seen),
+            clnt_sperrno(r.st), r.code != 0 ? "; " : "", r.text);
+    }
+    tap(gk5_rpc_auth_set_service(auth, (gk5_rpc_service)7) == -1 &&
+            gk5_rpc_auth_set_service(NULL, svc) == -1 &&
+            gk5_rpc_auth_set_service(auth, svc) == 0,
+        "%s: an unknown service or no AUTH is refused", name);
 
     /* RPCSEC_GSS_DESTROY on clnt's socket, then the socket. */
     size_t before = gk5_rpc_server_contexts(s->srv);

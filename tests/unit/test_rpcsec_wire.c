@@ -306,6 +306,46 @@ static void test_record_marking(void **state)
     close(sv[1]);
 }
 
+/* RFC 2623 2.1 pseudoflavours and the names people type. */
+static void test_service_names(void **state)
+{
+    static const struct {
+        const char *name, *alias;
+        gk5_rpc_service svc;
+        uint32_t pseudo;
+    } rows[] = {
+        {"krb5", "none", GK5_RPC_SVC_NONE, 390003},
+        {"krb5i", "integrity", GK5_RPC_SVC_INTEGRITY, 390004},
+        {"krb5p", "privacy", GK5_RPC_SVC_PRIVACY, 390005},
+    };
+    gk5_rpc_service svc;
+
+    (void)state;
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(rows); i++) {
+        assert_int_equal(gk5_rpc_service_parse(rows[i].name, &svc), 0);
+        assert_int_equal(svc, rows[i].svc);
+        assert_int_equal(gk5_rpc_service_parse(rows[i].alias, &svc), 0);
+        assert_int_equal(svc, rows[i].svc);
+        assert_string_equal(gk5_rpc_service_name(rows[i].svc), rows[i].name);
+        assert_int_equal(gk5_rpc_pseudoflavor(rows[i].svc), rows[i].pseudo);
+        assert_int_equal(
+            gk5_rpc_service_from_pseudoflavor(rows[i].pseudo, &svc), 0);
+        assert_int_equal(svc, rows[i].svc);
+    }
+    assert_int_equal(gk5_rpc_service_parse("krb5x", &svc), -1);
+    assert_int_equal(gk5_rpc_service_parse(NULL, &svc), -1);
+    assert_int_equal(gk5_rpc_service_from_pseudoflavor(390006, &svc), -1);
+    assert_int_equal(gk5_rpc_service_from_pseudoflavor(6, &svc), -1);
+    assert_int_equal(gk5_rpc_pseudoflavor((gk5_rpc_service)0), 0);
+    assert_string_equal(gk5_rpc_service_name((gk5_rpc_service)9), "?");
+    for (int code = 0; code < GK5_RPC_E__COUNT; code++) {
+        assert_string_not_equal(gk5_rpc_strerror(code),
+                                "unknown gk5 RPC error");
+    }
+    assert_string_equal(gk5_rpc_strerror(GK5_RPC_E__COUNT),
+                        "unknown gk5 RPC error");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_verifiers),
         cmocka_unit_test(test_credentials),
         cmocka_unit_test(test_record_marking),
+        cmocka_unit_test(test_service_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
