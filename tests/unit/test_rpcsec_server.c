@@ -80,7 +80,10 @@ static void pair(int32_t enctype, uint8_t tweak, gk5_ctx **init, gk5_ctx **acc)
         return;
     }
     key_len = tok_key(enctype, key);
-    key[0] ^= tweak;
+    /* Shifted up one bit: the low bit of every DES3 key byte is parity,
+     * which DES ignores, so tweaking it alone would give the same key. */
+    key[0] ^= (uint8_t)(tweak << 1);
+    key[1] ^= tweak & 0x80u ? 0x02u : 0x00u;
     cfx = tok_is_rfc1964(enctype) ? 0 : TOK_GSSD_CFX;
     sub = cfx != 0 ? TOK_GSSD_SUBKEY : 0;
     *init = tok_ctx(enctype, TOK_GSSD_INITIATOR | cfx | sub, 0, key, key_len);
