@@ -433,6 +433,13 @@ cleanup:
 
 /* XDR-encode obj with proc into a malloc'd results buffer of at most cap
  * bytes.  0, or -1 (out of memory, or it did not encode). */
+/* WHOAMI's result, string<GK5_ECHO_MAX_STRING>: xdr_string takes the
+ * bound as a third argument, which an xdrproc_t call does not pass. */
+static bool_t xdr_whoami(XDR *xdrs, char **s)
+{
+    return xdr_string(xdrs, s, GK5_ECHO_MAX_STRING);
+}
+
 /* SINK's argument, counted where it lies: the opaque's length, and its
  * bytes (with padding) stepped over in place (XDR_INLINE) rather than
  * copied out.  Decode only. */
@@ -602,7 +609,7 @@ int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
             break;
         }
         whoami_text(call, who, sizeof(who));
-        if (encode_results(results, CLI_XDR_PROC(xdr_string), &whop,
+        if (encode_results(results, CLI_XDR_PROC(xdr_whoami), &whop,
                            xdr_opaque_size(strlen(who))) != 0) {
             *accept_stat = GK5_RPC_SYSTEM_ERR;
         }

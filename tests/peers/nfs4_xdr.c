@@ -227,7 +227,8 @@ static bool_t xdr_u64_out(XDR *xdrs, uint64_t v)
 
 static bool_t xdr_flag(XDR *xdrs, bool *v)
 {
-    bool_t b = *v;
+    /* *v is read only when encoding: decoding fills it. */
+    bool_t b = xdrs->x_op == XDR_ENCODE ? *v : FALSE;
 
     if (!xdr_bool(xdrs, &b)) {
         return FALSE;
