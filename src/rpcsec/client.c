@@ -829,7 +829,7 @@ struct init_res {
 static void init_res_free(struct init_res *res)
 {
     free(res->token);
-    memset(res, 0, sizeof(*res));
+    memset(res, 0, sizeof(*res)); /* not a wipe: ready for reuse */
 }
 
 static void init_res_err(gk5_rpc_error *err)
@@ -1984,7 +1984,7 @@ static void op_destroy(AUTH *auth)
 
     if (s != NULL) {
         slot_end_call(s);
-        memset(s, 0, sizeof(*s));
+        memset(s, 0, sizeof(*s)); /* not a wipe: the slot is free again */
     }
     send_destroy(p);
     priv_free(p);
