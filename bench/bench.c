@@ -1551,8 +1551,8 @@ static int bench_enctype(const struct config *cfg, struct results *res,
                  gk5_mit_status_text(&st, text, sizeof(text)));
         goto cleanup;
     }
-    if (GK5_ERROR(gk5_mit_import_by_path(&st, &pair.init, GK5_MIT_PATH_LUCID, &got,
-                                   &g)) != 0) {
+    if (GK5_ERROR(gk5_mit_import_by_path(&st, &pair.init, GK5_MIT_PATH_LUCID,
+                                         &got, &g)) != 0) {
         snprintf(why, sizeof(why), "import: %s",
                  gk5_mit_status_text(&st, text, sizeof(text)));
         goto cleanup;

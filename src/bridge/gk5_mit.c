@@ -343,8 +343,8 @@ cleanup:
 }
 
 uint32_t gk5_mit_import_by_path(gk5_mit_status *st, gss_ctx_id_t *mit_ctx,
-                          enum gk5_mit_path path, int32_t *enctype,
-                          gk5_ctx **ctx)
+                                enum gk5_mit_path path, int32_t *enctype,
+                                gk5_ctx **ctx)
 {
     gk5_mit_lucid *lucid = NULL;
     uint32_t ret;

@@ -85,8 +85,9 @@ GK5_WUR uint32_t gk5_mit_lucid_import(gk5_mit_status *st,
 /* Export *mit_ctx and import it into gk5 by path, in one step (the MIT
  * context is consumed as by gk5_mit_export_lucid).  *enctype, if not
  * NULL, receives the exported token enctype even when gk5 refuses it. */
-GK5_WUR uint32_t gk5_mit_import_by_path(gk5_mit_status *st, gss_ctx_id_t *mit_ctx,
-                                  enum gk5_mit_path path, int32_t *enctype,
-                                  gk5_ctx **ctx);
+GK5_WUR uint32_t gk5_mit_import_by_path(gk5_mit_status *st,
+                                        gss_ctx_id_t *mit_ctx,
+                                        enum gk5_mit_path path,
+                                        int32_t *enctype, gk5_ctx **ctx);
 
 #endif /* GK5_BRIDGE_MIT_INT_H */
