@@ -63,22 +63,25 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# start NAME CMD...: run a server, wait for "listening on 127.0.0.1:PORT".
+# start NAME CMD...: run a server, wait for "listening on 127.0.0.1:PORT";
+# PORT set.  Not in a subshell: its PID must reach the cleanup.
 start() {
-    local name=$1 port="" i
+    local name=$1 i
     shift
+    PORT=""
     "$@" >"$work/$name.out" 2>"$work/$name.err" &
     pids+=($!)
     for i in $(seq 1 100); do
-        port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/$name.out" | head -n 1)
-        [ -n "$port" ] && break
+        PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/$name.out" | head -n 1)
+        [ -n "$PORT" ] && break
         sleep 0.05
     done
-    [ -n "$port" ] || { echo "rpc_bench: $name did not start:" >&2; cat "$work/$name.err" >&2; exit 1; }
-    echo "$port"
+    [ -n "$PORT" ] || { echo "rpc_bench: $name did not start:" >&2; cat "$work/$name.err" >&2; exit 1; }
 }
-gport=$(start gk5 "$gk5" rpc serve --listen 127.0.0.1:0 --keytab "$realm/service.keytab" --principal gk5@localhost)
-tport=$(KRB5_KTNAME=$realm/service.keytab start tirpc "$tsrv" --port 0 --keytab "$realm/service.keytab" --principal gk5@localhost)
+start gk5 "$gk5" rpc serve --listen 127.0.0.1:0 --keytab "$realm/service.keytab" --principal gk5@localhost
+gport=$PORT
+KRB5_KTNAME=$realm/service.keytab start tirpc "$tsrv" --port 0 --keytab "$realm/service.keytab" --principal gk5@localhost
+tport=$PORT
 
 creds=(--client-keytab "$realm/client.keytab" --client-principal gk5-client@GK5.TEST)
 touch "$work/notes"
