@@ -297,27 +297,49 @@ void cli_rpc_call_error(CLIENT *clnt, AUTH *auth, const char *what, char *buf,
              ge != NULL ? "; gk5: " : "", ge != NULL ? ge->text : "");
 }
 
-int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
-                    CLIENT **out, char *err, size_t err_len)
+/* HOST:PORT (or ADDRESS:PORT with AI_NUMERICHOST) to TCP addresses; 0, or
+ * -1 with words in err. */
+static int resolve_stream(const char *hostport, int flags, char *host,
+                          size_t host_len, struct addrinfo **res, char *err,
+                          size_t err_len)
 {
-    struct addrinfo hints, *res = NULL;
-    char host[NI_MAXHOST], port[16];
-    int fd = -1, gai, saved = 0, ret = -1;
-    const int one = 1;
+    struct addrinfo hints;
+    char port[16];
 
-    *out = NULL;
-    if (split_hostport(hostport, host, sizeof(host), port, sizeof(port)) != 0) {
-        snprintf(err, err_len, "'%s' is not HOST:PORT", hostport);
-        goto cleanup;
+    *res = NULL;
+    if (split_hostport(hostport, host, host_len, port, sizeof(port)) != 0) {
+        snprintf(err, err_len, "'%s' is not %s:PORT", hostport,
+                 (flags & AI_NUMERICHOST) != 0 ? "ADDRESS" : "HOST");
+        return -1;
     }
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICSERV;
-    gai = getaddrinfo(host, port, &hints, &res);
+    hints.ai_flags = flags;
+    int gai = getaddrinfo(host, port, &hints, res);
     if (gai != 0) {
-        snprintf(err, err_len, "cannot resolve '%s': %s", host,
-                 gai_strerror(gai));
+        snprintf(err, err_len,
+                 (flags & AI_NUMERICHOST) != 0
+                     ? "'%s' is not a numeric address: %s"
+                     : "cannot resolve '%s': %s",
+                 host, gai_strerror(gai));
+        *res = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
+                    CLIENT **out, char *err, size_t err_len)
+{
+    struct addrinfo *res = NULL;
+    char host[NI_MAXHOST];
+    int fd = -1, saved = 0, ret = -1;
+    const int one = 1;
+
+    *out = NULL;
+    if (resolve_stream(hostport, AI_NUMERICSERV, host, sizeof(host), &res, err,
+                       err_len) != 0) {
         goto cleanup;
     }
     for (const struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
@@ -366,27 +388,17 @@ cleanup:
 int cli_rpc_listen(const char *hostport, int *fd_out, char *bound,
                    size_t bound_len, char *err, size_t err_len)
 {
-    struct addrinfo hints, *res = NULL;
+    struct addrinfo *res = NULL;
     struct sockaddr_storage ss;
     socklen_t sslen = sizeof(ss);
-    char host[NI_MAXHOST], port[16];
-    int fd = -1, gai, ret = -1;
+    char host[NI_MAXHOST];
+    int fd = -1, ret = -1;
     const int one = 1;
 
     *fd_out = -1;
-    if (split_hostport(hostport, host, sizeof(host), port, sizeof(port)) != 0) {
-        snprintf(err, err_len, "'%s' is not ADDRESS:PORT", hostport);
-        goto cleanup;
-    }
-    memset(&hints, 0, sizeof(hints));
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
     /* Exactly the address given: no name lookup, no wildcard. */
-    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
-    gai = getaddrinfo(host, port, &hints, &res);
-    if (gai != 0) {
-        snprintf(err, err_len, "'%s' is not a numeric address: %s", host,
-                 gai_strerror(gai));
+    if (resolve_stream(hostport, AI_NUMERICHOST | AI_NUMERICSERV, host,
+                       sizeof(host), &res, err, err_len) != 0) {
         goto cleanup;
     }
     fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC,
