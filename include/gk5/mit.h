@@ -66,7 +66,10 @@ GK5_EXPORT void gk5_mit_last_error(uint32_t *mit_major, uint32_t *mit_minor,
 typedef struct {
     const char *principal;     /* initiator's krb5 name, e.g. "user@REALM" */
     const char *ccache;        /* credential cache, e.g. "MEMORY:x" */
-    const char *client_keytab; /* initial credentials from this keytab */
+    const char *client_keytab; /* initial credentials from this keytab;
+                                * without ccache they go to a MEMORY
+                                * ccache of the initiator's own, destroyed
+                                * with it (never the process's default) */
     const int32_t *enctypes;   /* session-key enctypes allowed (all if NULL) */
     size_t n_enctypes;
     uint32_t req_flags; /* GSS_C_*_FLAG; 0: mutual | integ | conf */

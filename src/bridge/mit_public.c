@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include <gssapi/gssapi_krb5.h>
+#include <krb5.h>
+#include <openssl/rand.h>
 
 #include <gk5/mit.h>
 
@@ -175,11 +177,44 @@ struct gk5_mit_initiator {
     gss_ctx_id_t ctx;
     OM_uint32 req_flags;
     int complete;
+    /* "MEMORY:gk5-init-<random>" when a client keytab came without a
+     * ccache: the initiator's own cache, destroyed with it. */
+    char own_ccache[48];
 };
+
+/* A client keytab without a ccache would have MIT fill the process's
+ * default ccache: initiators on other threads then initialise and read
+ * one cache at once, and one of them finds it empty ("Matching credential
+ * not found").  Such an initiator gets a MEMORY ccache of its own. */
+static int own_ccache_name(char *buf, size_t len)
+{
+    uint8_t r[8];
+
+    if (RAND_bytes(r, sizeof(r)) != 1) {
+        return -1;
+    }
+    (void)snprintf(buf, len, "MEMORY:gk5-init-%02x%02x%02x%02x%02x%02x%02x%02x",
+                   r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
+    return 0;
+}
+
+static void own_ccache_destroy(const char *name)
+{
+    krb5_context kctx = NULL;
+    krb5_ccache cc = NULL;
+
+    if (name[0] == '\0' || krb5_init_context(&kctx) != 0) {
+        return;
+    }
+    if (krb5_cc_resolve(kctx, name, &cc) == 0) {
+        (void)krb5_cc_destroy(kctx, cc);
+    }
+    krb5_free_context(kctx);
+}
 
 static uint32_t initiator_cred(uint32_t *minor,
                                const gk5_mit_initiator_options *o,
-                               gss_cred_id_t *cred)
+                               const char *own_ccache, gss_cred_id_t *cred)
 {
     gss_name_t name = GSS_C_NO_NAME;
     gss_key_value_element_desc elems[2];
@@ -196,6 +231,9 @@ static uint32_t initiator_cred(uint32_t *minor,
     if (o->ccache != NULL) {
         elems[store.count++] =
             (gss_key_value_element_desc){"ccache", o->ccache};
+    } else if (own_ccache[0] != '\0') {
+        elems[store.count++] =
+            (gss_key_value_element_desc){"ccache", own_ccache};
     }
     if (o->client_keytab != NULL) {
         elems[store.count++] =
@@ -275,7 +313,13 @@ uint32_t gk5_mit_initiator_create(uint32_t *minor, const char *target,
     if (opts->principal != NULL || opts->ccache != NULL ||
         opts->client_keytab != NULL ||
         (opts->enctypes != NULL && opts->n_enctypes > 0)) {
-        major = initiator_cred(minor, opts, &init->cred);
+        if (opts->client_keytab != NULL && opts->ccache == NULL &&
+            own_ccache_name(init->own_ccache, sizeof(init->own_ccache)) != 0) {
+            *minor = GK5_ERR_CRYPTO_BACKEND; /* RAND_bytes */
+            major = GK5_S_FAILURE;
+            goto cleanup;
+        }
+        major = initiator_cred(minor, opts, init->own_ccache, &init->cred);
         if (GK5_ERROR(major) != 0) {
             goto cleanup;
         }
@@ -350,6 +394,7 @@ void gk5_mit_initiator_free(gk5_mit_initiator *init)
     (void)gss_delete_sec_context(&rel, &init->ctx, GSS_C_NO_BUFFER);
     (void)gss_release_name(&rel, &init->target);
     (void)gss_release_cred(&rel, &init->cred);
+    own_ccache_destroy(init->own_ccache);
     free(init);
 }
 

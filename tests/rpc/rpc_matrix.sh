@@ -106,23 +106,40 @@ trap 'exit 143' TERM
 
 # ---- TAP ----
 
+# meson prints a TAP test's stderr, not its stdout, when it fails: a
+# failed cell and its diagnostics go to both, so that the CI log says why.
+FAILING=0
+
 diag() {
-    sed 's/^/# /'
+    if [ $FAILING = 1 ]; then
+        sed 's/^/# /' | tee /dev/stderr
+    else
+        sed 's/^/# /'
+    fi
+}
+
+note() {
+    echo "# $*"
+    [ $FAILING = 0 ] || echo "# $*" >&2
 }
 
 ok() {
     N=$((N + 1))
+    FAILING=0
     echo "ok $N - $1"
 }
 
 not_ok() {
     N=$((N + 1))
     FAILED=$((FAILED + 1))
+    FAILING=1
     echo "not ok $N - $1"
+    echo "not ok $N - $1" >&2
 }
 
 skip() {
     N=$((N + 1))
+    FAILING=0
     echo "ok $N - $1 # SKIP $2"
 }
 
@@ -160,26 +177,26 @@ cell() {
     fi
     if [ $rc = 124 ] || [ $rc = 137 ]; then
         not_ok "$desc"
-        echo "# timed out after $CELL_TIMEOUT s: ${CMD[*]}"
+        note "timed out after $CELL_TIMEOUT s: ${CMD[*]}"
         tail -n 8 "$log" | diag
         return 1
     fi
     if [ $want_fail = 1 ]; then
         if [ $rc = 0 ] || [ $rc -gt 128 ]; then
             not_ok "$desc"
-            echo "# expected a refusal (exit 1), got exit $rc: ${CMD[*]}"
+            note "expected a refusal (exit 1), got exit $rc: ${CMD[*]}"
             tail -n 8 "$log" | diag
             return 1
         fi
     elif [ $rc != 0 ]; then
         not_ok "$desc"
-        echo "# exit $rc: ${CMD[*]}"
+        note "exit $rc: ${CMD[*]}"
         tail -n 12 "$log" | diag
         return 1
     fi
     if [ -n "$re" ] && ! grep -Eq -- "$re" "$log"; then
         not_ok "$desc"
-        echo "# output does not match /$re/: ${CMD[*]}"
+        note "output does not match /$re/: ${CMD[*]}"
         tail -n 8 "$log" | diag
         return 1
     fi
@@ -219,7 +236,7 @@ server_cell() {
         return 0
     fi
     not_ok "$desc"
-    echo "# did not print its port: $*"
+    note "did not print its port: $*"
     tail -n 8 "$WORK/$name.out" "$WORK/$name.err" 2>/dev/null | diag
     return 1
 }
@@ -230,7 +247,7 @@ stop_cell() {
     if ! alive "$pid"; then
         wait "$pid" 2>/dev/null
         not_ok "$desc"
-        echo "# it had already exited (status $?)"
+        note "it had already exited (status $?)"
         tail -n 8 "$WORK/$name.err" | diag
         return 1
     fi
@@ -239,7 +256,7 @@ stop_cell() {
         ok "$desc"
     else
         not_ok "$desc"
-        echo "# exit status $STOP_RC after SIGTERM"
+        note "exit status $STOP_RC after SIGTERM"
         tail -n 8 "$WORK/$name.err" | diag
     fi
 }
@@ -283,7 +300,7 @@ whoami_re() {
 
 # ---- the matrix ----
 
-echo "# realm $DIR; gk5 $GK5"
+note "realm $DIR; gk5 $GK5"
 T_START=$(date +%s)
 
 server_cell gk5srv "gk5 rpc serve starts" \
@@ -382,7 +399,7 @@ if [ -n "$GK5_PORT" ]; then
     if cell "libtirpc client -> gk5 server, krb5p, the realm's default enctype" \
         --grep 'enctype [a-z0-9-]+ \([0-9]+\)' -- \
         cmd_tirpc "$GK5_PORT" krb5p --size 4k --calls 10; then
-        echo "# libtirpc's client (MIT defaults) negotiated:" \
+        note "libtirpc's client (MIT defaults) negotiated:" \
             "$(grep -Eo 'enctype [a-z0-9-]+ \([0-9]+\)' <<<"$OUT" | head -n 1)"
     fi
 fi
@@ -401,14 +418,14 @@ if [ -n "$GK5_PORT" ]; then
         "$TIRPC_CLIENT" "127.0.0.1:$GK5_PORT" --sec krb5i --target $TARGET \
         --client-keytab "$CLIENT_KT" --proc null
     if grep -q 'RFC 8429' "$WORK/gk5srv.err" "$WORK/gk5srv.out"; then
-        echo "# gk5 rpc serve said: $(grep -h 'RFC 8429' "$WORK/gk5srv.err" "$WORK/gk5srv.out" | tail -n 1)"
+        note "gk5 rpc serve said: $(grep -h 'RFC 8429' "$WORK/gk5srv.err" "$WORK/gk5srv.out" | tail -n 1)"
     fi
     if alive "$GK5_PID"; then
         cell "gk5 server still serves after the rc4 refusals: krb5p echo 1 KiB x 10" -- \
             cmd_gk5 echo "$GK5_PORT" krb5p --size 1024 --calls 10
     else
         not_ok "gk5 server still serves after the rc4 refusals"
-        echo "# gk5 rpc serve (pid $GK5_PID) has exited"
+        note "gk5 rpc serve (pid $GK5_PID) has exited"
         tail -n 8 "$WORK/gk5srv.err" | diag
     fi
 fi
@@ -437,6 +454,6 @@ fi
 [ -n "$GK5_PORT" ] && stop_cell "$GK5_PID" "gk5 rpc serve exits 0 on SIGTERM" gk5srv
 [ -n "$TIRPC_PORT" ] && stop_cell "$TIRPC_PID" "tirpc_server exits 0 on SIGTERM" tirpcsrv
 
-echo "# $N cells, $FAILED failed, $(($(date +%s) - T_START)) s"
+note "$N cells, $FAILED failed, $(($(date +%s) - T_START)) s"
 echo "1..$N"
 [ $FAILED = 0 ]
