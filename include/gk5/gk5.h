@@ -109,6 +109,8 @@ enum gk5_err {
     GK5_ERR_BAD_QOP,          /* only GK5_QOP_DEFAULT is supported */
     GK5_ERR_CONF_UNAVAILABLE, /* confidentiality not available */
     GK5_ERR_MIT,              /* an MIT krb5 call failed (libgk5_mit) */
+    GK5_ERR_EXPORT_IN_USE,    /* MIT's export of a context gk5 has used
+                                 (gk5_mech.so) would resend numbers */
     GK5_ERR__COUNT
 };
 

@@ -123,32 +123,22 @@ static void copy_key(gk5_lucid_key *dst, const gss_krb5_lucid_key_t *src)
     dst->data = src->data;
 }
 
-uint32_t gk5_mit_export_lucid(gk5_mit_status *st, gss_ctx_id_t *mit_ctx,
-                              gk5_mit_lucid **out)
+/* Hold MIT's version 1 lucid context (ownership passes to the result) and
+ * its fields in gk5's terms. */
+static uint32_t lucid_adopt(gk5_mit_status *st, void *exported,
+                            gk5_mit_lucid **out)
 {
     gk5_mit_lucid *lucid = NULL;
-    void *exported = NULL;
-    OM_uint32 major, minor = 0;
+    OM_uint32 minor = 0;
     uint32_t ret;
 
-    status_ok(st);
-    *out = NULL;
-    if (mit_ctx == NULL || *mit_ctx == GSS_C_NO_CONTEXT) {
-        ret = status_gk5(st, "gk5_mit_export_lucid", GK5_ERR_CTX_NO_CONTEXT);
+    if (((gss_krb5_lucid_context_version_t *)exported)->version != 1) {
+        ret = status_gk5(st, "gk5_mit_export_lucid", GK5_ERR_IMPORT_VERSION);
         goto cleanup;
     }
     lucid = calloc(1, sizeof(*lucid));
     if (lucid == NULL) {
         ret = status_gk5(st, "gk5_mit_export_lucid", GK5_ERR_NOMEM);
-        goto cleanup;
-    }
-    major = gss_krb5_export_lucid_sec_context(&minor, mit_ctx, 1, &exported);
-    if (GSS_ERROR(major)) {
-        ret = status_mit(st, "gss_krb5_export_lucid_sec_context", major, minor);
-        goto cleanup;
-    }
-    if (((gss_krb5_lucid_context_version_t *)exported)->version != 1) {
-        ret = status_gk5(st, "gk5_mit_export_lucid", GK5_ERR_IMPORT_VERSION);
         goto cleanup;
     }
     lucid->mit = exported;
@@ -170,15 +160,66 @@ uint32_t gk5_mit_export_lucid(gk5_mit_status *st, gss_ctx_id_t *mit_ctx,
     copy_key(&f->cfx_kd.acceptor_subkey, &v1->cfx_kd.acceptor_subkey);
 
     *out = lucid;
-    lucid = NULL;
     ret = GK5_S_COMPLETE;
 
 cleanup:
     if (exported != NULL) {
         (void)gss_krb5_free_lucid_sec_context(&minor, exported);
     }
-    gk5_mit_lucid_free(lucid);
     return ret;
+}
+
+uint32_t gk5_mit_export_lucid(gk5_mit_status *st, gss_ctx_id_t *mit_ctx,
+                              gk5_mit_lucid **out)
+{
+    void *exported = NULL;
+    OM_uint32 major, minor = 0;
+
+    status_ok(st);
+    *out = NULL;
+    if (mit_ctx == NULL || *mit_ctx == GSS_C_NO_CONTEXT) {
+        return status_gk5(st, "gk5_mit_export_lucid", GK5_ERR_CTX_NO_CONTEXT);
+    }
+    major = gss_krb5_export_lucid_sec_context(&minor, mit_ctx, 1, &exported);
+    if (GSS_ERROR(major)) {
+        return status_mit(st, "gss_krb5_export_lucid_sec_context", major,
+                          minor);
+    }
+    return lucid_adopt(st, exported, out);
+}
+
+/* GSS_KRB5_EXPORT_LUCID_SEC_CONTEXT_OID (1.2.840.113554.1.2.2.5.6) with
+ * the version (1) appended: what gss_krb5_export_lucid_sec_context asks
+ * of the krb5 mechanism before it deletes the context. */
+static gss_OID_desc lucid_v1_oid = {
+    12, (void *)"\x2a\x86\x48\x86\xf7\x12\x01\x02\x02\x05\x06\x01"};
+
+uint32_t gk5_mit_inquire_lucid(gk5_mit_status *st, gss_ctx_id_t mit_ctx,
+                               gk5_mit_lucid **out)
+{
+    gss_buffer_set_t set = GSS_C_NO_BUFFER_SET;
+    void *exported = NULL;
+    OM_uint32 major, minor = 0;
+
+    status_ok(st);
+    *out = NULL;
+    if (mit_ctx == GSS_C_NO_CONTEXT) {
+        return status_gk5(st, "gk5_mit_inquire_lucid", GK5_ERR_CTX_NO_CONTEXT);
+    }
+    major =
+        gss_inquire_sec_context_by_oid(&minor, mit_ctx, &lucid_v1_oid, &set);
+    if (GSS_ERROR(major)) {
+        return status_mit(st, "gss_inquire_sec_context_by_oid (lucid)", major,
+                          minor);
+    }
+    if (set == GSS_C_NO_BUFFER_SET || set->count != 1 ||
+        set->elements[0].length != sizeof(void *)) {
+        (void)gss_release_buffer_set(&minor, &set);
+        return status_gk5(st, "gk5_mit_inquire_lucid", GK5_ERR_IMPORT_VERSION);
+    }
+    memcpy(&exported, set->elements[0].value, sizeof(void *));
+    (void)gss_release_buffer_set(&minor, &set);
+    return lucid_adopt(st, exported, out);
 }
 
 const gk5_lucid_ctx *gk5_mit_lucid_fields(const gk5_mit_lucid *lucid)

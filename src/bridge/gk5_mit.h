@@ -43,6 +43,12 @@ typedef struct gk5_mit_lucid gk5_mit_lucid;
  * GK5_ERR_NOMEM). */
 GK5_WUR uint32_t gk5_mit_export_lucid(gk5_mit_status *st, gss_ctx_id_t *mit_ctx,
                                       gk5_mit_lucid **out);
+/* The same lucid data without consuming mit_ctx: the krb5 mechanism's own
+ * answer to gss_inquire_sec_context_by_oid for the lucid OID (the context
+ * stays usable with MIT).  Answers as gk5_mit_export_lucid. */
+GK5_WUR uint32_t gk5_mit_inquire_lucid(gk5_mit_status *st, gss_ctx_id_t mit_ctx,
+                                       gk5_mit_lucid **out);
+
 /* The export's fields, valid until gk5_mit_lucid_free(). */
 const gk5_lucid_ctx *gk5_mit_lucid_fields(const gk5_mit_lucid *lucid);
 /* The enctype of the key the tokens are made with: the acceptor subkey's

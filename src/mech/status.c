@@ -90,6 +90,7 @@ uint32_t gk5i_status(uint32_t *minor, uint32_t err)
     case GK5_ERR_CTX_SEQ_EXHAUSTED:
     case GK5_ERR_CONF_UNAVAILABLE:
     case GK5_ERR_MIT:
+    case GK5_ERR_EXPORT_IN_USE:
     case GK5_ERR__COUNT:
         break;
     }
@@ -193,6 +194,9 @@ static const char *err_words(uint32_t code)
     case GK5_ERR_MIT:
         return "an MIT krb5 GSS-API call failed (gk5_mit_display_status "
                "gives MIT's words)";
+    case GK5_ERR_EXPORT_IN_USE:
+        return "gk5 has already made or taken tokens on this context: MIT's "
+               "export of it would send sequence numbers twice";
     case GK5_ERR__COUNT:
         break;
     }
