@@ -1,0 +1,106 @@
+/*
+ * gk5_mech.so: a mechglue interposer module for MIT krb5's GSS-API.
+ *
+ * MIT's mechglue hands every call for the krb5 mechanism OIDs to the gssi_*
+ * entry points of this module.  The module passes establishment,
+ * credentials, names and the rest to MIT's own krb5 mechanism (reached
+ * through the public GSS-API with the "special" OID: gk5's interposer OID
+ * followed by the real mechanism's), and once a context is complete it
+ * takes the keys and sequence numbers from MIT's lucid data and serves
+ * the per-message calls with gk5.  A context gk5 cannot serve stays with
+ * MIT entirely.
+ */
+#ifndef GK5_INTERPOSER_H
+#define GK5_INTERPOSER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <gssapi/gssapi.h>
+#include <gssapi/gssapi_ext.h>
+#include <gssapi/gssapi_krb5.h>
+
+#include <gk5/gk5.h>
+
+#include "interposer/gssi.h"
+
+/* The mechglue looks the entry points up by name with dlsym(). */
+#define GKI_EXPORT __attribute__((visibility("default")))
+
+/* The interposer's OID in the example gk5.conf.  gk5 has no IANA
+ * enterprise number yet, so the default sits under RFC 5612's number for
+ * documentation (32473) with RFC 4121's number below it; MIT's config
+ * parser takes only arcs below 2^64, which rules out an X.667 UUID arc
+ * (2.25.<128-bit UUID>).  The module works with whatever OID its config
+ * line gives: a packager puts one of their own arc there. */
+#define GK5_INTERPOSER_OID_TEXT "1.3.6.1.4.1.32473.4121.1"
+
+/* The OID the module was configured with. */
+extern gss_OID_desc gki_interposer_oid;
+
+/* The krb5 mechanism OIDs the module interposes, and for each the special
+ * OID that reaches MIT's real mechanism. */
+enum { GKI_N_MECHS = 3 };
+extern gss_OID_desc gki_mechs[GKI_N_MECHS];
+
+/* The special OID for a public krb5 OID (or for a special OID already),
+ * GSS_C_NO_OID for any other. */
+gss_OID gki_special_oid(gss_const_OID mech);
+/* The public krb5 OID a special OID stands for (or the OID itself). */
+gss_OID gki_public_oid(gss_OID mech);
+/* A one-element OID set holding the special OID for mech (the krb5 one
+ * when mech is GSS_C_NO_OID). */
+gss_OID_set gki_special_set(gss_const_OID mech);
+/* A copy of set with every special OID replaced by its public one; the
+ * caller releases it with gss_release_oid_set.  GSS_S_COMPLETE or
+ * GSS_S_FAILURE (ENOMEM). */
+OM_uint32 gki_public_set(OM_uint32 *minor, gss_OID_set in, gss_OID_set *out);
+
+/* ---- contexts ---- */
+
+struct gki_counts {
+    atomic_ulong wrap, unwrap, get_mic, verify_mic, wrap_iov, unwrap_iov,
+        get_mic_iov, verify_mic_iov;
+};
+
+typedef struct gki_ctx {
+    gss_ctx_id_t mit;     /* MIT's context, for the special OID */
+    gss_cred_id_t accept; /* acceptor credential made for a NO_CREDENTIAL
+                             accept (released with the context) */
+    gk5_ctx *gk5;         /* set once complete, when gk5 serves it */
+    OM_uint32 flags;      /* GSS_C_*_FLAG of the established context */
+    int open;             /* establishment complete */
+    atomic_int used;      /* gk5 has made or taken a token */
+    struct gki_counts n;  /* per-message calls gk5 served */
+} gki_ctx;
+
+/* ---- status ---- */
+
+/* gk5's minor codes as the module returns them: a com_err-style table
+ * base ("gk5m") plus gk5's code, so that gssi_display_status can tell them
+ * from the MIT minors it passes on. */
+#define GKI_MINOR_BASE 0x865ea700u
+#define GKI_IS_GK5_MINOR(m) (((m)&0xffffff00u) == GKI_MINOR_BASE)
+OM_uint32 gki_minor(uint32_t gk5_minor);
+
+/* ---- trace ---- */
+
+/* GK5_TRACE=FILE (or "stderr") makes the module say what it does with
+ * each context: served by gk5 (enctype), or left with MIT and why, and
+ * at deletion how many per-message calls gk5 served.  Never keys or
+ * messages.  Read with secure_getenv: ignored in setuid programs. */
+void gki_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int gki_tracing(void);
+
+/* Make a gk5 context from MIT's complete context c->mit, if gk5 can serve
+ * it (otherwise the reason goes to the trace and c->gk5 stays NULL). */
+void gki_takeover(gki_ctx *c);
+gki_ctx *gki_ctx_new(void);
+void gki_ctx_free(gki_ctx *c);
+
+/* The mechanism's own token inside a mechglue export ([u32be OID length]
+ * [OID][token]), copied to *out (released with gss_release_buffer). */
+OM_uint32 gki_strip_oid_header(OM_uint32 *minor, gss_buffer_t in,
+                               gss_buffer_t out);
+
+#endif /* GK5_INTERPOSER_H */

@@ -1,0 +1,553 @@
+/*
+ * Everything of the krb5 mechanism that gk5 does not serve, handed to MIT's
+ * real krb5 mechanism through the special OID: credentials, names, the
+ * mechanism's inquiries and extensions.
+ *
+ * The module's credentials and names are MIT mechglue handles made for the
+ * special OID (so MIT's real mechanism holds the state); the mechglue wraps
+ * them in handles of its own for the application.  Where MIT's call selects
+ * a mechanism by OID, the special OID goes in (the krb5 OID or
+ * GSS_C_NO_OID would come back here); OIDs going out are the public ones.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "interposer/interposer.h"
+
+/* ---- credentials ---- */
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred(
+    OM_uint32 *minor, gss_name_t desired_name, OM_uint32 time_req,
+    gss_OID_set desired_mechs, int cred_usage, gss_cred_id_t *output_cred,
+    gss_OID_set *actual_mechs, OM_uint32 *time_rec)
+{
+    gss_OID mech = desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
+                       ? &desired_mechs->elements[0]
+                       : GSS_C_NO_OID;
+
+    return gss_acquire_cred(minor, desired_name, time_req,
+                            gki_special_set(mech), cred_usage, output_cred,
+                            actual_mechs, time_rec);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_from(
+    OM_uint32 *minor, gss_name_t desired_name, OM_uint32 time_req,
+    gss_OID_set desired_mechs, gss_cred_usage_t cred_usage,
+    gss_const_key_value_set_t cred_store, gss_cred_id_t *output_cred,
+    gss_OID_set *actual_mechs, OM_uint32 *time_rec)
+{
+    gss_OID mech = desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
+                       ? &desired_mechs->elements[0]
+                       : GSS_C_NO_OID;
+
+    return gss_acquire_cred_from(minor, desired_name, time_req,
+                                 gki_special_set(mech), cred_usage, cred_store,
+                                 output_cred, actual_mechs, time_rec);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_with_password(
+    OM_uint32 *minor, const gss_name_t desired_name,
+    const gss_buffer_t password, OM_uint32 time_req,
+    const gss_OID_set desired_mechs, int cred_usage, gss_cred_id_t *output_cred,
+    gss_OID_set *actual_mechs, OM_uint32 *time_rec)
+{
+    gss_OID mech = desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
+                       ? &desired_mechs->elements[0]
+                       : GSS_C_NO_OID;
+
+    return gss_acquire_cred_with_password(
+        minor, desired_name, password, time_req, gki_special_set(mech),
+        cred_usage, output_cred, actual_mechs, time_rec);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_impersonate_name(
+    OM_uint32 *minor, const gss_cred_id_t impersonator,
+    const gss_name_t desired_name, OM_uint32 time_req,
+    const gss_OID_set desired_mechs, gss_cred_usage_t cred_usage,
+    gss_cred_id_t *output_cred, gss_OID_set *actual_mechs, OM_uint32 *time_rec)
+{
+    gss_OID mech = desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
+                       ? &desired_mechs->elements[0]
+                       : GSS_C_NO_OID;
+
+    return gss_acquire_cred_impersonate_name(
+        minor, impersonator, desired_name, time_req, gki_special_set(mech),
+        cred_usage, output_cred, actual_mechs, time_rec);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_cred(OM_uint32 *minor,
+                                                     gss_cred_id_t *cred)
+{
+    return gss_release_cred(minor, cred);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV
+gssi_inquire_cred(OM_uint32 *minor, gss_cred_id_t cred, gss_name_t *name,
+                  OM_uint32 *lifetime, int *cred_usage, gss_OID_set *mechanisms)
+{
+    return gss_inquire_cred(minor, cred, name, lifetime, cred_usage,
+                            mechanisms);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_cred_by_mech(
+    OM_uint32 *minor, gss_cred_id_t cred, gss_OID mech_type, gss_name_t *name,
+    OM_uint32 *initiator_lifetime, OM_uint32 *acceptor_lifetime,
+    gss_cred_usage_t *cred_usage)
+{
+    return gss_inquire_cred_by_mech(
+        minor, cred, gki_special_oid(mech_type ? mech_type : &gki_mechs[0]),
+        name, initiator_lifetime, acceptor_lifetime, cred_usage);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV
+gssi_inquire_cred_by_oid(OM_uint32 *minor, const gss_cred_id_t cred,
+                         const gss_OID desired, gss_buffer_set_t *data_set)
+{
+    return gss_inquire_cred_by_oid(minor, cred, desired, data_set);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV
+gssi_set_cred_option(OM_uint32 *minor, gss_cred_id_t *cred,
+                     const gss_OID desired, const gss_buffer_t value)
+{
+    return gss_set_cred_option(minor, cred, desired, value);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_store_cred(
+    OM_uint32 *minor, const gss_cred_id_t cred, gss_cred_usage_t cred_usage,
+    const gss_OID desired_mech, OM_uint32 overwrite_cred,
+    OM_uint32 default_cred, gss_OID_set *elements_stored,
+    gss_cred_usage_t *cred_usage_stored)
+{
+    return gss_store_cred(
+        minor, cred, cred_usage,
+        gki_special_oid(desired_mech ? desired_mech : &gki_mechs[0]),
+        overwrite_cred, default_cred, elements_stored, cred_usage_stored);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_store_cred_into(
+    OM_uint32 *minor, gss_cred_id_t cred, gss_cred_usage_t cred_usage,
+    gss_OID desired_mech, OM_uint32 overwrite_cred, OM_uint32 default_cred,
+    gss_const_key_value_set_t cred_store, gss_OID_set *elements_stored,
+    gss_cred_usage_t *cred_usage_stored)
+{
+    return gss_store_cred_into(
+        minor, cred, cred_usage,
+        gki_special_oid(desired_mech ? desired_mech : &gki_mechs[0]),
+        overwrite_cred, default_cred, cred_store, elements_stored,
+        cred_usage_stored);
+}
+
+/* ---- exported tokens: [u32be OID length][OID][mechanism token] ---- */
+
+/* The mechanism's own token inside a mechglue export (whose header names
+ * the krb5 OID, as MIT writes it), copied to *out. */
+OM_uint32 gki_strip_oid_header(OM_uint32 *minor, gss_buffer_t in,
+                               gss_buffer_t out)
+{
+    const uint8_t *p = in->value;
+    size_t n;
+
+    out->length = 0;
+    out->value = NULL;
+    if (in->length < 4) {
+        return GSS_S_DEFECTIVE_TOKEN;
+    }
+    n = (size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3];
+    if (n > in->length - 4) {
+        return GSS_S_DEFECTIVE_TOKEN;
+    }
+    out->length = in->length - 4 - n;
+    out->value = malloc(out->length > 0 ? out->length : 1);
+    if (out->value == NULL) {
+        out->length = 0;
+        *minor = gki_minor(GK5_ERR_NOMEM);
+        return GSS_S_FAILURE;
+    }
+    memcpy(out->value, p + 4 + n, out->length);
+    return GSS_S_COMPLETE;
+}
+
+/* head | the special OID of mech | token, for MIT's import calls; head is
+ * 4 bytes (the OID length) for contexts, and the OID is followed by the
+ * token's length for credentials. */
+static OM_uint32 with_special_header(OM_uint32 *minor, gss_const_OID mech,
+                                     gss_buffer_t token, int token_length,
+                                     gss_buffer_t out)
+{
+    gss_OID s = gki_special_oid(mech != GSS_C_NO_OID ? mech : &gki_mechs[0]);
+    size_t len = 4 + s->length + (token_length ? 4 : 0) + token->length;
+    uint8_t *p = malloc(len);
+
+    out->length = 0;
+    out->value = NULL;
+    if (p == NULL) {
+        *minor = gki_minor(GK5_ERR_NOMEM);
+        return GSS_S_FAILURE;
+    }
+    out->value = p;
+    out->length = len;
+    p[0] = (uint8_t)(s->length >> 24);
+    p[1] = (uint8_t)(s->length >> 16);
+    p[2] = (uint8_t)(s->length >> 8);
+    p[3] = (uint8_t)s->length;
+    memcpy(p + 4, s->elements, s->length);
+    p += 4 + s->length;
+    if (token_length) {
+        p[0] = (uint8_t)(token->length >> 24);
+        p[1] = (uint8_t)(token->length >> 16);
+        p[2] = (uint8_t)(token->length >> 8);
+        p[3] = (uint8_t)token->length;
+        p += 4;
+    }
+    if (token->length > 0) {
+        memcpy(p, token->value, token->length);
+    }
+    return GSS_S_COMPLETE;
+}
+
+/* An exported context holds keys. */
+static void wipe_release(gss_buffer_t b)
+{
+    if (b->value != NULL) {
+        zap(b->value, b->length);
+        free(b->value);
+        b->value = NULL;
+        b->length = 0;
+    }
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_export_cred(OM_uint32 *minor,
+                                                    gss_cred_id_t cred,
+                                                    gss_buffer_t token)
+{
+    gss_buffer_desc full = GSS_C_EMPTY_BUFFER, inner = GSS_C_EMPTY_BUFFER;
+    OM_uint32 major, tmp;
+
+    major = gss_export_cred(minor, cred, &full);
+    if (GSS_ERROR(major)) {
+        return major;
+    }
+    /* One element: [len][krb5 OID][len][token]: give the token (the
+     * mechglue writes the header again around it). */
+    major = gki_strip_oid_header(minor, &full, &inner);
+    (void)gss_release_buffer(&tmp, &full);
+    if (GSS_ERROR(major)) {
+        return major;
+    }
+    if (inner.length < 4) {
+        free(inner.value);
+        return GSS_S_DEFECTIVE_TOKEN;
+    }
+    token->length = inner.length - 4;
+    token->value = inner.value;
+    memmove(inner.value, (uint8_t *)inner.value + 4, token->length);
+    return GSS_S_COMPLETE;
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_import_cred_by_mech(OM_uint32 *minor,
+                                                            gss_OID mech_type,
+                                                            gss_buffer_t token,
+                                                            gss_cred_id_t *cred)
+{
+    gss_buffer_desc full = GSS_C_EMPTY_BUFFER;
+    OM_uint32 major;
+
+    major = with_special_header(minor, mech_type, token, 1, &full);
+    if (GSS_ERROR(major)) {
+        return major;
+    }
+    major = gss_import_cred(minor, &full, cred);
+    free(full.value);
+    return major;
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_import_sec_context_by_mech(
+    OM_uint32 *minor, gss_OID mech_type, gss_buffer_t token,
+    gss_ctx_id_t *context_handle)
+{
+    gss_buffer_desc full = GSS_C_EMPTY_BUFFER;
+    gki_ctx *c;
+    OM_uint32 major;
+
+    if (minor == NULL || context_handle == NULL) {
+        return GSS_S_CALL_INACCESSIBLE_WRITE;
+    }
+    *minor = 0;
+    *context_handle = GSS_C_NO_CONTEXT;
+    c = gki_ctx_new();
+    if (c == NULL) {
+        *minor = gki_minor(GK5_ERR_NOMEM);
+        return GSS_S_FAILURE;
+    }
+    major = with_special_header(minor, mech_type, token, 0, &full);
+    if (!GSS_ERROR(major)) {
+        major = gss_import_sec_context(minor, &full, &c->mit);
+    }
+    wipe_release(&full);
+    if (GSS_ERROR(major)) {
+        gki_ctx_free(c);
+        return major;
+    }
+    c->open = 1;
+    gki_takeover(c);
+    *context_handle = (gss_ctx_id_t)c;
+    return GSS_S_COMPLETE;
+}
+
+/* ---- names ---- */
+
+/* The module's names are MIT's krb5 mechanism names: imported, then
+ * canonicalized for the special OID (an exported name already names the
+ * krb5 OID, which gss_import_name resolves without selecting). */
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_import_name_by_mech(OM_uint32 *minor,
+                                                            gss_OID mech_type,
+                                                            gss_buffer_t input,
+                                                            gss_OID input_type,
+                                                            gss_name_t *output)
+{
+    gss_name_t plain = GSS_C_NO_NAME;
+    OM_uint32 major, tmp;
+
+    major = gss_import_name(minor, input, input_type, &plain);
+    if (GSS_ERROR(major)) {
+        return major;
+    }
+    major = gss_canonicalize_name(
+        minor, plain,
+        gki_special_oid(mech_type != GSS_C_NO_OID ? mech_type : &gki_mechs[0]),
+        output);
+    (void)gss_release_name(&tmp, &plain);
+    return major;
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_import_name(OM_uint32 *minor,
+                                                    gss_buffer_t input,
+                                                    gss_OID input_type,
+                                                    gss_name_t *output)
+{
+    return gssi_import_name_by_mech(minor, GSS_C_NO_OID, input, input_type,
+                                    output);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_name(OM_uint32 *minor,
+                                                     gss_name_t *name)
+{
+    return gss_release_name(minor, name);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_display_name(OM_uint32 *minor,
+                                                     gss_name_t name,
+                                                     gss_buffer_t out,
+                                                     gss_OID *out_type)
+{
+    return gss_display_name(minor, name, out, out_type);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV
+gssi_display_name_ext(OM_uint32 *minor, gss_name_t name, gss_OID display_as,
+                      gss_buffer_t display_name)
+{
+    return gss_display_name_ext(minor, name, display_as, display_name);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_compare_name(OM_uint32 *minor,
+                                                     gss_name_t a, gss_name_t b,
+                                                     int *equal)
+{
+    return gss_compare_name(minor, a, b, equal);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_duplicate_name(OM_uint32 *minor,
+                                                       const gss_name_t in,
+                                                       gss_name_t *out)
+{
+    return gss_duplicate_name(minor, in, out);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_export_name(OM_uint32 *minor,
+                                                    const gss_name_t name,
+                                                    gss_buffer_t out)
+{
+    return gss_export_name(minor, name, out);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_export_name_composite(OM_uint32 *minor,
+                                                              gss_name_t name,
+                                                              gss_buffer_t out)
+{
+    return gss_export_name_composite(minor, name, out);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_localname(OM_uint32 *minor,
+                                                  const gss_name_t name,
+                                                  gss_const_OID mech_type,
+                                                  gss_buffer_t localname)
+{
+    return gss_localname(
+        minor, name,
+        gki_special_oid(mech_type != GSS_C_NO_OID ? mech_type : &gki_mechs[0]),
+        localname);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV
+gssi_authorize_localname(OM_uint32 *minor, const gss_name_t name,
+                         gss_const_buffer_t user, gss_const_OID user_type)
+{
+    gss_name_t local = GSS_C_NO_NAME;
+    OM_uint32 major, tmp;
+
+    gss_buffer_desc user_buf = {user->length, user->value};
+    gss_OID_desc type = {0, NULL};
+    if (user_type != GSS_C_NO_OID) {
+        type = *user_type;
+    }
+    major = gss_import_name(minor, &user_buf,
+                            user_type != GSS_C_NO_OID ? &type : GSS_C_NO_OID,
+                            &local);
+    if (GSS_ERROR(major)) {
+        return major;
+    }
+    major = gss_authorize_localname(minor, name, local);
+    (void)gss_release_name(&tmp, &local);
+    return major;
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_name(OM_uint32 *minor,
+                                                     gss_name_t name,
+                                                     int *name_is_mn,
+                                                     gss_OID *mn_mech,
+                                                     gss_buffer_set_t *attrs)
+{
+    gss_OID mech = GSS_C_NO_OID;
+    OM_uint32 major;
+
+    major = gss_inquire_name(minor, name, name_is_mn, &mech, attrs);
+    if (mn_mech != NULL) {
+        *mn_mech = mech != GSS_C_NO_OID ? gki_public_oid(mech) : mech;
+    }
+    return major;
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_name_attribute(
+    OM_uint32 *minor, gss_name_t name, gss_buffer_t attr, int *authenticated,
+    int *complete, gss_buffer_t value, gss_buffer_t display_value, int *more)
+{
+    return gss_get_name_attribute(minor, name, attr, authenticated, complete,
+                                  value, display_value, more);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_set_name_attribute(OM_uint32 *minor,
+                                                           gss_name_t name,
+                                                           int complete,
+                                                           gss_buffer_t attr,
+                                                           gss_buffer_t value)
+{
+    return gss_set_name_attribute(minor, name, complete, attr, value);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_delete_name_attribute(OM_uint32 *minor,
+                                                              gss_name_t name,
+                                                              gss_buffer_t attr)
+{
+    return gss_delete_name_attribute(minor, name, attr);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_map_name_to_any(OM_uint32 *minor,
+                                                        gss_name_t name,
+                                                        int authenticated,
+                                                        gss_buffer_t type_id,
+                                                        gss_any_t *output)
+{
+    return gss_map_name_to_any(minor, name, authenticated, type_id, output);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_any_name_mapping(
+    OM_uint32 *minor, gss_name_t name, gss_buffer_t type_id, gss_any_t *input)
+{
+    return gss_release_any_name_mapping(minor, name, type_id, input);
+}
+
+/* ---- the mechanism ---- */
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_names_for_mech(
+    OM_uint32 *minor, gss_OID mechanism, gss_OID_set *name_types)
+{
+    return gss_inquire_names_for_mech(
+        minor,
+        gki_special_oid(mechanism != GSS_C_NO_OID ? mechanism : &gki_mechs[0]),
+        name_types);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_attrs_for_mech(
+    OM_uint32 *minor, gss_const_OID mech, gss_OID_set *mech_attrs,
+    gss_OID_set *known_mech_attrs)
+{
+    return gss_inquire_attrs_for_mech(
+        minor, gki_special_oid(mech != GSS_C_NO_OID ? mech : &gki_mechs[0]),
+        mech_attrs, known_mech_attrs);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_saslname_for_mech(
+    OM_uint32 *minor, const gss_OID desired_mech, gss_buffer_t sasl_mech_name,
+    gss_buffer_t mech_name, gss_buffer_t mech_description)
+{
+    return gss_inquire_saslname_for_mech(
+        minor,
+        gki_special_oid(desired_mech != GSS_C_NO_OID ? desired_mech
+                                                     : &gki_mechs[0]),
+        sasl_mech_name, mech_name, mech_description);
+}
+
+/* gss_krb5_ccache_name, gss_krb5_free_lucid_sec_context,
+ * krb5_gss_register_acceptor_identity and friends. */
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_mech_invoke(OM_uint32 *minor,
+                                                    const gss_OID mech,
+                                                    const gss_OID desired,
+                                                    gss_buffer_t value)
+{
+    return gssspi_mech_invoke(
+        minor, gki_special_oid(mech != GSS_C_NO_OID ? mech : &gki_mechs[0]),
+        desired, value);
+}
+
+/* ---- context extensions that keep to MIT's context ---- */
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV
+gssi_set_sec_context_option(OM_uint32 *minor, gss_ctx_id_t *context_handle,
+                            const gss_OID desired, const gss_buffer_t value)
+{
+    gki_ctx *c;
+
+    if (context_handle == NULL || *context_handle == GSS_C_NO_CONTEXT) {
+        /* Options on no context go to MIT's mechanism as such. */
+        return GSS_S_UNAVAILABLE;
+    }
+    c = (gki_ctx *)*context_handle;
+    return gss_set_sec_context_option(minor, &c->mit, desired, value);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_pseudo_random(
+    OM_uint32 *minor, gss_ctx_id_t handle, int prf_key,
+    const gss_buffer_t prf_in, ssize_t desired_output_len, gss_buffer_t prf_out)
+{
+    gki_ctx *c = (gki_ctx *)handle;
+
+    if (c == NULL) {
+        return GSS_S_NO_CONTEXT;
+    }
+    return gss_pseudo_random(minor, c->mit, prf_key, prf_in, desired_output_len,
+                             prf_out);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_complete_auth_token(
+    OM_uint32 *minor, const gss_ctx_id_t handle, gss_buffer_t input)
+{
+    gki_ctx *c = (gki_ctx *)handle;
+
+    if (c == NULL) {
+        return GSS_S_NO_CONTEXT;
+    }
+    return gss_complete_auth_token(minor, c->mit, input);
+}

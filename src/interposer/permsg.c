@@ -1,0 +1,269 @@
+/*
+ * Per-message calls (RFC 2743 2.3) of interposed krb5 contexts: gk5 serves
+ * them once it holds the context; a context left with MIT goes to MIT's
+ * krb5 mechanism unchanged.  gk5's IOV and buffer types have the layout of
+ * MIT's (gk5.h), and gk5 allocates outputs with malloc as MIT's
+ * gss_release_buffer and gss_release_iov_buffer expect.
+ */
+#include "interposer/interposer.h"
+
+/* A gk5 answer as the application gets it: gk5's major (the same numbers
+ * as GSS-API's) and its minor tagged for gssi_display_status. */
+static OM_uint32 answer(OM_uint32 *minor, uint32_t major, uint32_t gk5_minor)
+{
+    *minor = gki_minor(gk5_minor);
+    return major;
+}
+
+static gki_ctx *ctx_of(OM_uint32 *minor, gss_ctx_id_t handle)
+{
+    if (minor == NULL) {
+        return NULL;
+    }
+    *minor = 0;
+    return (gki_ctx *)handle;
+}
+
+static void mark_used(gki_ctx *c)
+{
+    atomic_store_explicit(&c->used, 1, memory_order_relaxed);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_mic(OM_uint32 *minor,
+                                                gss_ctx_id_t handle,
+                                                gss_qop_t qop, gss_buffer_t msg,
+                                                gss_buffer_t token)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_get_mic(minor, c->mit, qop, msg, token);
+    }
+    mark_used(c);
+    major = gk5_get_mic(&m, c->gk5, qop, (const gk5_buffer *)msg,
+                        (gk5_buffer *)token);
+    atomic_fetch_add_explicit(&c->n.get_mic, 1, memory_order_relaxed);
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic(OM_uint32 *minor,
+                                                   gss_ctx_id_t handle,
+                                                   gss_buffer_t msg,
+                                                   gss_buffer_t token,
+                                                   gss_qop_t *qop)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, q = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_verify_mic(minor, c->mit, msg, token, qop);
+    }
+    mark_used(c);
+    major = gk5_verify_mic(&m, c->gk5, (const gk5_buffer *)msg,
+                           (const gk5_buffer *)token, &q);
+    if (qop != NULL) {
+        *qop = q;
+    }
+    atomic_fetch_add_explicit(&c->n.verify_mic, 1, memory_order_relaxed);
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap(OM_uint32 *minor,
+                                             gss_ctx_id_t handle, int conf_req,
+                                             gss_qop_t qop, gss_buffer_t in,
+                                             int *conf_state, gss_buffer_t out)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_wrap(minor, c->mit, conf_req, qop, in, conf_state, out);
+    }
+    mark_used(c);
+    major = gk5_wrap(&m, c->gk5, conf_req, qop, (const gk5_buffer *)in,
+                     conf_state, (gk5_buffer *)out);
+    atomic_fetch_add_explicit(&c->n.wrap, 1, memory_order_relaxed);
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_unwrap(OM_uint32 *minor,
+                                               gss_ctx_id_t handle,
+                                               gss_buffer_t in,
+                                               gss_buffer_t out,
+                                               int *conf_state, gss_qop_t *qop)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, q = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_unwrap(minor, c->mit, in, out, conf_state, qop);
+    }
+    mark_used(c);
+    major = gk5_unwrap(&m, c->gk5, (const gk5_buffer *)in, (gk5_buffer *)out,
+                       conf_state, &q);
+    if (qop != NULL) {
+        *qop = q;
+    }
+    atomic_fetch_add_explicit(&c->n.unwrap, 1, memory_order_relaxed);
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap_size_limit(
+    OM_uint32 *minor, gss_ctx_id_t handle, int conf_req, gss_qop_t qop,
+    OM_uint32 req_output_size, OM_uint32 *max_input_size)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, major;
+    size_t in_max = 0;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_wrap_size_limit(minor, c->mit, conf_req, qop,
+                                   req_output_size, max_input_size);
+    }
+    if (max_input_size == NULL) {
+        return GSS_S_CALL_INACCESSIBLE_WRITE;
+    }
+    major = gk5_wrap_size_limit(&m, c->gk5, conf_req, qop, req_output_size,
+                                &in_max);
+    *max_input_size = GSS_ERROR(major) ? 0 : (OM_uint32)in_max;
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap_iov(
+    OM_uint32 *minor, gss_ctx_id_t handle, int conf_req, gss_qop_t qop,
+    int *conf_state, gss_iov_buffer_desc *iov, int iov_count)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_wrap_iov(minor, c->mit, conf_req, qop, conf_state, iov,
+                            iov_count);
+    }
+    mark_used(c);
+    major = gk5_wrap_iov(&m, c->gk5, conf_req, qop, conf_state,
+                         (gk5_iov_buffer *)iov, iov_count);
+    atomic_fetch_add_explicit(&c->n.wrap_iov, 1, memory_order_relaxed);
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV
+gssi_unwrap_iov(OM_uint32 *minor, gss_ctx_id_t handle, int *conf_state,
+                gss_qop_t *qop, gss_iov_buffer_desc *iov, int iov_count)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, q = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_unwrap_iov(minor, c->mit, conf_state, qop, iov, iov_count);
+    }
+    mark_used(c);
+    major = gk5_unwrap_iov(&m, c->gk5, conf_state, &q, (gk5_iov_buffer *)iov,
+                           iov_count);
+    if (qop != NULL) {
+        *qop = q;
+    }
+    atomic_fetch_add_explicit(&c->n.unwrap_iov, 1, memory_order_relaxed);
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap_iov_length(
+    OM_uint32 *minor, gss_ctx_id_t handle, int conf_req, gss_qop_t qop,
+    int *conf_state, gss_iov_buffer_desc *iov, int iov_count)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_wrap_iov_length(minor, c->mit, conf_req, qop, conf_state,
+                                   iov, iov_count);
+    }
+    major = gk5_wrap_iov_length(&m, c->gk5, conf_req, qop, conf_state,
+                                (gk5_iov_buffer *)iov, iov_count);
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_mic_iov(OM_uint32 *minor,
+                                                    gss_ctx_id_t handle,
+                                                    gss_qop_t qop,
+                                                    gss_iov_buffer_desc *iov,
+                                                    int iov_count)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_get_mic_iov(minor, c->mit, qop, iov, iov_count);
+    }
+    mark_used(c);
+    major = gk5_get_mic_iov(&m, c->gk5, qop, (gk5_iov_buffer *)iov, iov_count);
+    atomic_fetch_add_explicit(&c->n.get_mic_iov, 1, memory_order_relaxed);
+    return answer(minor, major, m);
+}
+
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic_iov(OM_uint32 *minor,
+                                                       gss_ctx_id_t handle,
+                                                       gss_qop_t *qop,
+                                                       gss_iov_buffer_desc *iov,
+                                                       int iov_count)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+    uint32_t m = 0, q = 0, major;
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    if (c->gk5 == NULL) {
+        return gss_verify_mic_iov(minor, c->mit, qop, iov, iov_count);
+    }
+    mark_used(c);
+    major =
+        gk5_verify_mic_iov(&m, c->gk5, &q, (gk5_iov_buffer *)iov, iov_count);
+    if (qop != NULL) {
+        *qop = q;
+    }
+    atomic_fetch_add_explicit(&c->n.verify_mic_iov, 1, memory_order_relaxed);
+    return answer(minor, major, m);
+}
+
+/* The MIC token's length does not depend on the sequence state: MIT's
+ * context (kept alive beside gk5's, with the same keys) answers it. */
+GKI_EXPORT OM_uint32 KRB5_CALLCONV
+gssi_get_mic_iov_length(OM_uint32 *minor, gss_ctx_id_t handle, gss_qop_t qop,
+                        gss_iov_buffer_desc *iov, int iov_count)
+{
+    gki_ctx *c = ctx_of(minor, handle);
+
+    if (c == NULL) {
+        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+    }
+    return gss_get_mic_iov_length(minor, c->mit, qop, iov, iov_count);
+}
