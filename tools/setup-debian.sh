@@ -12,6 +12,8 @@ packages=(
     krb5-kdc krb5-admin-server krb5-user libkrb5-dev
     # RPCSEC_GSS: libtirpc, and the real servers the peer tests start
     libtirpc-dev nfs-ganesha nfs-ganesha-mem
+    # the interposer: MIT's sample GSS-API programs run with gk5_mech.so
+    krb5-gss-samples
     # hardening: libFuzzer + sanitizer runtimes, valgrind
     clang libclang-rt-14-dev valgrind clang-format
     # scripts

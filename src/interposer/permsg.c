@@ -5,6 +5,8 @@
  * MIT's (gk5.h), and gk5 allocates outputs with malloc as MIT's
  * gss_release_buffer and gss_release_iov_buffer expect.
  */
+#include <stdlib.h>
+
 #include "interposer/interposer.h"
 
 /* A gk5 answer as the application gets it: gk5's major (the same numbers
@@ -13,6 +15,28 @@ static OM_uint32 answer(OM_uint32 *minor, uint32_t major, uint32_t gk5_minor)
 {
     *minor = gki_minor(gk5_minor);
     return major;
+}
+
+/* MIT's krb5 mechanism answers a token too old for its window as
+ * out of sequence when the context checks sequence (it cannot tell an old
+ * token from a late one there); gk5 says OLD_TOKEN, as RFC 2743 1.2.3
+ * has it.  Applications of an interposed context get MIT's answer. */
+static uint32_t as_mit(const gki_ctx *c, uint32_t major)
+{
+    if ((major & GK5_S_OLD_TOKEN) && (c->flags & GSS_C_SEQUENCE_FLAG)) {
+        major = (major & ~GK5_S_OLD_TOKEN) | GK5_S_UNSEQ_TOKEN;
+    }
+    return major;
+}
+
+/* An empty result goes out as {0, NULL}: what MIT hands out, and what
+ * callers that skip releasing empty buffers expect. */
+static void empty_as_null(gss_buffer_t out)
+{
+    if (out != GSS_C_NO_BUFFER && out->length == 0 && out->value != NULL) {
+        free(out->value);
+        out->value = NULL;
+    }
 }
 
 static gki_ctx *ctx_of(OM_uint32 *minor, gss_ctx_id_t handle)
@@ -66,8 +90,8 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic(OM_uint32 *minor,
         return gss_verify_mic(minor, c->mit, msg, token, qop);
     }
     mark_used(c);
-    major = gk5_verify_mic(&m, c->gk5, (const gk5_buffer *)msg,
-                           (const gk5_buffer *)token, &q);
+    major = as_mit(c, gk5_verify_mic(&m, c->gk5, (const gk5_buffer *)msg,
+                                     (const gk5_buffer *)token, &q));
     if (qop != NULL) {
         *qop = q;
     }
@@ -112,8 +136,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_unwrap(OM_uint32 *minor,
         return gss_unwrap(minor, c->mit, in, out, conf_state, qop);
     }
     mark_used(c);
-    major = gk5_unwrap(&m, c->gk5, (const gk5_buffer *)in, (gk5_buffer *)out,
-                       conf_state, &q);
+    major = as_mit(c, gk5_unwrap(&m, c->gk5, (const gk5_buffer *)in,
+                                 (gk5_buffer *)out, conf_state, &q));
+    empty_as_null(out);
     if (qop != NULL) {
         *qop = q;
     }
@@ -180,8 +205,8 @@ gssi_unwrap_iov(OM_uint32 *minor, gss_ctx_id_t handle, int *conf_state,
         return gss_unwrap_iov(minor, c->mit, conf_state, qop, iov, iov_count);
     }
     mark_used(c);
-    major = gk5_unwrap_iov(&m, c->gk5, conf_state, &q, (gk5_iov_buffer *)iov,
-                           iov_count);
+    major = as_mit(c, gk5_unwrap_iov(&m, c->gk5, conf_state, &q,
+                                     (gk5_iov_buffer *)iov, iov_count));
     if (qop != NULL) {
         *qop = q;
     }
@@ -245,8 +270,8 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic_iov(OM_uint32 *minor,
         return gss_verify_mic_iov(minor, c->mit, qop, iov, iov_count);
     }
     mark_used(c);
-    major =
-        gk5_verify_mic_iov(&m, c->gk5, &q, (gk5_iov_buffer *)iov, iov_count);
+    major = as_mit(c, gk5_verify_mic_iov(&m, c->gk5, &q, (gk5_iov_buffer *)iov,
+                                         iov_count));
     if (qop != NULL) {
         *qop = q;
     }
