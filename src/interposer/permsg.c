@@ -53,6 +53,15 @@ static void mark_used(gki_ctx *c)
     atomic_store_explicit(&c->used, 1, memory_order_relaxed);
 }
 
+/* Count a call gk5 served; the first of each kind on a context goes to
+ * the trace (a long-lived context, a server's, may never be deleted). */
+static void count(gki_ctx *c, atomic_ulong *n, const char *call)
+{
+    if (atomic_fetch_add_explicit(n, 1, memory_order_relaxed) == 0) {
+        gki_trace("gk5_mech: context %p: gk5 serves %s", (void *)c, call);
+    }
+}
+
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_mic(OM_uint32 *minor,
                                                 gss_ctx_id_t handle,
                                                 gss_qop_t qop, gss_buffer_t msg,
@@ -70,7 +79,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_mic(OM_uint32 *minor,
     mark_used(c);
     major = gk5_get_mic(&m, c->gk5, qop, (const gk5_buffer *)msg,
                         (gk5_buffer *)token);
-    atomic_fetch_add_explicit(&c->n.get_mic, 1, memory_order_relaxed);
+    count(c, &c->n.get_mic, "gss_get_mic");
     return answer(minor, major, m);
 }
 
@@ -95,7 +104,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic(OM_uint32 *minor,
     if (qop != NULL) {
         *qop = q;
     }
-    atomic_fetch_add_explicit(&c->n.verify_mic, 1, memory_order_relaxed);
+    count(c, &c->n.verify_mic, "gss_verify_mic");
     return answer(minor, major, m);
 }
 
@@ -116,7 +125,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap(OM_uint32 *minor,
     mark_used(c);
     major = gk5_wrap(&m, c->gk5, conf_req, qop, (const gk5_buffer *)in,
                      conf_state, (gk5_buffer *)out);
-    atomic_fetch_add_explicit(&c->n.wrap, 1, memory_order_relaxed);
+    count(c, &c->n.wrap, "gss_wrap");
     return answer(minor, major, m);
 }
 
@@ -142,7 +151,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_unwrap(OM_uint32 *minor,
     if (qop != NULL) {
         *qop = q;
     }
-    atomic_fetch_add_explicit(&c->n.unwrap, 1, memory_order_relaxed);
+    count(c, &c->n.unwrap, "gss_unwrap");
     return answer(minor, major, m);
 }
 
@@ -187,7 +196,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap_iov(
     mark_used(c);
     major = gk5_wrap_iov(&m, c->gk5, conf_req, qop, conf_state,
                          (gk5_iov_buffer *)iov, iov_count);
-    atomic_fetch_add_explicit(&c->n.wrap_iov, 1, memory_order_relaxed);
+    count(c, &c->n.wrap_iov, "gss_wrap_iov");
     return answer(minor, major, m);
 }
 
@@ -210,7 +219,7 @@ gssi_unwrap_iov(OM_uint32 *minor, gss_ctx_id_t handle, int *conf_state,
     if (qop != NULL) {
         *qop = q;
     }
-    atomic_fetch_add_explicit(&c->n.unwrap_iov, 1, memory_order_relaxed);
+    count(c, &c->n.unwrap_iov, "gss_unwrap_iov");
     return answer(minor, major, m);
 }
 
@@ -250,7 +259,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_mic_iov(OM_uint32 *minor,
     }
     mark_used(c);
     major = gk5_get_mic_iov(&m, c->gk5, qop, (gk5_iov_buffer *)iov, iov_count);
-    atomic_fetch_add_explicit(&c->n.get_mic_iov, 1, memory_order_relaxed);
+    count(c, &c->n.get_mic_iov, "gss_get_mic_iov");
     return answer(minor, major, m);
 }
 
@@ -275,7 +284,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic_iov(OM_uint32 *minor,
     if (qop != NULL) {
         *qop = q;
     }
-    atomic_fetch_add_explicit(&c->n.verify_mic_iov, 1, memory_order_relaxed);
+    count(c, &c->n.verify_mic_iov, "gss_verify_mic_iov");
     return answer(minor, major, m);
 }
 

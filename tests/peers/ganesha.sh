@@ -13,6 +13,8 @@
 #                           path; SKIP (77, or a TAP skip plan) when
 #                           ganesha.nfsd or its MEM FSAL is not installed
 #                           (GK5_GANESHA_NFSD: its path)
+#   GK5_GANESHA_MECH_CONFIG, GK5_GANESHA_TRACE: GSS_MECH_CONFIG and
+#                           GK5_TRACE for ganesha.nfsd only
 #
 # The configuration follows the facts in DESIGN.md ("Real RPCSEC_GSS peers
 # on loopback"): NFSv4 only, TCP only, no NLM/RQUOTA/rpcbind, 4 MiB RPC
@@ -99,7 +101,14 @@ start_on() {
     local realm=$1 g=$2 port=$3 pid
     write_conf "$g" "$realm" "$port"
     rm -f "$g/ganesha.pid"
-    KRB5_CONFIG="$realm/krb5.conf" KRB5_KTNAME="$realm/nfs.keytab" \
+    # GK5_GANESHA_MECH_CONFIG: a mechglue config for Ganesha alone (the
+    # gk5_mech.so interposer test), with GK5_GANESHA_TRACE as its trace.
+    local mech=()
+    if [ -n "${GK5_GANESHA_MECH_CONFIG-}" ]; then
+        mech=(GSS_MECH_CONFIG="$GK5_GANESHA_MECH_CONFIG"
+            GK5_TRACE="${GK5_GANESHA_TRACE-}")
+    fi
+    env "${mech[@]}" KRB5_CONFIG="$realm/krb5.conf" KRB5_KTNAME="$realm/nfs.keytab" \
         "$GANESHA" -F -f "$g/ganesha.conf" -L "$g/ganesha.log" \
         -p "$g/ganesha.pid" </dev/null >>"$g/ganesha.out" 2>&1 &
     pid=$!

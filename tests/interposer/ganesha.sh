@@ -1,0 +1,100 @@
+#!/bin/bash
+# NFS-Ganesha with gk5_mech.so (TAP): Ganesha runs with a GSS_MECH_CONFIG
+# that names the interposer, so its libntirpc RPCSEC_GSS calls MIT's
+# GSS-API (gss_get_mic, gss_verify_mic and the gss_*_iov family) and gk5
+# serves them.  Clients: libtirpc's own (rpc_gss_seccreate, MIT without the
+# interposer) at 64 KiB, and gk5's at 1 MiB; each does NULL, SETCLIENTID,
+# PUTROOTFH+GETATTR, OPEN, WRITE, READ (compared), CLOSE, REMOVE with sys,
+# krb5, krb5i and krb5p (tests/peers/test_ganesha).  Then Ganesha's trace
+# must show that gk5 served its contexts and which calls.
+#
+#   kdc.sh run --tap -- ganesha.sh GK5_MECH_SO GANESHA_SH TEST_GANESHA
+set -u
+
+MODULE=${1:?usage: ganesha.sh GK5_MECH_SO GANESHA_SH TEST_GANESHA}
+GANESHA_SH=${2:?}
+TEST_GANESHA=${3:?}
+: "${GK5_REALM_DIR:?run through kdc.sh run --tap}"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/gk5-ganesha-interposer.XXXXXX") || exit 1
+trap 'rm -rf -- "$WORK"' EXIT
+MODULE=$(cd "$(dirname "$MODULE")" && pwd)/$(basename "$MODULE")
+printf 'gk5_mech 1.3.6.1.4.1.32473.4121.1 %s <interposer>\n' "$MODULE" >"$WORK/mech.conf"
+
+N=0
+FAILED=0
+ok() {
+    N=$((N + 1))
+    echo "ok $N - $1"
+}
+not_ok() {
+    N=$((N + 1))
+    FAILED=$((FAILED + 1))
+    echo "not ok $N - $1"
+    echo "not ok $N - $1" >&2
+}
+
+# run_client LABEL ARGS...: Ganesha with the interposer, test_ganesha's
+# TAP cells renumbered into ours; the trace is kept in WORK/LABEL.trace.
+run_client() {
+    local label=$1 out=$WORK/$1.out rc line
+    shift
+    : >"$WORK/$label.trace"
+    GK5_GANESHA_MECH_CONFIG=$WORK/mech.conf GK5_GANESHA_TRACE=$WORK/$label.trace \
+        timeout -k 5 100 bash "$GANESHA_SH" run --tap -- "$TEST_GANESHA" "$@" \
+        >"$out" 2>"$WORK/$label.err"
+    rc=$?
+    if grep -q '^1\.\.0 # SKIP' "$out"; then
+        echo "1..0 # SKIP $(sed -n 's/^1\.\.0 # SKIP //p' "$out" | head -n 1)"
+        exit 0
+    fi
+    while IFS= read -r line; do
+        case $line in
+        "ok "*) ok "$label: ${line#ok * - }" ;;
+        "not ok "*) not_ok "$label: ${line#not ok * - }" ;;
+        "#"*) echo "$line" ;;
+        esac
+    done <"$out"
+    if [ $rc != 0 ]; then
+        not_ok "$label: test_ganesha exited with status $rc"
+        tail -n 20 "$WORK/$label.err" | sed 's/^/# /' | tee /dev/stderr
+    fi
+}
+
+# check_trace LABEL: Ganesha loaded the module, gk5 served its krb5
+# contexts, and the calls each service makes: header MICs (krb5),
+# integrity bodies (get_mic_iov/verify_mic_iov: krb5i), privacy bodies
+# (wrap_iov/unwrap_iov: krb5p).
+check_trace() {
+    local label=$1 t=$WORK/$1.trace call n
+    if grep -q 'gk5_mech: loaded' "$t"; then
+        ok "$label: ganesha.nfsd loaded gk5_mech.so"
+    else
+        not_ok "$label: ganesha.nfsd loaded gk5_mech.so"
+        sed 's/^/# /' "$t" | tee /dev/stderr
+        return
+    fi
+    n=$(grep -c 'served by gk5: ' "$t")
+    if [ "$n" -ge 3 ] && ! grep -q 'stays with MIT' "$t"; then
+        ok "$label: gk5 served Ganesha's $n krb5 contexts ($(grep -o 'served by gk5: [^,]*' "$t" | sort -u | sed 's/served by gk5: //' | paste -sd, -))"
+    else
+        not_ok "$label: gk5 served Ganesha's krb5 contexts (got $n)"
+        sed 's/^/# /' "$t" | tee /dev/stderr
+    fi
+    for call in gss_get_mic gss_verify_mic gss_get_mic_iov gss_verify_mic_iov gss_wrap_iov gss_unwrap_iov; do
+        if grep -q "gk5 serves $call\$" "$t"; then
+            ok "$label: gk5 served Ganesha's $call"
+        else
+            not_ok "$label: gk5 served Ganesha's $call"
+        fi
+    done
+}
+
+run_client libtirpc --via libtirpc --size 65536
+check_trace libtirpc
+run_client gk5 --size 1048576
+check_trace gk5
+
+echo "# $N cells, $FAILED failed"
+echo "1..$N"
+[ $FAILED = 0 ]
