@@ -46,6 +46,18 @@ meson test -C "$builddir/default" --suite rpc --suite peers --verbose
 step "RPCSEC_GSS benchmark, quick run (gk5 and libtirpc clients and servers)"
 bench/rpc_bench.sh --quick "$builddir/default"
 
+step "gk5_mech.so interposer: MIT's sample programs, the API test, NFS-Ganesha, one line each"
+meson test -C "$builddir/default" --suite interposer --verbose
+step "gk5_mech.so under valgrind memcheck, loaded by the API test"
+bash tests/interop/kdc.sh run --tap -- valgrind --error-exitcode=1 \
+    --leak-check=full --errors-for-leak-kinds=definite,indirect \
+    --show-leak-kinds=definite,indirect --suppressions="$top/tests/valgrind.supp" \
+    --suppressions="$top/tests/interop/valgrind-mit.supp" --quiet \
+    "$builddir/default/tests/interposer/test_interposer_api" \
+    "$builddir/default/src/interposer/gk5_mech.so" | tail -n 3
+step "interposer benchmark, quick run (MIT GSS-API calls with and without gk5_mech.so)"
+bench/interposer_bench.sh --quick "$builddir/default"
+
 step "build + test: -Ddes3=true"
 configure "$builddir/des3" -Ddes3=true -Dmit=enabled
 meson test -C "$builddir/des3" --print-errorlogs --num-processes 2
