@@ -34,6 +34,7 @@
 #define _GNU_SOURCE /* mkdtemp, setenv, realpath */
 #endif
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1951,6 +1952,140 @@ static void run_left_with_mit(int32_t et, const char *name, bool optional,
     }
 }
 
+/* ---- many threads on one interposed context ---- */
+
+/* Servers (Ganesha) call wrap and unwrap on one context from worker
+ * threads: THREADS threads seal on the interposed initiator at once and
+ * unseal, at once, on the interposed acceptor what a plain MIT initiator
+ * sent; every message must come back whole (late tokens are only flagged
+ * UNSEQ/GAP, never refused), and every sealed token must be one the plain
+ * acceptor takes, each with its own sequence number. */
+enum { THREADS = 4, PER_THREAD = 200 };
+
+struct worker {
+    pthread_t tid;
+    gss_ctx_id_t ctx;
+    int index;
+    gss_buffer_desc tok[PER_THREAD];
+    bool ok;
+};
+
+static void *seal_worker(void *arg)
+{
+    struct worker *w = arg;
+    OM_uint32 minor;
+
+    w->ok = true;
+    for (int i = 0; i < PER_THREAD && w->ok; i++) {
+        uint8_t msg[64];
+        gss_buffer_desc in = {sizeof(msg), msg};
+        fill(msg, sizeof(msg), (unsigned)(w->index * PER_THREAD + i));
+        w->ok = !GSS_ERROR(gss_wrap(&minor, w->ctx, 1, GSS_C_QOP_DEFAULT, &in,
+                                    NULL, &w->tok[i]));
+    }
+    return NULL;
+}
+
+static void *unseal_worker(void *arg)
+{
+    struct worker *w = arg;
+    OM_uint32 minor, major, tmp;
+
+    w->ok = true;
+    for (int i = 0; i < PER_THREAD && w->ok; i++) {
+        gss_buffer_desc out = GSS_C_EMPTY_BUFFER;
+        uint8_t want[64];
+        fill(want, sizeof(want), (unsigned)(w->index * PER_THREAD + i));
+        major = gss_unwrap(&minor, w->ctx, &w->tok[i], &out, NULL, NULL);
+        w->ok = !GSS_ERROR(major) &&
+                same_bytes(out.value, out.length, want, sizeof(want));
+        (void)gss_release_buffer(&tmp, &out);
+    }
+    return NULL;
+}
+
+static void run_threads(void)
+{
+    struct pair gk5_init, mit_init;
+    struct worker w[THREADS];
+    OM_uint32 minor, major, tmp;
+    bool ok;
+
+    memset(w, 0, sizeof(w));
+    if (!establish(&gk5_init, 18, false, true, HOW_CRED) ||
+        !establish(&mit_init, 18, true, false, HOW_CRED)) {
+        report(false, "threads: contexts established (%s)", g_why);
+        return;
+    }
+    for (int t = 0; t < THREADS; t++) {
+        w[t].ctx = gk5_init.init;
+        w[t].index = t;
+        pthread_create(&w[t].tid, NULL, seal_worker, &w[t]);
+    }
+    ok = true;
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(w[t].tid, NULL);
+        ok = ok && w[t].ok;
+    }
+    report(ok, "threads: %d threads x %d gss_wrap on one interposed context",
+           THREADS, PER_THREAD);
+    /* Every token unseals on the plain acceptor: no number was used twice
+     * (a duplicate would be flagged DUPLICATE_TOKEN). */
+    int dup = 0, bad = 0;
+    for (int t = 0; t < THREADS; t++) {
+        for (int i = 0; i < PER_THREAD; i++) {
+            gss_buffer_desc out = GSS_C_EMPTY_BUFFER;
+            if (w[t].tok[i].value == NULL) {
+                bad++;
+                continue;
+            }
+            major = gss_unwrap(&minor, gk5_init.acc, &w[t].tok[i], &out, NULL,
+                               NULL);
+            bad += GSS_ERROR(major) ? 1 : 0;
+            dup += (major & GSS_S_DUPLICATE_TOKEN) ? 1 : 0;
+            (void)gss_release_buffer(&tmp, &out);
+            release(&w[t].tok[i]);
+        }
+    }
+    report(bad == 0 && dup == 0,
+           "threads: MIT unseals all %d tokens, no sequence number twice "
+           "(%d refused, %d duplicates)",
+           THREADS * PER_THREAD, bad, dup);
+
+    /* The other way: a plain initiator seals, THREADS threads unseal on
+     * the interposed acceptor at once. */
+    ok = true;
+    for (int t = 0; t < THREADS && ok; t++) {
+        w[t].ctx = mit_init.acc;
+        for (int i = 0; i < PER_THREAD && ok; i++) {
+            uint8_t msg[64];
+            gss_buffer_desc in = {sizeof(msg), msg};
+            fill(msg, sizeof(msg), (unsigned)(t * PER_THREAD + i));
+            ok =
+                !GSS_ERROR(gss_wrap(&minor, mit_init.init, 1, GSS_C_QOP_DEFAULT,
+                                    &in, NULL, &w[t].tok[i]));
+        }
+    }
+    for (int t = 0; t < THREADS && ok; t++) {
+        pthread_create(&w[t].tid, NULL, unseal_worker, &w[t]);
+    }
+    for (int t = 0; t < THREADS && ok; t++) {
+        pthread_join(w[t].tid, NULL);
+        ok = ok && w[t].ok;
+    }
+    report(ok,
+           "threads: %d threads x %d gss_unwrap at once on one "
+           "interposed context, every message whole",
+           THREADS, PER_THREAD);
+    for (int t = 0; t < THREADS; t++) {
+        for (int i = 0; i < PER_THREAD; i++) {
+            release(&w[t].tok[i]);
+        }
+    }
+    pair_release(&gk5_init);
+    pair_release(&mit_init);
+}
+
 /* ---- the whole trace ---- */
 
 struct served {
@@ -2184,6 +2319,7 @@ int main(int argc, char **argv)
         run_enctype(&enctypes[i]);
     }
     const char *des3 = getenv("GK5_DES3");
+    run_threads();
     run_left_with_mit(23, "arcfour-hmac", false, false);
     run_left_with_mit(16, "des3-cbc-sha1", true,
                       des3 != NULL && strcmp(des3, "1") == 0);
