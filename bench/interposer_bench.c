@@ -3,9 +3,9 @@
  * for bench/interposer_bench.sh, which runs it twice in one throwaway
  * realm: once plain (MIT's krb5 mechanism does the calls) and once with
  * GSS_MECH_CONFIG naming gk5_mech.so (the same calls, served by gk5 through
- * MIT's mechglue).  The plain run also times gk5 called directly on the
- * same kind of context (moved into gk5 by gk5_ctx_from_mit), so the
- * interposer's own overhead shows.
+ * MIT's mechglue).  With --direct it also times gk5 called directly on the
+ * same contexts (moved into gk5 by gk5_ctx_from_mit, a lucid export), so
+ * that the interposer's own cost shows in one process.
  *
  *   interposer_bench --label L [--direct] [--seconds S] [--enctypes LIST]
  *
@@ -308,8 +308,8 @@ int main(int argc, char **argv)
             }
             for (int op = OP_WRAP; op <= OP_VERIFY; op++) {
                 for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-                    printf("gk5-direct,%s,%s,%zu,%.1f\n", enctypes[e].name,
-                           op_names[op], sizes[s],
+                    printf("%s-direct,%s,%s,%zu,%.1f\n", label,
+                           enctypes[e].name, op_names[op], sizes[s],
                            run_gk5(gi, ga, (enum op)op, sizes[s]));
                     fflush(stdout);
                 }
