@@ -187,11 +187,13 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_accept_sec_context(
     } else if (c->open) {
         return GSS_S_FAILURE;
     }
-    /* MIT's accept through the special OID needs a credential for it: the
-     * default acceptor credential, made once per context. */
+    /* MIT's accept through the special OID needs a credential for it (with
+     * none, the mechglue would come back here): the default acceptor
+     * credential, made once per context, for every krb5 OID a token may
+     * name (RFC 1964's, the pre-RFC one, Microsoft's). */
     if (cred == GSS_C_NO_CREDENTIAL && c->accept == GSS_C_NO_CREDENTIAL) {
         major = gss_acquire_cred(minor, GSS_C_NO_NAME, GSS_C_INDEFINITE,
-                                 gki_special_set(GSS_C_NO_OID), GSS_C_ACCEPT,
+                                 gki_all_special_set(), GSS_C_ACCEPT,
                                  &c->accept, NULL, NULL);
         if (GSS_ERROR(major)) {
             if (fresh) {

@@ -51,6 +51,9 @@ gss_OID gki_public_oid(gss_OID mech);
 /* A one-element OID set holding the special OID for mech (the krb5 one
  * when mech is GSS_C_NO_OID). */
 gss_OID_set gki_special_set(gss_const_OID mech);
+/* The special OIDs of every interposed krb5 OID: a default acceptor
+ * credential for all of them takes a token of any of them. */
+gss_OID_set gki_all_special_set(void);
 /* A copy of set with every special OID replaced by its public one; the
  * caller releases it with gss_release_oid_set.  GSS_S_COMPLETE or
  * GSS_S_FAILURE (ENOMEM). */

@@ -41,6 +41,7 @@ static gss_OID_set_desc special_sets[GKI_N_MECHS] = {
     {1, &special[1]},
     {1, &special[2]},
 };
+static gss_OID_set_desc all_special_set = {GKI_N_MECHS, special};
 static atomic_int oid_ready;
 
 static int oid_eq(gss_const_OID a, gss_const_OID b)
@@ -82,6 +83,11 @@ gss_OID_set gki_special_set(gss_const_OID mech)
     int i = mech_index(mech);
 
     return &special_sets[i < 0 ? 0 : i];
+}
+
+gss_OID_set gki_all_special_set(void)
+{
+    return &all_special_set;
 }
 
 OM_uint32 gki_public_set(OM_uint32 *minor, gss_OID_set in, gss_OID_set *out)
