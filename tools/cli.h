@@ -26,7 +26,8 @@ int gk5_cli_demo(int argc, char **argv);  /* demo.c */
 int gk5_cli_bench(int argc, char **argv); /* bench/bench.c */
 #endif
 #ifdef GK5_HAVE_RPC
-int gk5_cli_rpc(int argc, char **argv); /* cli_rpc.c */
+int gk5_cli_rpc(int argc, char **argv);  /* cli_rpc.c */
+int gk5_cli_nfs4(int argc, char **argv); /* cli_nfs4.c */
 #endif
 
 /* cli_util.c */

@@ -35,6 +35,8 @@ static const struct command commands[] = {
 #ifdef GK5_HAVE_RPC
     {"rpc", gk5_cli_rpc,
      "RPCSEC_GSS over TCP: ping a server, serve and call an echo program"},
+    {"nfs4", gk5_cli_nfs4,
+     "an NFSv4.0 client over RPCSEC_GSS: ls, cat, put, rm"},
 #endif
 };
 

@@ -97,6 +97,51 @@ const char *nfs4_status_name(uint32_t status)
     return unknown;
 }
 
+static const struct {
+    uint32_t num;
+    const char *words;
+} nfs4_words[] = {
+    {1, "not the owner"},
+    {2, "no such file or directory"},
+    {5, "I/O error on the server"},
+    {13, "permission denied"},
+    {17, "the file exists"},
+    {20, "not a directory"},
+    {21, "is a directory"},
+    {22, "invalid argument"},
+    {27, "file too large"},
+    {28, "no space left on the server"},
+    {30, "read-only file system"},
+    {63, "name too long"},
+    {66, "directory not empty"},
+    {70, "stale file handle"},
+    {10001, "bad file handle"},
+    {10003, "the READDIR cookie is no longer valid"},
+    {10004, "operation not supported by the server"},
+    {10008, "the server asks to try again later"},
+    {10011, "the lease has expired"},
+    {10013, "the server is in its grace period"},
+    {10016, "the export does not allow this security flavour "
+            "(try another --sec)"},
+    {10018, "the server is out of resources"},
+    {10022, "the server no longer knows this client (it restarted?)"},
+    {10023, "the server no longer knows this state (it restarted?)"},
+    {10025, "bad stateid"},
+    {10026, "bad sequence id"},
+    {10036, "the server could not decode the request"},
+    {10038, "the file is not open for this access"},
+};
+
+const char *nfs4_status_words(uint32_t status)
+{
+    for (size_t i = 0; i < sizeof(nfs4_words) / sizeof(nfs4_words[0]); i++) {
+        if (nfs4_words[i].num == status) {
+            return nfs4_words[i].words;
+        }
+    }
+    return status == NFS4_OK ? "success" : "error";
+}
+
 const char *nfs4_op_name(uint32_t op)
 {
     switch (op) {
@@ -108,6 +153,8 @@ const char *nfs4_op_name(uint32_t op)
         return "GETATTR";
     case OP_GETFH:
         return "GETFH";
+    case OP_LOOKUP:
+        return "LOOKUP";
     case OP_OPEN:
         return "OPEN";
     case OP_OPEN_CONFIRM:
@@ -118,8 +165,12 @@ const char *nfs4_op_name(uint32_t op)
         return "PUTROOTFH";
     case OP_READ:
         return "READ";
+    case OP_READDIR:
+        return "READDIR";
     case OP_REMOVE:
         return "REMOVE";
+    case OP_RENEW:
+        return "RENEW";
     case OP_SETCLIENTID:
         return "SETCLIENTID";
     case OP_SETCLIENTID_CONFIRM:
@@ -366,13 +417,19 @@ static bool_t xdr_fattr_in(XDR *xdrs, nfs4_attrs *a)
 }
 
 /* fattr4 holding only mode, encode (OPEN's createattrs). */
-static bool_t xdr_fattr_mode_out(XDR *xdrs, uint32_t mode)
+/* createattrs: the mode and, when truncate, size 0 (RFC 7530 16.16.5:
+ * UNCHECKED4 on an existing file with size 0 truncates it); attribute
+ * values go in attribute-number order. */
+static bool_t xdr_fattr_create_out(XDR *xdrs, uint32_t mode, bool truncate)
 {
     nfs4_bitmap mask = {0};
 
     nfs4_bitmap_set(&mask, FATTR4_MODE);
-    return xdr_bitmap(xdrs, &mask) && xdr_u32_out(xdrs, 4) &&
-           xdr_u32_out(xdrs, mode);
+    if (truncate) {
+        nfs4_bitmap_set(&mask, FATTR4_SIZE);
+    }
+    return xdr_bitmap(xdrs, &mask) && xdr_u32_out(xdrs, truncate ? 12 : 4) &&
+           (!truncate || xdr_u64_out(xdrs, 0)) && xdr_u32_out(xdrs, mode);
 }
 
 /* ---- Arguments ---- */
@@ -412,8 +469,9 @@ static bool_t xdr_open_args(XDR *xdrs, const nfs4_argop *a)
     if (!xdr_u32_out(xdrs, a->u.open.create ? 1 : 0)) {
         return FALSE;
     }
-    if (a->u.open.create && (!xdr_u32_out(xdrs, a->u.open.createmode) ||
-                             !xdr_fattr_mode_out(xdrs, a->u.open.mode))) {
+    if (a->u.open.create &&
+        (!xdr_u32_out(xdrs, a->u.open.createmode) ||
+         !xdr_fattr_create_out(xdrs, a->u.open.mode, a->u.open.truncate))) {
         return FALSE;
     }
     /* open_claim4: CLAIM_NULL 0 -> component4 file */
@@ -474,6 +532,20 @@ static bool_t xdr_argop(XDR *xdrs, const nfs4_argop *a)
                xdr_stateid_out(xdrs, &a->u.close.stateid);
     case OP_REMOVE:
         return xdr_str_out(xdrs, a->u.remove.name);
+    case OP_LOOKUP:
+        return xdr_str_out(xdrs, a->u.lookup.name);
+    case OP_READDIR: {
+        uint8_t verf[NFS4_VERIFIER_SIZE];
+        nfs4_bitmap mask = a->u.readdir.attrs;
+        memcpy(verf, a->u.readdir.cookieverf, sizeof(verf));
+        return xdr_u64_out(xdrs, a->u.readdir.cookie) &&
+               xdr_verifier(xdrs, verf) &&
+               xdr_u32_out(xdrs, a->u.readdir.dircount) &&
+               xdr_u32_out(xdrs, a->u.readdir.maxcount) &&
+               xdr_bitmap(xdrs, &mask);
+    }
+    case OP_RENEW:
+        return xdr_u64_out(xdrs, a->u.renew);
     default:
         return FALSE;
     }
@@ -540,6 +612,39 @@ static bool_t xdr_delegation_skip(XDR *xdrs, uint32_t *type)
     }
 }
 
+/* RFC 7530 16.24.2: READDIR4resok { cookieverf; dirlist4 { entry4
+ * *entries; eof } }, the entries into the caller's array. */
+static bool_t xdr_readdir_res(XDR *xdrs, nfs4_resop *r)
+{
+    bool more = false;
+
+    r->u.readdir.n = 0;
+    if (!xdr_verifier(xdrs, r->u.readdir.cookieverf) ||
+        !xdr_flag(xdrs, &more)) {
+        return FALSE;
+    }
+    while (more) {
+        nfs4_dirent *e;
+        uint32_t len;
+
+        if (r->u.readdir.entries == NULL ||
+            r->u.readdir.n == r->u.readdir.cap) {
+            return FALSE;
+        }
+        e = &r->u.readdir.entries[r->u.readdir.n];
+        if (!xdr_u64(xdrs, &e->cookie) ||
+            !xdr_var_in(xdrs, e->name, NFS4_OPAQUE_LIMIT, &len)) {
+            return FALSE;
+        }
+        e->name[len] = '\0';
+        if (!xdr_fattr_in(xdrs, &e->attrs) || !xdr_flag(xdrs, &more)) {
+            return FALSE;
+        }
+        r->u.readdir.n++;
+    }
+    return xdr_flag(xdrs, &r->u.readdir.eof);
+}
+
 /* The NFS4_OK body of result r (whose op is already read). */
 static bool_t xdr_resok(XDR *xdrs, nfs4_resop *r)
 {
@@ -547,7 +652,11 @@ static bool_t xdr_resok(XDR *xdrs, nfs4_resop *r)
     case OP_PUTROOTFH:
     case OP_PUTFH:
     case OP_SETCLIENTID_CONFIRM:
+    case OP_LOOKUP:
+    case OP_RENEW:
         return TRUE;
+    case OP_READDIR:
+        return xdr_readdir_res(xdrs, r);
     case OP_GETFH:
         return xdr_var_in(xdrs, r->u.getfh.data, NFS4_FHSIZE, &r->u.getfh.len);
     case OP_GETATTR:

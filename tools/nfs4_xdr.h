@@ -1,9 +1,10 @@
 /*
- * A minimal NFSv4.0 (RFC 7530) COMPOUND layer on libtirpc's XDR primitives:
- * the few operations a client needs to reach the root, make a file, write
- * it, read it back and remove it.  The wire types are RFC 7530 section 2
- * and 16; the names here follow the RFC's (OPEN4args, READ4resok, ...),
- * shortened.
+ * A small NFSv4.0 (RFC 7530) COMPOUND layer on libtirpc's XDR primitives:
+ * the operations a client needs to walk a path, list a directory, make a
+ * file, write it, read it back and remove it (`gk5 nfs4` and the peer
+ * tests share it: gk5's one place for NFSv4 XDR).  The wire types are RFC 7530
+ * section 2 and 16; the names here follow the RFC's (OPEN4args, READ4resok,
+ * ...), shortened.
  *
  * A COMPOUND is built as an array of nfs4_argop and its reply is decoded
  * into a caller-provided array of nfs4_resop, index for index: the results
@@ -19,8 +20,8 @@
  *     enum clnt_stat st = nfs4_compound(clnt, a, 2, &res, timeout);
  *     if (st == RPC_SUCCESS && res.status == NFS4_OK) ... r[1].u.getattr
  */
-#ifndef GK5_TESTS_NFS4_XDR_H
-#define GK5_TESTS_NFS4_XDR_H
+#ifndef GK5_TOOLS_NFS4_XDR_H
+#define GK5_TOOLS_NFS4_XDR_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,12 +44,15 @@ enum nfs4_opnum {
     OP_COMMIT = 5,
     OP_GETATTR = 9,
     OP_GETFH = 10,
+    OP_LOOKUP = 15,
     OP_OPEN = 18,
     OP_OPEN_CONFIRM = 20,
     OP_PUTFH = 22,
     OP_PUTROOTFH = 24,
     OP_READ = 25,
+    OP_READDIR = 26,
     OP_REMOVE = 28,
+    OP_RENEW = 30,
     OP_SETCLIENTID = 35,
     OP_SETCLIENTID_CONFIRM = 36,
     OP_WRITE = 38
@@ -59,6 +63,8 @@ enum nfs4_opnum {
 /* RFC 7530 13.1: "NFS4ERR_ACCESS" for 13, or "NFS4ERR_#<n>" (a static
  * buffer) for a number not in the table. */
 const char *nfs4_status_name(uint32_t status);
+/* What a status means, in a few words ("no such file or directory"). */
+const char *nfs4_status_words(uint32_t status);
 const char *nfs4_op_name(uint32_t op);
 
 /* RFC 7530 16.1: nfs_ftype4 */
@@ -142,6 +148,8 @@ typedef struct {
             bool create;         /* OPEN4_CREATE, else OPEN4_NOCREATE */
             uint32_t createmode; /* UNCHECKED4 or GUARDED4 */
             uint32_t mode;       /* the new file's mode attribute */
+            bool truncate;       /* create with size 0 (an existing file
+                                    is truncated) */
             const char *name;    /* CLAIM_NULL component */
         } open;
         struct {
@@ -171,8 +179,25 @@ typedef struct {
         struct {
             const char *name;
         } remove;
+        struct {
+            const char *name;
+        } lookup;
+        struct {
+            uint64_t cookie;
+            uint8_t cookieverf[NFS4_VERIFIER_SIZE];
+            uint32_t dircount, maxcount;
+            nfs4_bitmap attrs;
+        } readdir;
+        uint64_t renew; /* clientid */
     } u;
 } nfs4_argop;
+
+/* One READDIR entry (RFC 7530 16.24: entry4). */
+typedef struct {
+    uint64_t cookie;
+    char name[NFS4_OPAQUE_LIMIT + 1];
+    nfs4_attrs attrs;
+} nfs4_dirent;
 
 /* ---- Results (nfs_resop4) ---- */
 
@@ -205,6 +230,13 @@ typedef struct {
             bool eof;
         } read;
         uint8_t commit[NFS4_VERIFIER_SIZE]; /* writeverf */
+        struct {
+            nfs4_dirent *entries; /* set by the caller before the call */
+            uint32_t cap;         /* its length */
+            uint32_t n;           /* entries received */
+            uint8_t cookieverf[NFS4_VERIFIER_SIZE];
+            bool eof;
+        } readdir;
     } u;
 } nfs4_resop;
 
@@ -243,4 +275,4 @@ enum clnt_stat nfs4_compound(CLIENT *clnt, const nfs4_argop *ops, uint32_t n,
  * or the COMPOUND status when no result says more; a static buffer. */
 const char *nfs4_compound_error(const nfs4_compound_res *res);
 
-#endif /* GK5_TESTS_NFS4_XDR_H */
+#endif /* GK5_TOOLS_NFS4_XDR_H */
