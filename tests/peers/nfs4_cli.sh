@@ -1,0 +1,150 @@
+#!/bin/bash
+# `gk5 nfs4` against NFS-Ganesha (TAP), inside kdc.sh run and ganesha.sh
+# run (GK5_REALM_DIR, GK5_GANESHA_PORT):
+#   every service (sys, krb5, krb5i, krb5p): put, cat (compared byte for
+#   byte), ls (names and sizes), rm, and ls again, for files of 0 B, 1 B,
+#   64 KiB and 1 MiB + 1 (the MEM FSAL keeps at most 2 MiB a file); a
+#   put over an existing longer file truncates it; small rsize/wsize (many
+#   READs and WRITEs);
+#   every enctype the KDC issues: krb5p put + cat;
+#   errors: a missing file (NFS4ERR_NOENT with words), an rc4-hmac session
+#   key refused before any NFS call, a wrong target principal, bad usage.
+#
+#   nfs4_cli.sh GK5
+set -u
+
+GK5=${1:?usage: nfs4_cli.sh GK5}
+: "${GK5_REALM_DIR:?run through kdc.sh run}" "${GK5_GANESHA_PORT:?run through ganesha.sh run}"
+SERVER=127.0.0.1:$GK5_GANESHA_PORT
+KRB=(--target nfs@localhost --client-keytab "$GK5_REALM_DIR/client.keytab"
+    --client-principal gk5-client@GK5.TEST)
+ENCTYPES="aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96 aes256-cts-hmac-sha384-192 aes128-cts-hmac-sha256-128 camellia256-cts-cmac camellia128-cts-cmac"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/gk5-nfs4-cli.XXXXXX") || exit 1
+trap 'rm -rf -- "$WORK"' EXIT
+
+N=0
+FAILED=0
+ok() {
+    N=$((N + 1))
+    echo "ok $N - $1"
+}
+not_ok() {
+    N=$((N + 1))
+    FAILED=$((FAILED + 1))
+    echo "not ok $N - $1"
+    echo "not ok $N - $1" >&2
+    if [ -s "$WORK/err" ]; then
+        sed 's/^/# /' "$WORK/err" | tail -n 5 | tee /dev/stderr
+    fi
+}
+
+# nfs SEC ARGS...: gk5 nfs4 with the credentials SEC needs; stdout to
+# WORK/out, stderr to WORK/err; its exit status.
+nfs() {
+    local sec=$1 sub=$2
+    shift 2
+    local creds=()
+    [ "$sec" != sys ] && creds=("${KRB[@]}")
+    timeout -k 5 120 "$GK5" nfs4 "$sub" "$@" --sec "$sec" "${creds[@]}" \
+        >"$WORK/out" 2>"$WORK/err"
+}
+
+# put_cat SEC SIZE NAME [ARGS...]: put a random file, cat it back, compare.
+put_cat() {
+    local sec=$1 size=$2 name=$3
+    shift 3
+    head -c "$size" /dev/urandom >"$WORK/in"
+    if ! nfs "$sec" put "$WORK/in" "$SERVER:/$name" "$@"; then
+        not_ok "$sec: put $size bytes as /$name $*"
+        return 1
+    fi
+    if ! nfs "$sec" cat "$SERVER:/$name" "$@"; then
+        not_ok "$sec: cat /$name ($size bytes) $*"
+        return 1
+    fi
+    if cmp -s "$WORK/in" "$WORK/out"; then
+        ok "$sec: put + cat /$name: $size bytes, the same $*"
+    else
+        not_ok "$sec: put + cat /$name: $size bytes came back different ($(stat -c %s "$WORK/out") bytes) $*"
+        return 1
+    fi
+}
+
+for sec in sys krb5 krb5i krb5p; do
+    for size in 0 1 65536 1048577; do
+        put_cat "$sec" "$size" "gk5-$sec-$size"
+    done
+    if nfs "$sec" ls "$SERVER:/"; then
+        missing=""
+        for size in 0 1 65536 1048577; do
+            grep -qE "^- +$size gk5-$sec-$size\$" "$WORK/out" || missing="$missing $size"
+        done
+        if [ -z "$missing" ]; then
+            ok "$sec: ls / lists the four files with their sizes"
+        else
+            not_ok "$sec: ls / lacks the files of sizes$missing"
+        fi
+    else
+        not_ok "$sec: ls /"
+    fi
+    # A shorter file over a longer one: the old bytes are gone.
+    put_cat "$sec" 100 "gk5-$sec-1048577"
+    put_cat "$sec" 300000 "gk5-$sec-small-io" --rsize 4096 --wsize 65536
+    gone=1
+    for size in 0 1 65536 1048577 small-io; do
+        nfs "$sec" rm "$SERVER:/gk5-$sec-$size" || gone=0
+    done
+    if [ $gone = 1 ] && nfs "$sec" ls "$SERVER:/" && ! grep -q "gk5-$sec-" "$WORK/out"; then
+        ok "$sec: rm removed the files (ls no longer lists them)"
+    else
+        not_ok "$sec: rm removed the files"
+    fi
+done
+
+for e in $ENCTYPES; do
+    head -c 4096 /dev/urandom >"$WORK/in"
+    if nfs krb5p put "$WORK/in" "$SERVER:/gk5-enctype" --enctype "$e" &&
+        nfs krb5p cat "$SERVER:/gk5-enctype" --enctype "$e" &&
+        cmp -s "$WORK/in" "$WORK/out" &&
+        nfs krb5p rm "$SERVER:/gk5-enctype" --enctype "$e"; then
+        ok "krb5p, enctype $e: put + cat + rm"
+    else
+        not_ok "krb5p, enctype $e: put + cat + rm"
+    fi
+done
+
+# Errors: their own words.
+if nfs krb5p cat "$SERVER:/gk5-no-such-file"; then
+    not_ok "cat of a missing file fails"
+elif grep -q 'NFS4ERR_NOENT (no such file or directory)' "$WORK/err"; then
+    ok "cat of a missing file: $(head -n 1 "$WORK/err")"
+else
+    not_ok "cat of a missing file says NFS4ERR_NOENT with words"
+fi
+if nfs krb5p ls "$SERVER:/" --enctype rc4-hmac; then
+    not_ok "an rc4-hmac session key is refused"
+elif grep -q 'RFC 8429' "$WORK/err"; then
+    ok "an rc4-hmac session key is refused before any NFS call: $(head -n 1 "$WORK/err" | cut -c1-160)"
+else
+    not_ok "an rc4-hmac session key is refused with RFC 8429's words"
+fi
+if timeout -k 5 60 "$GK5" nfs4 ls "$SERVER:/" --sec krb5 --target nosuch@localhost \
+    --client-keytab "$GK5_REALM_DIR/client.keytab" >"$WORK/out" 2>"$WORK/err"; then
+    not_ok "a target principal the KDC does not know fails"
+elif grep -qi 'not found\|unknown' "$WORK/err"; then
+    ok "a target principal the KDC does not know: $(head -n 1 "$WORK/err" | cut -c1-160)"
+else
+    not_ok "a target principal the KDC does not know says so"
+fi
+"$GK5" nfs4 cat "$SERVER" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+if [ $rc = 2 ] && grep -q 'HOST:PORT:/PATH' "$WORK/err"; then
+    ok "usage: a location without a path is refused (exit 2)"
+else
+    not_ok "usage: a location without a path is refused (exit 2, got $rc)"
+fi
+
+echo "# $N cells, $FAILED failed"
+echo "1..$N"
+[ $FAILED = 0 ]
