@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <openssl/rand.h>
+#include <pthread.h>
+#include <rpc/rpcsec_gss.h>
 
 #include <gk5/crypto.h>
 
@@ -45,6 +47,7 @@ struct nfs4_args {
     size_t n_enctypes;
     uint32_t rsize, wsize;
     unsigned timeout_ms;
+    bool via_libtirpc; /* bench --via libtirpc: rpc_gss_seccreate (MIT) */
 };
 
 struct nfs4_client {
@@ -144,6 +147,23 @@ static int make_auth(struct nfs4_client *c)
         auth = authsys_create(host, 0, 0, 0, NULL);
         if (auth == NULL) {
             cli_error("%s: cannot make an AUTH_SYS credential", a->cmd);
+            return -1;
+        }
+    } else if (a->via_libtirpc) {
+        /* libtirpc's own RPCSEC_GSS on MIT (credentials: KRB5CCNAME and
+         * KRB5_CLIENT_KTNAME, set by the caller). */
+        char target[300], mech[] = "kerberos_v5";
+        rpc_gss_error_t gerr;
+
+        snprintf(target, sizeof(target), "%s", a->target);
+        auth = rpc_gss_seccreate(c->clnt, target, mech,
+                                 (rpc_gss_service_t)a->svc, NULL, NULL, NULL);
+        if (auth == NULL) {
+            memset(&gerr, 0, sizeof(gerr));
+            rpc_gss_get_error(&gerr);
+            cli_error("%s: libtirpc's rpc_gss_seccreate(%s) failed: "
+                      "rpc_gss_error %d, system_error %d",
+                      a->cmd, a->target, gerr.rpc_gss_error, gerr.system_error);
             return -1;
         }
     } else {
@@ -669,63 +689,6 @@ static int cmd_rm(struct nfs4_client *c, const char *path)
     return compound(c, ops, 2, r, path);
 }
 
-/* ---- options ---- */
-
-static void nfs4_usage(FILE *f)
-{
-    fprintf(f, "Usage: gk5 nfs4 ls HOST:PORT:/PATH [options]\n"
-               "       gk5 nfs4 cat HOST:PORT:/PATH [options]\n"
-               "       gk5 nfs4 put LOCALFILE HOST:PORT:/PATH [options]\n"
-               "       gk5 nfs4 rm HOST:PORT:/PATH [options]\n"
-               "\n"
-               "An NFSv4.0 client (RFC 7530) with gk5's RPCSEC_GSS: list a "
-               "directory, print\na file, store a local file (- for stdin), "
-               "remove a file.\n"
-               "\n"
-               "Options:\n"
-               "  --sec S               sys, krb5, krb5i or krb5p (default "
-               "krb5p)\n"
-               "  --target SERVICE@HOST the server's service name (default "
-               "nfs@HOST)\n"
-               "  --rsize N, --wsize N  bytes per READ / WRITE (default 1 MiB, "
-               "at most 4 MiB)\n"
-               "  --enctype LIST        session-key enctypes to ask for "
-               "(names or numbers)\n"
-               "  --ccache NAME         credential cache; default: MIT's\n"
-               "  --client-keytab FILE  initial credentials from this keytab\n"
-               "  --client-principal NAME\n"
-               "  --timeout MS          per call (default 30000)\n"
-               "Exit status: 0 success, 1 the server or the security layer "
-               "refused (the\nNFS4ERR or RPC error in words), 2 bad usage.\n");
-}
-
-enum {
-    OPT_SEC = 256,
-    OPT_TARGET,
-    OPT_RSIZE,
-    OPT_WSIZE,
-    OPT_ENCTYPE,
-    OPT_CCACHE,
-    OPT_CLIENT_KEYTAB,
-    OPT_CLIENT_PRINCIPAL,
-    OPT_TIMEOUT,
-    OPT_HELP
-};
-
-static const struct option nfs4_options[] = {
-    {"sec", required_argument, NULL, OPT_SEC},
-    {"target", required_argument, NULL, OPT_TARGET},
-    {"rsize", required_argument, NULL, OPT_RSIZE},
-    {"wsize", required_argument, NULL, OPT_WSIZE},
-    {"enctype", required_argument, NULL, OPT_ENCTYPE},
-    {"ccache", required_argument, NULL, OPT_CCACHE},
-    {"client-keytab", required_argument, NULL, OPT_CLIENT_KEYTAB},
-    {"client-principal", required_argument, NULL, OPT_CLIENT_PRINCIPAL},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
-};
-
 /* "1m", "64k", "4096": bytes, 1..NFS4_MAX_IO; 0 or -1. */
 static int parse_io_size(const char *s, uint32_t *out)
 {
@@ -750,6 +713,468 @@ static int parse_io_size(const char *s, uint32_t *out)
     *out = (uint32_t)v;
     return 0;
 }
+
+/* ---- gk5 nfs4 bench ---- */
+
+#define BENCH_MAX_THREADS 64
+#define BENCH_MAX_SIZES 8
+#define BENCH_SPAN (1024u * 1024u) /* offsets cycle below 1 MiB (+ size) */
+/* libtirpc's client marshals krb5i/krb5p bodies into its 256 KiB record
+ * buffer (DESIGN.md): above this it cannot carry a call or reply. */
+#define BENCH_LIBTIRPC_MAX (192u * 1024u)
+
+enum bench_op { BENCH_WRITE, BENCH_READ, BENCH_GETATTR };
+static const char *const bench_op_names[] = {"WRITE", "READ", "GETATTR"};
+
+struct bench_worker {
+    pthread_t tid;
+    struct nfs4_client c;
+    struct nfs4_open_file f;
+    char name[64];
+    bool opened;
+    uint32_t size;
+    enum bench_op op;
+    double deadline;
+    pthread_barrier_t *start;
+    uint8_t *buf;
+    uint64_t calls;
+    int failed;
+};
+
+static double bench_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One call of the worker's operation; 0 or -1 (error printed). */
+static int bench_call(struct bench_worker *w, uint64_t k)
+{
+    nfs4_argop ops[2];
+    nfs4_resop r[2];
+    nfs4_bitmap mask = {0};
+    uint64_t off = w->size < BENCH_SPAN ? (k * w->size) % BENCH_SPAN : 0;
+
+    if (keep_lease(&w->c) != 0) {
+        return -1;
+    }
+    memset(ops, 0, sizeof(ops));
+    memset(r, 0, sizeof(r));
+    ops[0] = nfs4_putfh(&w->f.fh);
+    switch (w->op) {
+    case BENCH_WRITE:
+        ops[1].op = OP_WRITE;
+        ops[1].u.write.stateid = w->f.stateid;
+        ops[1].u.write.offset = off;
+        ops[1].u.write.stable = UNSTABLE4;
+        ops[1].u.write.data = w->buf;
+        ops[1].u.write.len = w->size;
+        break;
+    case BENCH_READ:
+        ops[1].op = OP_READ;
+        ops[1].u.read.stateid = w->f.stateid;
+        ops[1].u.read.offset = off;
+        ops[1].u.read.count = w->size;
+        r[1].u.read.buf = w->buf;
+        r[1].u.read.cap = w->size;
+        break;
+    case BENCH_GETATTR:
+        nfs4_bitmap_set(&mask, FATTR4_SIZE);
+        nfs4_bitmap_set(&mask, FATTR4_CHANGE);
+        ops[1] = nfs4_getattr(&mask);
+        break;
+    }
+    if (compound(&w->c, ops, 2, r, w->name) != 0) {
+        return -1;
+    }
+    if (w->op == BENCH_READ && r[1].u.read.len != w->size) {
+        cli_error("%s: %s: READ of %u bytes at %" PRIu64 " returned %u",
+                  w->c.a->cmd, w->name, (unsigned)w->size, off,
+                  (unsigned)r[1].u.read.len);
+        return -1;
+    }
+    return 0;
+}
+
+static void *bench_worker_main(void *arg)
+{
+    struct bench_worker *w = arg;
+
+    (void)pthread_barrier_wait(w->start);
+    for (uint64_t k = 0; bench_now() < w->deadline; k++) {
+        if (bench_call(w, k) != 0) {
+            w->failed = 1;
+            break;
+        }
+        w->calls++;
+    }
+    return NULL;
+}
+
+/* Run op on every worker at once for seconds; the aggregate per second
+ * (calls), or -1. */
+static double bench_phase(struct bench_worker *w, unsigned n, enum bench_op op,
+                          double seconds)
+{
+    pthread_barrier_t start;
+    double t0, t1;
+    uint64_t calls = 0;
+    int failed = 0;
+
+    if (pthread_barrier_init(&start, NULL, n + 1) != 0) {
+        return -1;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        w[i].op = op;
+        w[i].calls = 0;
+        w[i].failed = 0;
+        w[i].start = &start;
+        w[i].deadline = 1e300;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (pthread_create(&w[i].tid, NULL, bench_worker_main, &w[i]) != 0) {
+            /* The barrier would never open: give up on the process. */
+            cli_error("nfs4 bench: cannot start a thread");
+            exit(CLI_EXIT_FAIL);
+        }
+    }
+    t0 = bench_now();
+    for (unsigned i = 0; i < n; i++) {
+        w[i].deadline = t0 + seconds;
+    }
+    (void)pthread_barrier_wait(&start);
+    for (unsigned i = 0; i < n; i++) {
+        pthread_join(w[i].tid, NULL);
+        calls += w[i].calls;
+        failed |= w[i].failed;
+    }
+    t1 = bench_now();
+    pthread_barrier_destroy(&start);
+    return failed ? -1 : (double)calls / (t1 - t0);
+}
+
+struct bench_opts {
+    const char *dir;
+    const char *secs[4];
+    unsigned n_secs;
+    uint32_t sizes[BENCH_MAX_SIZES];
+    unsigned n_sizes;
+    double seconds;
+    unsigned threads;
+};
+
+/* The workers' clients, directory and files for one service. */
+static int bench_setup(struct nfs4_args *a, const struct bench_opts *o,
+                       struct bench_worker *w, uint32_t max_size)
+{
+    const char *comp[NFS4_MAX_COMPONENTS];
+    char buf[1024];
+    nfs4_fh dir;
+    nfs4_attrs attrs;
+    int n = split_path(o->dir, buf, sizeof(buf), comp);
+
+    if (n < 0) {
+        cli_error("%s: '%s' is not a usable path", a->cmd, o->dir);
+        return -1;
+    }
+    a->rsize = a->wsize = max_size;
+    for (unsigned i = 0; i < o->threads; i++) {
+        memset(&w[i], 0, sizeof(w[i]));
+        snprintf(w[i].name, sizeof(w[i].name), "gk5-bench-%ld-%u",
+                 (long)getpid(), i);
+        w[i].buf = calloc(1, max_size);
+        if (w[i].buf == NULL || client_open(&w[i].c, a) != 0 ||
+            walk(&w[i].c, comp, n, o->dir, &dir, &attrs) != 0 ||
+            open_file(&w[i].c, &dir, w[i].name, true, w[i].name, &w[i].f) !=
+                0) {
+            return -1;
+        }
+        w[i].opened = true;
+    }
+    return 0;
+}
+
+static void bench_teardown(struct bench_worker *w, unsigned n,
+                           const char *dirpath)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (w[i].opened) {
+            char path[1200];
+            const char *comp[NFS4_MAX_COMPONENTS];
+            char buf[1024];
+            nfs4_fh dir;
+            nfs4_attrs attrs;
+            int k = split_path(dirpath, buf, sizeof(buf), comp);
+
+            (void)close_file(&w[i].c, &w[i].f, w[i].name);
+            snprintf(path, sizeof(path), "%s/%s", dirpath, w[i].name);
+            if (k >= 0 && walk(&w[i].c, comp, k, dirpath, &dir, &attrs) == 0) {
+                nfs4_argop ops[2];
+                nfs4_resop r[2];
+                memset(ops, 0, sizeof(ops));
+                ops[0] = nfs4_putfh(&dir);
+                ops[1].op = OP_REMOVE;
+                ops[1].u.remove.name = w[i].name;
+                (void)compound(&w[i].c, ops, 2, r, path);
+            }
+        }
+        client_close(&w[i].c);
+        free(w[i].buf);
+        memset(&w[i], 0, sizeof(w[i]));
+    }
+}
+
+static const char *size_text(uint32_t size, char *buf, size_t len)
+{
+    if (size % (1024u * 1024u) == 0) {
+        snprintf(buf, len, "%um", size / (1024u * 1024u));
+    } else if (size % 1024u == 0) {
+        snprintf(buf, len, "%uk", size / 1024u);
+    } else {
+        snprintf(buf, len, "%u", size);
+    }
+    return buf;
+}
+
+static int cmd_bench(struct nfs4_args *a, const struct bench_opts *o)
+{
+    static struct bench_worker w[BENCH_MAX_THREADS];
+    /* [sec][size][op]: MB/s (WRITE, READ) or calls/s (GETATTR) */
+    double v[4][BENCH_MAX_SIZES][3];
+    bool na[4][BENCH_MAX_SIZES];
+    uint32_t max_size = 0;
+    int sys_index = -1, ret = 0;
+    char sz[32];
+
+    memset(na, 0, sizeof(na));
+    for (unsigned j = 0; j < o->n_sizes; j++) {
+        max_size = o->sizes[j] > max_size ? o->sizes[j] : max_size;
+    }
+    printf("gk5 nfs4 bench: %s, client %s, %u call%s in flight, %.1f s per "
+           "cell\n",
+           a->hostport,
+           a->via_libtirpc ? "libtirpc (rpc_gss_seccreate, MIT)"
+                           : "gk5 (RPCSEC_GSS AUTH)",
+           o->threads, o->threads == 1 ? "" : "s", o->seconds);
+    for (unsigned s = 0; s < o->n_secs; s++) {
+        struct nfs4_args sa = *a;
+        uint32_t top = max_size;
+
+        sa.sec_name = o->secs[s];
+        sa.sys = strcmp(o->secs[s], "sys") == 0;
+        if (sa.sys) {
+            sys_index = (int)s;
+        } else if (gk5_rpc_service_parse(o->secs[s], &sa.svc) != 0) {
+            cli_error("%s: --sec: '%s' is not one of sys, krb5, krb5i, krb5p",
+                      a->cmd, o->secs[s]);
+            return CLI_EXIT_USAGE;
+        }
+        if (a->via_libtirpc && !sa.sys && sa.svc != GK5_RPC_SVC_NONE &&
+            top > BENCH_LIBTIRPC_MAX) {
+            top = BENCH_LIBTIRPC_MAX;
+        }
+        if (bench_setup(&sa, o, w, top) != 0) {
+            bench_teardown(w, o->threads, o->dir);
+            return CLI_EXIT_FAIL;
+        }
+        for (unsigned j = 0; j < o->n_sizes; j++) {
+            if (o->sizes[j] > top) {
+                na[s][j] = true;
+                continue;
+            }
+            for (unsigned i = 0; i < o->threads; i++) {
+                w[i].size = o->sizes[j];
+            }
+            for (int op = BENCH_WRITE; op <= BENCH_GETATTR; op++) {
+                if (op == BENCH_GETATTR && j > 0) {
+                    v[s][j][op] = v[s][0][op];
+                    continue;
+                }
+                double rate =
+                    bench_phase(w, o->threads, (enum bench_op)op, o->seconds);
+                if (rate < 0) {
+                    bench_teardown(w, o->threads, o->dir);
+                    return CLI_EXIT_FAIL;
+                }
+                v[s][j][op] = op == BENCH_GETATTR
+                                  ? rate
+                                  : rate * o->sizes[j] / 1e6; /* MB/s */
+            }
+        }
+        bench_teardown(w, o->threads, o->dir);
+    }
+    printf("%-7s %-6s %-8s %12s %8s\n", "sec", "size", "op", "value", "vs-sys");
+    for (unsigned s = 0; s < o->n_secs; s++) {
+        for (unsigned j = 0; j < o->n_sizes; j++) {
+            for (int op = BENCH_WRITE; op <= BENCH_GETATTR; op++) {
+                char val[32], ratio[16] = "-";
+                if (op == BENCH_GETATTR && j > 0) {
+                    continue;
+                }
+                if (na[s][j]) {
+                    if (op != BENCH_GETATTR) {
+                        printf("%-7s %-6s %-8s %12s %8s\n", o->secs[s],
+                               size_text(o->sizes[j], sz, sizeof(sz)),
+                               bench_op_names[op], "n/a", "-");
+                    }
+                    continue;
+                }
+                snprintf(val, sizeof(val),
+                         op == BENCH_GETATTR ? "%.0f/s" : "%.1f MB/s",
+                         v[s][j][op]);
+                if (sys_index >= 0 && !na[sys_index][j] &&
+                    v[sys_index][j][op] > 0) {
+                    snprintf(ratio, sizeof(ratio), "%.2f",
+                             v[s][j][op] / v[sys_index][j][op]);
+                }
+                printf("%-7s %-6s %-8s %12s %8s\n", o->secs[s],
+                       op == BENCH_GETATTR
+                           ? "-"
+                           : size_text(o->sizes[j], sz, sizeof(sz)),
+                       bench_op_names[op], val, ratio);
+            }
+        }
+    }
+    for (unsigned s = 0; s < o->n_secs; s++) {
+        for (unsigned j = 0; j < o->n_sizes; j++) {
+            if (na[s][j]) {
+                printf("n/a: %s %s: libtirpc's client cannot carry krb5i/krb5p "
+                       "bodies above about 256 KiB (its record buffer)\n",
+                       o->secs[s], size_text(o->sizes[j], sz, sizeof(sz)));
+            }
+        }
+    }
+    return ret;
+}
+
+/* Lists, credentials for libtirpc's client, then the run. */
+static int bench_main(struct nfs4_args *a, struct bench_opts *o, char *sec_list,
+                      char *size_list)
+{
+    for (char *save = NULL, *t = strtok_r(sec_list, ",", &save); t != NULL;
+         t = strtok_r(NULL, ",", &save)) {
+        gk5_rpc_service svc;
+        if (o->n_secs == 4 ||
+            (strcmp(t, "sys") != 0 && gk5_rpc_service_parse(t, &svc) != 0)) {
+            cli_error("%s: --sec: '%s' is not a list of sys, krb5, krb5i, "
+                      "krb5p",
+                      a->cmd, t);
+            return CLI_EXIT_USAGE;
+        }
+        o->secs[o->n_secs++] = t;
+    }
+    for (char *save = NULL, *t = strtok_r(size_list, ",", &save); t != NULL;
+         t = strtok_r(NULL, ",", &save)) {
+        if (o->n_sizes == BENCH_MAX_SIZES ||
+            parse_io_size(t, &o->sizes[o->n_sizes]) != 0) {
+            cli_error("%s: --size: '%s' is not a list of sizes up to 4m",
+                      a->cmd, t);
+            return CLI_EXIT_USAGE;
+        }
+        o->n_sizes++;
+    }
+    if (o->n_secs == 0 || o->n_sizes == 0) {
+        cli_error("%s: --sec and --size need at least one entry", a->cmd);
+        return CLI_EXIT_USAGE;
+    }
+    o->dir = a->path;
+    if (a->via_libtirpc && a->client_keytab != NULL) {
+        /* MIT's initiator gets initial credentials from the client keytab
+         * into a ccache of this process. */
+        if (setenv("KRB5_CLIENT_KTNAME", a->client_keytab, 1) != 0 ||
+            (a->ccache == NULL &&
+             setenv("KRB5CCNAME", "MEMORY:gk5-nfs4-bench", 1) != 0)) {
+            cli_error("%s: setenv: %s", a->cmd, strerror(errno));
+            return CLI_EXIT_FAIL;
+        }
+    }
+    if (a->via_libtirpc && a->ccache != NULL &&
+        setenv("KRB5CCNAME", a->ccache, 1) != 0) {
+        cli_error("%s: setenv: %s", a->cmd, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return cmd_bench(a, o) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
+/* ---- options ---- */
+
+static void nfs4_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: gk5 nfs4 ls HOST:PORT:/PATH [options]\n"
+            "       gk5 nfs4 cat HOST:PORT:/PATH [options]\n"
+            "       gk5 nfs4 put LOCALFILE HOST:PORT:/PATH [options]\n"
+            "       gk5 nfs4 rm HOST:PORT:/PATH [options]\n"
+            "       gk5 nfs4 bench HOST:PORT:/DIR [--sec LIST] [--size LIST]\n"
+            "                      [--seconds S] [--threads N] "
+            "[--via gk5|libtirpc]\n"
+            "\n"
+            "An NFSv4.0 client (RFC 7530) with gk5's RPCSEC_GSS: list a "
+            "directory, print\na file, store a local file (- for stdin), "
+            "remove a file.\n"
+            "\n"
+            "Options:\n"
+            "  --sec S               sys, krb5, krb5i or krb5p (default "
+            "krb5p)\n"
+            "  --target SERVICE@HOST the server's service name (default "
+            "nfs@HOST)\n"
+            "  --rsize N, --wsize N  bytes per READ / WRITE (default 1 MiB, "
+            "at most 4 MiB)\n"
+            "  --enctype LIST        session-key enctypes to ask for "
+            "(names or numbers)\n"
+            "  --ccache NAME         credential cache; default: MIT's\n"
+            "  --client-keytab FILE  initial credentials from this keytab\n"
+            "  --client-principal NAME\n"
+            "  --timeout MS          per call (default 30000)\n"
+            "bench: WRITE and READ MB/s and GETATTR calls/s in DIR, N "
+            "calls in flight\n"
+            "(one connection each), for each service of --sec LIST "
+            "(default\n"
+            "sys,krb5,krb5i,krb5p) and size of --size LIST (default "
+            "4k,64k,1m), as\n"
+            "ratios to sys; --via libtirpc measures libtirpc's own "
+            "MIT-based client\n"
+            "(credentials: KRB5CCNAME, or --client-keytab).\n"
+            "Exit status: 0 success, 1 the server or the security layer "
+            "refused (the\nNFS4ERR or RPC error in words), 2 bad usage.\n");
+}
+
+enum {
+    OPT_SEC = 256,
+    OPT_TARGET,
+    OPT_RSIZE,
+    OPT_WSIZE,
+    OPT_ENCTYPE,
+    OPT_CCACHE,
+    OPT_CLIENT_KEYTAB,
+    OPT_CLIENT_PRINCIPAL,
+    OPT_TIMEOUT,
+    OPT_SIZE,
+    OPT_SECONDS,
+    OPT_THREADS,
+    OPT_VIA,
+    OPT_HELP
+};
+
+static const struct option nfs4_options[] = {
+    {"sec", required_argument, NULL, OPT_SEC},
+    {"target", required_argument, NULL, OPT_TARGET},
+    {"rsize", required_argument, NULL, OPT_RSIZE},
+    {"wsize", required_argument, NULL, OPT_WSIZE},
+    {"enctype", required_argument, NULL, OPT_ENCTYPE},
+    {"ccache", required_argument, NULL, OPT_CCACHE},
+    {"client-keytab", required_argument, NULL, OPT_CLIENT_KEYTAB},
+    {"client-principal", required_argument, NULL, OPT_CLIENT_PRINCIPAL},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"seconds", required_argument, NULL, OPT_SECONDS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"via", required_argument, NULL, OPT_VIA},
+    {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0},
+};
 
 static int parse_enctypes(struct nfs4_args *a, const char *list)
 {
@@ -804,7 +1229,10 @@ int gk5_cli_nfs4(int argc, char **argv)
     static char cmd_name[32];
     struct nfs4_args a;
     struct nfs4_client c;
+    struct bench_opts bo;
+    char sec_list[64] = "sys,krb5,krb5i,krb5p", size_list[128] = "4k,64k,1m";
     const char *sub, *local = NULL;
+    bool bench;
     int opt, ret;
 
     if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
@@ -814,10 +1242,15 @@ int gk5_cli_nfs4(int argc, char **argv)
     }
     sub = argv[1];
     if (strcmp(sub, "ls") != 0 && strcmp(sub, "cat") != 0 &&
-        strcmp(sub, "put") != 0 && strcmp(sub, "rm") != 0) {
-        cli_error("nfs4: unknown command '%s' (ls, cat, put, rm)", sub);
+        strcmp(sub, "put") != 0 && strcmp(sub, "rm") != 0 &&
+        strcmp(sub, "bench") != 0) {
+        cli_error("nfs4: unknown command '%s' (ls, cat, put, rm, bench)", sub);
         return CLI_EXIT_USAGE;
     }
+    bench = strcmp(sub, "bench") == 0;
+    memset(&bo, 0, sizeof(bo));
+    bo.seconds = 2;
+    bo.threads = 1;
     memset(&a, 0, sizeof(a));
     snprintf(cmd_name, sizeof(cmd_name), "nfs4 %s", sub);
     a.cmd = cmd_name;
@@ -834,6 +1267,14 @@ int gk5_cli_nfs4(int argc, char **argv)
         uint32_t v;
         switch (opt) {
         case OPT_SEC:
+            if (bench) {
+                if (strlen(optarg) >= sizeof(sec_list)) {
+                    cli_error("%s: --sec: list too long", a.cmd);
+                    return CLI_EXIT_USAGE;
+                }
+                strcpy(sec_list, optarg);
+                break;
+            }
             a.sec_name = optarg;
             a.sys = strcmp(optarg, "sys") == 0;
             if (!a.sys && gk5_rpc_service_parse(optarg, &a.svc) != 0) {
@@ -885,6 +1326,46 @@ int gk5_cli_nfs4(int argc, char **argv)
             }
             a.timeout_ms = v;
             break;
+        case OPT_SIZE:
+            if (!bench || strlen(optarg) >= sizeof(size_list)) {
+                cli_error("%s: --size applies to nfs4 bench (a list such as "
+                          "4k,64k,1m)",
+                          a.cmd);
+                return CLI_EXIT_USAGE;
+            }
+            strcpy(size_list, optarg);
+            break;
+        case OPT_SECONDS: {
+            char *end;
+            bo.seconds = strtod(optarg, &end);
+            if (!bench || *end != '\0' || !(bo.seconds > 0) ||
+                bo.seconds > 3600) {
+                cli_error("%s: --seconds: '%s' is not a time from 0 to 3600 s "
+                          "(nfs4 bench)",
+                          a.cmd, optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        }
+        case OPT_THREADS:
+            if (!bench || cli_parse_u32(optarg, &v) != 0 || v == 0 ||
+                v > BENCH_MAX_THREADS) {
+                cli_error("%s: --threads: '%s' is not 1 to %d (nfs4 bench)",
+                          a.cmd, optarg, BENCH_MAX_THREADS);
+                return CLI_EXIT_USAGE;
+            }
+            bo.threads = v;
+            break;
+        case OPT_VIA:
+            if (!bench || (strcmp(optarg, "gk5") != 0 &&
+                           strcmp(optarg, "libtirpc") != 0)) {
+                cli_error("%s: --via: '%s' is not gk5 or libtirpc (nfs4 "
+                          "bench)",
+                          a.cmd, optarg);
+                return CLI_EXIT_USAGE;
+            }
+            a.via_libtirpc = strcmp(optarg, "libtirpc") == 0;
+            break;
         case OPT_HELP:
             nfs4_usage(stdout);
             return CLI_EXIT_OK;
@@ -911,16 +1392,20 @@ int gk5_cli_nfs4(int argc, char **argv)
         cli_error("%s: unexpected argument '%s'", a.cmd, argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (a.sys && (a.target != NULL || a.n_enctypes > 0 || a.ccache != NULL ||
-                  a.client_keytab != NULL || a.client_principal != NULL)) {
+    if (!bench && a.sys &&
+        (a.target != NULL || a.n_enctypes > 0 || a.ccache != NULL ||
+         a.client_keytab != NULL || a.client_principal != NULL)) {
         cli_error("%s: --target, --enctype, --ccache and --client-* apply "
                   "only to --sec krb5, krb5i and krb5p",
                   a.cmd);
         return CLI_EXIT_USAGE;
     }
-    if (!a.sys && a.target == NULL) {
+    if ((bench || !a.sys) && a.target == NULL) {
         snprintf(a.default_target, sizeof(a.default_target), "nfs@%s", a.host);
         a.target = a.default_target;
+    }
+    if (bench) {
+        return bench_main(&a, &bo, sec_list, size_list);
     }
 
     if (client_open(&c, &a) != 0) {
