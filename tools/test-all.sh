@@ -57,6 +57,8 @@ bash tests/interop/kdc.sh run --tap -- valgrind --error-exitcode=1 \
     "$builddir/default/src/interposer/gk5_mech.so" | tail -n 3
 step "interposer benchmark, quick run (MIT GSS-API calls with and without gk5_mech.so)"
 bench/interposer_bench.sh --quick "$builddir/default"
+step "NFSv4 benchmark, quick run (gk5 nfs4 bench: gk5's and libtirpc's clients, Ganesha with and without the interposer)"
+bench/nfs4_bench.sh --quick "$builddir/default"
 
 step "build + test: -Ddes3=true"
 configure "$builddir/des3" -Ddes3=true -Dmit=enabled
