@@ -3,6 +3,7 @@
  * --help and --version, and `gk5 enctypes`.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +151,10 @@ int main(int argc, char **argv)
     };
     int c;
 
+    /* A server or peer that goes away mid-call must give an error, not
+     * end the tool: libtirpc writes its sockets with write(2), and an RPC
+     * client sends RPCSEC_GSS_DESTROY as it closes. */
+    (void)signal(SIGPIPE, SIG_IGN);
     opterr = 0;
     /* '+': stop at the command; its options are its own. */
     while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {

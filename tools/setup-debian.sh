@@ -11,7 +11,7 @@ packages=(
     # MIT krb5: the KDC and GSS-API peers for interop, demo and bench
     krb5-kdc krb5-admin-server krb5-user libkrb5-dev
     # RPCSEC_GSS: libtirpc, and the real servers the peer tests start
-    libtirpc-dev nfs-ganesha nfs-ganesha-mem
+    libtirpc-dev nfs-ganesha nfs-ganesha-mem nfs-ganesha-vfs
     # the interposer: MIT's sample GSS-API programs run with gk5_mech.so
     krb5-gss-samples
     # hardening: libFuzzer + sanitizer runtimes, valgrind

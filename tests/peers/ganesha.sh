@@ -15,6 +15,9 @@
 #                           (GK5_GANESHA_NFSD: its path)
 #   GK5_GANESHA_MECH_CONFIG, GK5_GANESHA_TRACE: GSS_MECH_CONFIG and
 #                           GK5_TRACE for ganesha.nfsd only
+#   GK5_GANESHA_FSAL=VFS    export a folder of DIR/ganesha instead of the
+#                           MEM FSAL (nfs-ganesha-vfs; as root)
+#   GK5_GANESHA_SECTYPE     the export's SecType (default all four)
 #
 # The configuration follows the facts in DESIGN.md ("Real RPCSEC_GSS peers
 # on loopback"): NFSv4 only, TCP only, no NLM/RQUOTA/rpcbind, 4 MiB RPC
@@ -32,18 +35,26 @@ die() {
     exit 1
 }
 
-# Where the Debian packages put the MEM FSAL (nfs-ganesha-mem).
+# Where the Debian packages put the MEM FSAL (nfs-ganesha-mem), or with
+# $1 = vfs the VFS FSAL (nfs-ganesha-vfs).
 find_mem_fsal() {
-    local f
-    for f in /usr/lib/*/ganesha/libfsalmem.so /usr/lib/ganesha/libfsalmem.so \
-        /usr/lib64/ganesha/libfsalmem.so /usr/local/lib*/ganesha/libfsalmem.so; do
+    local f lib=libfsal${1:-mem}.so
+    for f in /usr/lib/*/ganesha/$lib /usr/lib/ganesha/$lib \
+        /usr/lib64/ganesha/$lib /usr/local/lib*/ganesha/$lib; do
         [ -e "$f" ] && return 0
     done
     return 1
 }
 
 write_conf() {
-    local g=$1 realm=$2 port=$3
+    local g=$1 realm=$2 port=$3 fsal=MEM path=/
+    # GK5_GANESHA_FSAL=VFS: a real folder (DIR/ganesha/vfs) instead of
+    # memory, for files larger than MEM keeps (root only).
+    if [ "${GK5_GANESHA_FSAL:-MEM}" = VFS ]; then
+        fsal=VFS
+        path=$g/vfs
+        mkdir -p "$path" || return 1
+    fi
     cat >"$g/ganesha.conf" <<EOF
 # Throwaway NFS-Ganesha made by gk5's tests/peers/ganesha.sh
 NFS_CORE_PARAM {
@@ -72,17 +83,17 @@ NFSv4 {
 
 EXPORT {
     Export_Id = 1;
-    Path = "/";
+    Path = "$path";
     Pseudo = "/";
     Protocols = 4;
     Transports = TCP;
     Access_Type = RW;
-    SecType = sys, krb5, krb5i, krb5p;
+    SecType = ${GK5_GANESHA_SECTYPE:-sys, krb5, krb5i, krb5p};
     Squash = All_Squash;
     Anonymous_Uid = 0;
     Anonymous_Gid = 0;
     FSAL {
-        Name = MEM;
+        Name = $fsal;
     }
 }
 
@@ -170,6 +181,12 @@ cmd_run() {
         skip_run "$tap" "NFS-Ganesha is not installed: apt-get install nfs-ganesha nfs-ganesha-mem"
     find_mem_fsal ||
         skip_run "$tap" "NFS-Ganesha's MEM FSAL is not installed: apt-get install nfs-ganesha-mem"
+    if [ "${GK5_GANESHA_FSAL:-MEM}" = VFS ]; then
+        find_mem_fsal vfs ||
+            skip_run "$tap" "NFS-Ganesha's VFS FSAL is not installed: apt-get install nfs-ganesha-vfs"
+        [ "$(id -u)" = 0 ] ||
+            skip_run "$tap" "NFS-Ganesha's VFS FSAL needs root (file handles by open_by_handle_at)"
+    fi
     run_daemon GK5_GANESHA_PORT ganesha/port ganesha/ganesha.log 12 "$@"
 }
 
