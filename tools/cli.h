@@ -135,6 +135,17 @@ int cli_rpc_listen(const char *hostport, int *fd, char *bound, size_t bound_len,
  * clnt_destroy).  0, or -1 with words in err. */
 int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
                     CLIENT **out, char *err, size_t err_len);
+/* cli_nfs4.c: put data as path on an NFSv4 server, cat it back and
+ * compare, then remove it (gk5 demo).  0, or -1 with the error printed. */
+struct cli_nfs4_transfer {
+    const char *hostport, *path, *sec, *target;
+    const char *client_keytab, *client_principal;
+    const uint8_t *data;
+    size_t len;
+    unsigned rounds;     /* puts, then cats, of the same file (0: 1) */
+    double put_s, cat_s; /* seconds taken by all of them */
+};
+int cli_nfs4_put_cat(struct cli_nfs4_transfer *t);
 /* Words for the failed clnt_call on clnt: "what: RPC error; detail" and,
  * when auth is gk5's (else pass NULL), gk5's reason.  Thread-safe. */
 void cli_rpc_call_error(CLIENT *clnt, AUTH *auth, const char *what, char *buf,

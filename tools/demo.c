@@ -25,6 +25,9 @@
 #include "bridge/gk5_mit.h"
 #include "bridge/mit_realm.h"
 #include "cli.h"
+#ifdef GK5_HAVE_RPC
+#include "demo.h"
+#endif
 #include "common/util.h"
 
 #ifdef GK5_HAVE_RPC
@@ -648,6 +651,7 @@ int gk5_cli_demo(int argc, char **argv)
 #endif
 #ifdef GK5_HAVE_RPC
     failed += demo_rpc(&realm);
+    failed += demo_nfs(&realm);
 #endif
 
     long pid = (long)realm.kdc_pid;

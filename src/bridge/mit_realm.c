@@ -452,20 +452,27 @@ static int make_database(const gk5_mit_realm *realm, char **env)
     if (run_tool(realm, env, create, input) != 0) {
         goto cleanup;
     }
-    for (int step = 0; step < 4; step++) {
-        int n;
-        switch (step) {
-        case 0:
-        case 1:
-            n = snprintf(query, sizeof(query), "addprinc -randkey %s",
-                         step == 0 ? GK5_MIT_CLIENT : GK5_MIT_SERVICE);
-            break;
-        default:
-            n = snprintf(query, sizeof(query), "ktadd -k %s -norandkey %s",
-                         step == 2 ? client_kt : service_kt,
-                         step == 2 ? GK5_MIT_CLIENT : GK5_MIT_SERVICE);
-            break;
-        }
+    /* The client, gk5's test service and nfs/localhost (the NFS server a
+     * demo starts), each with a keytab. */
+    char nfs_kt[PATH_MAX];
+    if (path_in(nfs_kt, sizeof(nfs_kt), realm->dir, "nfs.keytab") != 0) {
+        goto cleanup;
+    }
+    const struct {
+        const char *principal, *keytab;
+    } princs[] = {
+        {GK5_MIT_CLIENT, client_kt},
+        {GK5_MIT_SERVICE, service_kt},
+        {GK5_MIT_NFS_SERVICE, nfs_kt},
+    };
+    for (size_t step = 0; step < 2 * GK5_ARRAY_SIZE(princs); step++) {
+        size_t i = step % GK5_ARRAY_SIZE(princs);
+        int n =
+            step < GK5_ARRAY_SIZE(princs)
+                ? snprintf(query, sizeof(query), "addprinc -randkey %s",
+                           princs[i].principal)
+                : snprintf(query, sizeof(query), "ktadd -k %s -norandkey %s",
+                           princs[i].keytab, princs[i].principal);
         if (n < 0 || (size_t)n >= sizeof(query)) {
             goto cleanup;
         }

@@ -26,6 +26,8 @@
 #define GK5_MIT_REALM_NAME "GK5.TEST"
 #define GK5_MIT_CLIENT "gk5-client@GK5.TEST"
 #define GK5_MIT_SERVICE "gk5/localhost@GK5.TEST"
+/* An NFS server's acceptor (nfs.keytab in the folder): nfs@localhost. */
+#define GK5_MIT_NFS_SERVICE "nfs/localhost@GK5.TEST"
 
 typedef struct {
     char dir[PATH_MAX]; /* holds krb5.conf, kdc.conf, database, keytabs */

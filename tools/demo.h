@@ -1,0 +1,11 @@
+/* gk5 demo's blocks in files of their own. */
+#ifndef GK5_TOOLS_DEMO_H
+#define GK5_TOOLS_DEMO_H
+
+#include "bridge/mit_realm.h"
+
+/* demo_nfs.c: NFS-Ganesha in the realm, gk5 nfs4 put + cat per service.
+ * The number of failures (0 when Ganesha is not installed: it says so). */
+int demo_nfs(const gk5_mit_realm *realm);
+
+#endif /* GK5_TOOLS_DEMO_H */
