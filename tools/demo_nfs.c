@@ -142,6 +142,7 @@ static void stop_ganesha(pid_t pid)
     if (pid <= 0) {
         return;
     }
+    gk5_mit_realm_watch_child(0);
     (void)kill(pid, SIGTERM);
     for (int i = 0; i < 500; i++) {
         if (waitpid(pid, &status, WNOHANG) == pid) {
@@ -204,6 +205,8 @@ static pid_t start_ganesha(const char *ganesha, const gk5_mit_realm *realm,
               (char *)NULL);
         _exit(127);
     }
+    /* Killed with the KDC if the demo is. */
+    gk5_mit_realm_watch_child(pid);
     for (int i = 0; i < 1500; i++) {
         int status;
         if (waitpid(pid, &status, WNOHANG) == pid) {

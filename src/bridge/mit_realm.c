@@ -217,15 +217,13 @@ static int write_configs(const gk5_mit_realm *realm, int port)
     return 0;
 }
 
-/* Remove a flat folder: async-signal-safe (raw getdents64, unlinkat). */
-static void remove_flat_dir(const char *dir)
+/* Remove the entries of the folder open as fd, descending into folders
+ * (an NFS server's ccache and recovery folders) up to depth levels:
+ * async-signal-safe (raw getdents64, openat, unlinkat). */
+static void empty_dir_at(int fd, int depth)
 {
     char buf[4096];
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-    if (fd < 0) {
-        return;
-    }
     /* Unlinking while reading may hide entries: reread until empty. */
     for (int pass = 0; pass < 8; pass++) {
         int removed = 0;
@@ -235,10 +233,25 @@ static void remove_flat_dir(const char *dir)
             for (ssize_t off = 0; off < n;) {
                 const struct dirent64 *de = (const void *)(buf + off);
                 off += de->d_reclen;
-                if (strcmp(de->d_name, ".") != 0 &&
-                    strcmp(de->d_name, "..") != 0 &&
-                    unlinkat(fd, de->d_name, 0) == 0) {
+                if (strcmp(de->d_name, ".") == 0 ||
+                    strcmp(de->d_name, "..") == 0) {
+                    continue;
+                }
+                if (unlinkat(fd, de->d_name, 0) == 0) {
                     removed = 1;
+                    continue;
+                }
+                if (depth > 0 && de->d_type == DT_DIR) {
+                    int sub =
+                        openat(fd, de->d_name,
+                               O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                    if (sub >= 0) {
+                        empty_dir_at(sub, depth - 1);
+                        (void)close(sub);
+                    }
+                    if (unlinkat(fd, de->d_name, AT_REMOVEDIR) == 0) {
+                        removed = 1;
+                    }
                 }
             }
         }
@@ -246,6 +259,17 @@ static void remove_flat_dir(const char *dir)
             break;
         }
     }
+}
+
+/* Remove the realm's folder and what is in it. */
+static void remove_realm_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+    if (fd < 0) {
+        return;
+    }
+    empty_dir_at(fd, 6);
     (void)close(fd);
     (void)rmdir(dir);
 }
@@ -744,6 +768,7 @@ int gk5_mit_realm_attach(gk5_mit_realm *realm, const char *dir, char *err,
 
 static volatile sig_atomic_t g_armed;
 static volatile pid_t g_kdc_pid;
+static volatile pid_t g_child_pid; /* a server started in the realm */
 static char g_dir[PATH_MAX];
 static const int g_signals[] = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
                                 SIGABRT, SIGSEGV, SIGBUS, SIGFPE,  SIGILL};
@@ -753,12 +778,16 @@ static void on_signal(int sig)
 {
     if (g_armed) {
         g_armed = 0;
+        if (g_child_pid > 0) {
+            (void)kill(g_child_pid, SIGKILL);
+            (void)waitpid(g_child_pid, NULL, 0);
+        }
         if (g_kdc_pid > 0) {
             (void)kill(g_kdc_pid, SIGKILL);
             (void)waitpid(g_kdc_pid, NULL, 0);
         }
         if (g_dir[0] != '\0') {
-            remove_flat_dir(g_dir);
+            remove_realm_dir(g_dir);
         }
     }
     /* SA_RESETHAND restored the default action: die of the signal. */
@@ -783,6 +812,11 @@ void gk5_mit_realm_stop_on_signals(gk5_mit_realm *realm)
         (void)sigaction(g_signals[i], &sa, &g_saved[i]);
     }
     g_armed = 1;
+}
+
+void gk5_mit_realm_watch_child(pid_t pid)
+{
+    g_child_pid = pid;
 }
 
 static void restore_signals(void)
@@ -813,7 +847,7 @@ void gk5_mit_realm_stop(gk5_mit_realm *realm)
     if (realm->owned) {
         stop_pid(realm->kdc_pid);
         if (realm->dir[0] != '\0') {
-            remove_flat_dir(realm->dir);
+            remove_realm_dir(realm->dir);
         }
     }
     realm->kdc_pid = 0;

@@ -57,6 +57,10 @@ int gk5_mit_realm_attach(gk5_mit_realm *realm, const char *dir, char *err,
  * of the signal.  Only one realm at a time. */
 void gk5_mit_realm_stop_on_signals(gk5_mit_realm *realm);
 
+/* A server the caller started in the realm (an NFS server): the signal
+ * handlers of gk5_mit_realm_stop_on_signals kill it too; 0 forgets it. */
+void gk5_mit_realm_watch_child(pid_t pid);
+
 /* Stop the KDC by its PID (TERM, then KILL after 5 s), wait for it, and
  * remove the folder if we made it.  Safe to call twice. */
 void gk5_mit_realm_stop(gk5_mit_realm *realm);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `gk5 demo` end to end: it must pass every row, refuse rc4 with RFC 8429's
-# reason, finish in under a minute and leave no KDC process and no
-# temporary folder behind -- also when it is killed by SIGTERM half-way.
+# reason, finish in under a minute and leave no KDC process, no NFS server
+# and no temporary folder behind -- also when it is killed by SIGTERM
+# half-way.
 #   test_demo.sh PATH_TO_GK5
 set -u
 GK5=$1
@@ -46,6 +47,12 @@ check_gone() {
         fail "$what: krb5kdc pid $pid is still running"
         kill -KILL "$pid" 2>/dev/null
     fi
+    # The NFS block's ganesha.nfsd runs with its config in the folder.
+    local p
+    for p in $(pgrep -f -- "$dir/ganesha" 2>/dev/null); do
+        fail "$what: a server of the demo's folder (pid $p) is still running"
+        kill -KILL "$p" 2>/dev/null
+    done
     if [ -e "$dir" ]; then
         fail "$what: the folder $dir was left behind"
         rm -rf -- "$dir"
