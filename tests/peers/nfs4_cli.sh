@@ -6,7 +6,8 @@
 #   64 KiB and 1 MiB + 1 (the MEM FSAL keeps at most 2 MiB a file); a
 #   put over an existing longer file truncates it; small rsize/wsize (many
 #   READs and WRITEs);
-#   every enctype the KDC issues: krb5p put + cat;
+#   every enctype the KDC issues, under krb5, krb5i and krb5p: put, cat,
+#   ls, rm;
 #   errors: a missing file (NFS4ERR_NOENT with words), an rc4-hmac session
 #   key refused before any NFS call, a wrong target principal, bad usage.
 #
@@ -103,15 +104,19 @@ for sec in sys krb5 krb5i krb5p; do
 done
 
 for e in $ENCTYPES; do
-    head -c 4096 /dev/urandom >"$WORK/in"
-    if nfs krb5p put "$WORK/in" "$SERVER:/gk5-enctype" --enctype "$e" &&
-        nfs krb5p cat "$SERVER:/gk5-enctype" --enctype "$e" &&
-        cmp -s "$WORK/in" "$WORK/out" &&
-        nfs krb5p rm "$SERVER:/gk5-enctype" --enctype "$e"; then
-        ok "krb5p, enctype $e: put + cat + rm"
-    else
-        not_ok "krb5p, enctype $e: put + cat + rm"
-    fi
+    for sec in krb5 krb5i krb5p; do
+        head -c 4097 /dev/urandom >"$WORK/in"
+        if nfs "$sec" put "$WORK/in" "$SERVER:/gk5-enctype" --enctype "$e" &&
+            nfs "$sec" cat "$SERVER:/gk5-enctype" --enctype "$e" &&
+            cmp -s "$WORK/in" "$WORK/out" &&
+            nfs "$sec" ls "$SERVER:/" --enctype "$e" &&
+            grep -qE '^- +4097 gk5-enctype$' "$WORK/out" &&
+            nfs "$sec" rm "$SERVER:/gk5-enctype" --enctype "$e"; then
+            ok "$sec, enctype $e: put + cat (the same) + ls + rm"
+        else
+            not_ok "$sec, enctype $e: put + cat + ls + rm"
+        fi
+    done
 done
 
 # Errors: their own words.
