@@ -57,7 +57,9 @@ static bool cpu_has_onepass(void)
     return true;
 }
 
-bool gk5i_onepass_available(void)
+/* CPUID once: under a hypervisor each CPUID is a trap to it, which cost
+ * more than the rest of a context import. */
+static bool cpu_onepass(void)
 {
     static atomic_int cached; /* 0 unknown, 1 yes, 2 no */
     int v = atomic_load_explicit(&cached, memory_order_relaxed);
@@ -66,7 +68,12 @@ bool gk5i_onepass_available(void)
         v = cpu_has_onepass() ? 1 : 2;
         atomic_store_explicit(&cached, v, memory_order_relaxed);
     }
-    return v == 1 &&
+    return v == 1;
+}
+
+bool gk5i_onepass_available(void)
+{
+    return cpu_onepass() &&
            !atomic_load_explicit(&g_onepass_off, memory_order_relaxed);
 }
 
@@ -159,7 +166,7 @@ uint32_t gk5i_onepass_key_new(const uint8_t *key, size_t key_len,
     if (key_len != 16 && key_len != 32) {
         return GK5_ERR_BAD_KEY_LENGTH;
     }
-    if (!cpu_has_onepass()) {
+    if (!cpu_onepass()) {
         return GK5_ERR_CRYPTO_BACKEND;
     }
     /* __m128i wants 16-byte alignment, which malloc gives on x86-64. */
@@ -421,7 +428,7 @@ ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_onepass_key *k,
 bool gk5i_onepass_set_enabled(bool on)
 {
     atomic_store(&g_onepass_off, !on);
-    return cpu_has_onepass();
+    return cpu_onepass();
 }
 
 #else /* no x86-64: always serial */
