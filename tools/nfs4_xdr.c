@@ -691,10 +691,16 @@ static bool_t xdr_resok(XDR *xdrs, nfs4_resop *r)
     }
 }
 
-/* nfs_resop4: resop, then the op's result (status first). */
+/* nfs_resop4: resop, then the op's result (status first).  r->op holds
+ * the operation the caller sent at this index (RFC 7530 15.2: results
+ * answer the arguments in order): a result of another kind is refused, so
+ * that a server cannot make the decoder use the wrong member of r->u (a
+ * READDIR entry array where the caller gave a READ buffer). */
 static bool_t xdr_resop(XDR *xdrs, nfs4_resop *r)
 {
-    if (!xdr_u32(xdrs, &r->op) || !xdr_u32(xdrs, &r->status)) {
+    uint32_t op;
+
+    if (!xdr_u32(xdrs, &op) || op != r->op || !xdr_u32(xdrs, &r->status)) {
         return FALSE;
     }
     if (r->status == NFS4_OK) {
@@ -740,6 +746,9 @@ enum clnt_stat nfs4_compound(CLIENT *clnt, const nfs4_argop *ops, uint32_t n,
     res->status = 0;
     res->n = 0;
     res->tag[0] = '\0';
+    for (uint32_t i = 0; i < n && i < res->max; i++) {
+        res->ops[i].op = ops[i].op; /* what each result must answer */
+    }
     /* xdrproc_t is variadic in libtirpc: go through a plain function
      * pointer type. */
     return clnt_call(clnt, NFSPROC4_COMPOUND,

@@ -255,7 +255,9 @@ nfs4_argop nfs4_getfh(void);
 nfs4_argop nfs4_getattr(const nfs4_bitmap *mask);
 
 /* XDR routines for clnt_call: COMPOUND4args (encode only) and COMPOUND4res
- * (decode only; XDR_FREE has nothing to free). */
+ * (decode only; XDR_FREE has nothing to free).  Before decoding, res->ops[i]
+ * .op must hold the operation sent at index i (nfs4_compound sets it): a
+ * result answering another operation is refused. */
 typedef struct {
     const char *tag;
     uint32_t minorversion;
