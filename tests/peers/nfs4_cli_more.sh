@@ -82,10 +82,15 @@ vfs_cells() {
         not_ok "a server that stops answering: exit 1 with a timeout error (exit $rc after $(($(date +%s) - t0)) s)"
     fi
     # A server that dies mid-transfer (many small WRITEs): a clear error.
-    timeout -k 5 60 "$GK5" nfs4 put "$WORK/in" "$SERVER:/dying" --sec krb5p --wsize 1k \
+    # Ganesha is killed once the file has begun to grow in its folder.
+    local file=$GK5_REALM_DIR/ganesha/vfs/dying i
+    timeout -k 5 60 "$GK5" nfs4 put "$WORK/in" "$SERVER:/dying" --sec krb5p --wsize 512 \
         "${KRB[@]}" --timeout 5000 >"$WORK/out" 2>"$WORK/err" &
     local put=$!
-    sleep 0.3
+    for ((i = 0; i < 1000; i++)); do
+        [ "$(stat -c %s "$file" 2>/dev/null || echo 0)" -gt 0 ] && break
+        sleep 0.01
+    done
     kill -KILL "$GANESHA_PID"
     wait $put
     rc=$?
