@@ -1162,7 +1162,7 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
     uint32_t major = gk5_mit_initiator_create(&minor, p->target, &mo, &init);
     if (GK5_ERROR(major) != 0) {
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "here, preparing to initiate (initiator "
+                         "on this client, preparing to initiate (initiator "
                          "credential)");
         goto cleanup;
     }
@@ -1179,7 +1179,7 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
         init_res_free(&leg.res);
         if (GK5_ERROR(major) != 0) {
             gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                             "here, gss_init_sec_context");
+                             "on this client, gss_init_sec_context");
             goto cleanup;
         }
         int done = major == GK5_S_COMPLETE;
@@ -1269,8 +1269,9 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
 
     major = gk5_mit_initiator_finish(&minor, init, &enctype, &cc->gss);
     if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "here, taking the established context into gk5");
+        gk5i_rpc_err_gss(
+            err, GK5_RPC_E_GSS, major, minor,
+            "on this client, taking the established context into gk5");
         goto cleanup;
     }
     /* RPCSEC_GSS keeps its own window (RFC 2203 5.3.3.1): replies to calls
@@ -1279,7 +1280,7 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
     major = gk5_ctx_set_flags(&minor, cc->gss, 0);
     if (GK5_ERROR(major) != 0) {
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "here, gk5_ctx_set_flags");
+                         "on this client, gk5_ctx_set_flags");
         goto cleanup;
     }
     if (gk5i_rpc_verify_u32(cc->gss, cc->window, verf, verf_len, err) != 0) {
@@ -1302,7 +1303,7 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
     major = gk5_ctx_inquire(&minor, cc->gss, &info);
     if (GK5_ERROR(major) != 0) {
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "here, gk5_ctx_inquire");
+                         "on this client, gk5_ctx_inquire");
         goto cleanup;
     }
     cc->enctype = info.enctype;
@@ -2383,14 +2384,14 @@ static GK5I_RPC_WUR int cctx_adopt(gk5_ctx *gss, const uint8_t *handle,
     uint32_t major = gk5_ctx_set_flags(&minor, cc->gss, 0);
     if (GK5_ERROR(major) != 0) {
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "here, gk5_ctx_set_flags");
+                         "on this client, gk5_ctx_set_flags");
         cctx_release(cc);
         return -1;
     }
     major = gk5_ctx_inquire(&minor, cc->gss, &info);
     if (GK5_ERROR(major) != 0) {
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "here, gk5_ctx_inquire");
+                         "on this client, gk5_ctx_inquire");
         cctx_release(cc);
         return -1;
     }
