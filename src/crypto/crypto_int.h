@@ -45,6 +45,17 @@ struct gk5_enctype {
     bool rfc1964;           /* GSS tokens are RFC 1964 (DES3), else RFC 4121 */
 };
 
+/* ---- algs.c: OpenSSL algorithms fetched once per process ----
+ * name must live as long as the process (a literal or a table row's).
+ * NULL when OpenSSL lacks it; *owned is true only when the cache is full
+ * and the caller must free the object it got. */
+typedef struct evp_cipher_st EVP_CIPHER;
+typedef struct evp_mac_st EVP_MAC;
+typedef struct evp_kdf_st EVP_KDF;
+GK5_HIDDEN EVP_CIPHER *gk5i_cipher_get(const char *name, bool *owned);
+GK5_HIDDEN EVP_MAC *gk5i_mac_get(const char *name, bool *owned);
+GK5_HIDDEN EVP_KDF *gk5i_kdf_get(const char *name, bool *owned);
+
 /* Rows in preference order; gk5i_enctype_at(i) is NULL past the end. */
 GK5_HIDDEN const struct gk5_enctype *gk5i_enctype_at(size_t i);
 /* Table lookups (by num or alias_num).  gk5i_enctype_get() returns the row

@@ -22,8 +22,9 @@ static GK5_WUR uint32_t run_kdf(const char *name, const OSSL_PARAM *params,
     EVP_KDF *kdf = NULL;
     EVP_KDF_CTX *kctx = NULL;
     uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
+    bool owned = false;
 
-    kdf = EVP_KDF_fetch(NULL, name, NULL);
+    kdf = gk5i_kdf_get(name, &owned);
     if (kdf == NULL) {
         goto cleanup;
     }
@@ -40,7 +41,9 @@ static GK5_WUR uint32_t run_kdf(const char *name, const OSSL_PARAM *params,
 
 cleanup:
     EVP_KDF_CTX_free(kctx);
-    EVP_KDF_free(kdf);
+    if (owned) {
+        EVP_KDF_free(kdf);
+    }
     return ret;
 }
 

@@ -42,9 +42,10 @@ static GK5_WUR uint32_t new_cipher_ctx(const char *name, const uint8_t *key,
     EVP_CIPHER *cipher = NULL;
     EVP_CIPHER_CTX *ctx = NULL;
     uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
+    bool owned = false;
 
     *out = NULL;
-    cipher = EVP_CIPHER_fetch(NULL, name, NULL);
+    cipher = gk5i_cipher_get(name, &owned);
     if (cipher == NULL) {
         goto cleanup;
     }
@@ -67,7 +68,9 @@ static GK5_WUR uint32_t new_cipher_ctx(const char *name, const uint8_t *key,
 
 cleanup:
     EVP_CIPHER_CTX_free(ctx);
-    EVP_CIPHER_free(cipher);
+    if (owned) {
+        EVP_CIPHER_free(cipher);
+    }
     return ret;
 }
 
@@ -80,6 +83,7 @@ static GK5_WUR uint32_t new_mac_ctx(const struct gk5_enctype *et,
     EVP_MAC_CTX *ctx = NULL;
     OSSL_PARAM params[2];
     uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
+    bool owned = false;
 
     *out = NULL;
     if (et->digest != NULL) {
@@ -90,7 +94,7 @@ static GK5_WUR uint32_t new_mac_ctx(const struct gk5_enctype *et,
             OSSL_MAC_PARAM_CIPHER, (char *)(uintptr_t)et->cipher, 0);
     }
     params[1] = OSSL_PARAM_construct_end();
-    mac = EVP_MAC_fetch(NULL, et->digest != NULL ? "HMAC" : "CMAC", NULL);
+    mac = gk5i_mac_get(et->digest != NULL ? "HMAC" : "CMAC", &owned);
     if (mac == NULL) {
         goto cleanup;
     }
@@ -108,7 +112,9 @@ static GK5_WUR uint32_t new_mac_ctx(const struct gk5_enctype *et,
 
 cleanup:
     EVP_MAC_CTX_free(ctx);
-    EVP_MAC_free(mac);
+    if (owned) {
+        EVP_MAC_free(mac);
+    }
     return ret;
 }
 

@@ -1,0 +1,88 @@
+/*
+ * OpenSSL algorithm objects, fetched once per process.  EVP_*_fetch walks
+ * OpenSSL's method store under its locks; a server importing thousands of
+ * contexts fetched the same few ciphers, MACs and KDFs for every key it
+ * derived and prepared.  Each name is fetched the first time it is asked
+ * for and kept (with OpenSSL's reference) for the life of the process.
+ */
+#include <pthread.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+
+#include "crypto_int.h"
+
+enum alg_kind { ALG_CIPHER, ALG_MAC, ALG_KDF };
+
+/* Enough for every cipher, MAC and KDF the enctype table names. */
+#define GK5_ALGS_MAX 24
+
+static struct {
+    enum alg_kind kind;
+    const char *name; /* a string literal or an enctype row's: static */
+    void *alg;
+} g_algs[GK5_ALGS_MAX];
+static size_t g_n_algs;
+static pthread_mutex_t g_algs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *fetch(enum alg_kind kind, const char *name)
+{
+    switch (kind) {
+    case ALG_CIPHER:
+        return EVP_CIPHER_fetch(NULL, name, NULL);
+    case ALG_MAC:
+        return EVP_MAC_fetch(NULL, name, NULL);
+    case ALG_KDF:
+        return EVP_KDF_fetch(NULL, name, NULL);
+    }
+    return NULL;
+}
+
+/* The cached object, or a fresh fetch the caller frees (*owned) when the
+ * table is full; NULL when OpenSSL has no such algorithm. */
+static void *lookup(enum alg_kind kind, const char *name, bool *owned)
+{
+    void *alg = NULL;
+
+    *owned = false;
+    pthread_mutex_lock(&g_algs_lock);
+    for (size_t i = 0; i < g_n_algs; i++) {
+        if (g_algs[i].kind == kind && strcmp(g_algs[i].name, name) == 0) {
+            alg = g_algs[i].alg;
+            goto done;
+        }
+    }
+    alg = fetch(kind, name);
+    if (alg == NULL) {
+        goto done;
+    }
+    if (g_n_algs < GK5_ALGS_MAX) {
+        g_algs[g_n_algs].kind = kind;
+        g_algs[g_n_algs].name = name;
+        g_algs[g_n_algs].alg = alg;
+        g_n_algs++;
+    } else {
+        *owned = true;
+    }
+
+done:
+    pthread_mutex_unlock(&g_algs_lock);
+    return alg;
+}
+
+EVP_CIPHER *gk5i_cipher_get(const char *name, bool *owned)
+{
+    return lookup(ALG_CIPHER, name, owned);
+}
+
+EVP_MAC *gk5i_mac_get(const char *name, bool *owned)
+{
+    return lookup(ALG_MAC, name, owned);
+}
+
+EVP_KDF *gk5i_kdf_get(const char *name, bool *owned)
+{
+    return lookup(ALG_KDF, name, owned);
+}
