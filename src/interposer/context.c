@@ -295,6 +295,7 @@ static int is_lucid_oid(gss_const_OID oid)
     static const uint8_t prefix[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12,
                                      0x01, 0x02, 0x02, 0x05, 0x06};
 
+    /* OIDs are public: a plain memcmp. */
     return oid != GSS_C_NO_OID && oid->length == sizeof(prefix) + 1 &&
            memcmp(oid->elements, prefix, sizeof(prefix)) == 0;
 }

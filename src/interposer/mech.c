@@ -46,6 +46,7 @@ static atomic_int oid_ready;
 
 static int oid_eq(gss_const_OID a, gss_const_OID b)
 {
+    /* OIDs are public: a plain memcmp. */
     return a->length == b->length &&
            memcmp(a->elements, b->elements, a->length) == 0;
 }

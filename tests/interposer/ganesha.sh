@@ -21,18 +21,7 @@ trap 'rm -rf -- "$WORK"' EXIT
 MODULE=$(cd "$(dirname "$MODULE")" && pwd)/$(basename "$MODULE")
 printf 'gk5_mech 1.3.6.1.4.1.32473.4121.1 %s <interposer>\n' "$MODULE" >"$WORK/mech.conf"
 
-N=0
-FAILED=0
-ok() {
-    N=$((N + 1))
-    echo "ok $N - $1"
-}
-not_ok() {
-    N=$((N + 1))
-    FAILED=$((FAILED + 1))
-    echo "not ok $N - $1"
-    echo "not ok $N - $1" >&2
-}
+. "$(dirname "$0")/../tap.sh"
 
 # run_client LABEL ARGS...: Ganesha with the interposer, test_ganesha's
 # TAP cells renumbered into ours; the trace is kept in WORK/LABEL.trace.
@@ -95,6 +84,4 @@ check_trace libtirpc
 run_client gk5 --size 1048576
 check_trace gk5
 
-echo "# $N cells, $FAILED failed"
-echo "1..$N"
-[ $FAILED = 0 ]
+tap_done
