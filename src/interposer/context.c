@@ -114,39 +114,33 @@ cleanup:
 
 /* ---- establishment ---- */
 
-GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_init_sec_context(
-    OM_uint32 *minor, gss_cred_id_t cred, gss_ctx_id_t *context_handle,
-    gss_name_t target, gss_OID mech_type, OM_uint32 req_flags,
-    OM_uint32 time_req, gss_channel_bindings_t cb, gss_buffer_t input,
-    gss_OID *actual_mech, gss_buffer_t output, OM_uint32 *ret_flags,
-    OM_uint32 *time_rec)
+/* The context a leg of establishment works on: new on the first leg;
+ * GSS_S_FAILURE once complete (nothing more to do). */
+static OM_uint32 leg_start(OM_uint32 *minor, gss_ctx_id_t *context_handle,
+                           gki_ctx **c, int *fresh)
 {
-    gki_ctx *c;
-    gss_OID actual = GSS_C_NO_OID;
-    OM_uint32 major;
-    int fresh = 0;
-
     if (minor == NULL || context_handle == NULL) {
         return GSS_S_CALL_INACCESSIBLE_WRITE;
     }
     *minor = 0;
-    c = (gki_ctx *)*context_handle;
-    if (c == NULL) {
-        c = gki_ctx_new();
-        if (c == NULL) {
+    *c = (gki_ctx *)*context_handle;
+    if (*c == NULL) {
+        *c = gki_ctx_new();
+        if (*c == NULL) {
             return GSS_S_FAILURE;
         }
-        fresh = 1;
-    } else if (c->open) {
-        return GSS_S_FAILURE; /* complete already: nothing more to do */
+        *fresh = 1;
+    } else if ((*c)->open) {
+        return GSS_S_FAILURE;
     }
-    major = gss_init_sec_context(
-        minor, cred, &c->mit, target, gki_special_oid(mech_type), req_flags,
-        time_req, cb, input, &actual, output, ret_flags, time_rec);
-    if (actual_mech != NULL) {
-        *actual_mech =
-            gki_public_oid(actual != GSS_C_NO_OID ? actual : mech_type);
-    }
+    return GSS_S_COMPLETE;
+}
+
+/* After MIT's leg: a failed first leg (or one that left MIT no context)
+ * frees ours; a complete context is taken over by gk5 if it can. */
+static OM_uint32 leg_end(OM_uint32 major, gss_ctx_id_t *context_handle,
+                         gki_ctx *c, int fresh)
+{
     if (GSS_ERROR(major)) {
         if (fresh || c->mit == GSS_C_NO_CONTEXT) {
             gki_ctx_free(c);
@@ -162,6 +156,32 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_init_sec_context(
     return major;
 }
 
+GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_init_sec_context(
+    OM_uint32 *minor, gss_cred_id_t cred, gss_ctx_id_t *context_handle,
+    gss_name_t target, gss_OID mech_type, OM_uint32 req_flags,
+    OM_uint32 time_req, gss_channel_bindings_t cb, gss_buffer_t input,
+    gss_OID *actual_mech, gss_buffer_t output, OM_uint32 *ret_flags,
+    OM_uint32 *time_rec)
+{
+    gki_ctx *c;
+    gss_OID actual = GSS_C_NO_OID;
+    OM_uint32 major;
+    int fresh = 0;
+
+    major = leg_start(minor, context_handle, &c, &fresh);
+    if (major != GSS_S_COMPLETE) {
+        return major;
+    }
+    major = gss_init_sec_context(
+        minor, cred, &c->mit, target, gki_special_oid(mech_type), req_flags,
+        time_req, cb, input, &actual, output, ret_flags, time_rec);
+    if (actual_mech != NULL) {
+        *actual_mech =
+            gki_public_oid(actual != GSS_C_NO_OID ? actual : mech_type);
+    }
+    return leg_end(major, context_handle, c, fresh);
+}
+
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_accept_sec_context(
     OM_uint32 *minor, gss_ctx_id_t *context_handle, gss_cred_id_t cred,
     gss_buffer_t input, gss_channel_bindings_t cb, gss_name_t *src_name,
@@ -173,19 +193,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_accept_sec_context(
     OM_uint32 major;
     int fresh = 0;
 
-    if (minor == NULL || context_handle == NULL) {
-        return GSS_S_CALL_INACCESSIBLE_WRITE;
-    }
-    *minor = 0;
-    c = (gki_ctx *)*context_handle;
-    if (c == NULL) {
-        c = gki_ctx_new();
-        if (c == NULL) {
-            return GSS_S_FAILURE;
-        }
-        fresh = 1;
-    } else if (c->open) {
-        return GSS_S_FAILURE;
+    major = leg_start(minor, context_handle, &c, &fresh);
+    if (major != GSS_S_COMPLETE) {
+        return major;
     }
     /* MIT's accept through the special OID needs a credential for it (with
      * none, the mechglue would come back here): the default acceptor
@@ -196,11 +206,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_accept_sec_context(
                                  gki_all_special_set(), GSS_C_ACCEPT,
                                  &c->accept, NULL, NULL);
         if (GSS_ERROR(major)) {
-            if (fresh) {
-                gki_ctx_free(c);
-                *context_handle = GSS_C_NO_CONTEXT;
-            }
-            return major;
+            return leg_end(major, context_handle, c, fresh);
         }
     }
     major = gss_accept_sec_context(
@@ -210,19 +216,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_accept_sec_context(
         *mech_type =
             gki_public_oid(actual != GSS_C_NO_OID ? actual : &gki_mechs[0]);
     }
-    if (GSS_ERROR(major)) {
-        if (fresh || c->mit == GSS_C_NO_CONTEXT) {
-            gki_ctx_free(c);
-            *context_handle = GSS_C_NO_CONTEXT;
-        }
-        return major;
-    }
-    *context_handle = (gss_ctx_id_t)c;
-    if (major == GSS_S_COMPLETE) {
-        c->open = 1;
-        gki_takeover(c);
-    }
-    return major;
+    return leg_end(major, context_handle, c, fresh);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_delete_sec_context(
