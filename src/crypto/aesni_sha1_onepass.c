@@ -32,10 +32,12 @@
 
 #define ONEPASS_TARGET __attribute__((target("aes,sha,ssse3,sse4.1")))
 
-/* AES round keys (FIPS 197 5.2), 11 for AES-128, 15 for AES-256. */
-struct gk5i_onepass_key {
+/* AES round keys (FIPS 197 5.2), 11 for AES-128, 15 for AES-256; for
+ * decryption, the Equivalent Inverse Cipher's (FIPS 197 5.3.5). */
+struct gk5i_aes_key {
     __m128i rk[15];
     int rounds; /* Nr: 10 or 14 */
+    bool decrypt;
 };
 
 /* Whether the test seam left one-pass sealing on (it is on by default). */
@@ -143,7 +145,7 @@ ONEPASS_TARGET static void expand256(__m128i *rk)
     rk[14] = even256(rk[12], _mm_aeskeygenassist_si128(rk[13], 0x40));
 }
 
-ONEPASS_TARGET static void expand_key(struct gk5i_onepass_key *k,
+ONEPASS_TARGET static void expand_key(struct gk5i_aes_key *k,
                                       const uint8_t *key, size_t key_len)
 {
     k->rk[0] = _mm_loadu_si128((const __m128i *)(const void *)key);
@@ -157,10 +159,31 @@ ONEPASS_TARGET static void expand_key(struct gk5i_onepass_key *k,
     }
 }
 
-uint32_t gk5i_onepass_key_new(const uint8_t *key, size_t key_len,
-                              struct gk5i_onepass_key **out)
+/* FIPS 197 5.3.5: the decryption round keys are the encryption ones in
+ * reverse order, InvMixColumns applied to all but the first and last. */
+ONEPASS_TARGET static void invert_key(struct gk5i_aes_key *k)
 {
-    struct gk5i_onepass_key *k = NULL;
+    __m128i ek[15];
+    int nr = k->rounds;
+
+    for (int r = 0; r < 15; r++) {
+        ek[r] = k->rk[r];
+    }
+    k->rk[0] = ek[nr];
+    for (int r = 1; r < nr; r++) {
+        k->rk[r] = _mm_aesimc_si128(ek[nr - r]);
+    }
+    k->rk[nr] = ek[0];
+    for (int r = 0; r < 15; r++) {
+        ek[r] = _mm_setzero_si128();
+    }
+    __asm__ __volatile__("" : : "r"(ek) : "memory"); /* keep the wipe */
+}
+
+uint32_t gk5i_aes_key_new(const uint8_t *key, size_t key_len, bool decrypt,
+                          struct gk5i_aes_key **out)
+{
+    struct gk5i_aes_key *k = NULL;
 
     *out = NULL;
     if (key_len != 16 && key_len != 32) {
@@ -175,22 +198,15 @@ uint32_t gk5i_onepass_key_new(const uint8_t *key, size_t key_len,
         return GK5_ERR_NOMEM;
     }
     expand_key(k, key, key_len);
+    k->decrypt = decrypt;
+    if (decrypt) {
+        invert_key(k);
+    }
     *out = k;
     return GK5_OK;
 }
 
-uint32_t gk5i_onepass_key_dup(const struct gk5i_onepass_key *src,
-                              struct gk5i_onepass_key **out)
-{
-    *out = OPENSSL_malloc(sizeof(**out));
-    if (*out == NULL) {
-        return GK5_ERR_NOMEM;
-    }
-    memcpy(*out, src, sizeof(**out));
-    return GK5_OK;
-}
-
-void gk5i_onepass_key_free(struct gk5i_onepass_key *k)
+void gk5i_aes_key_free(struct gk5i_aes_key *k)
 {
     OPENSSL_clear_free(k, sizeof(*k));
 }
@@ -206,6 +222,96 @@ ONEPASS_TARGET static inline __m128i aes_block(const __m128i *rk, __m128i x,
         x = _mm_aesenc_si128(x, rk[r]);
     }
     return _mm_aesenclast_si128(x, rk[nr]);
+}
+
+/* FIPS 197 5.3.5: the Equivalent Inverse Cipher on one block. */
+ONEPASS_TARGET static inline __m128i aes_unblock(const __m128i *rk, __m128i x,
+                                                 const int nr)
+{
+    x = _mm_xor_si128(x, rk[0]);
+#pragma GCC unroll 14
+    for (int r = 1; r < nr; r++) {
+        x = _mm_aesdec_si128(x, rk[r]);
+    }
+    return _mm_aesdeclast_si128(x, rk[nr]);
+}
+
+/* SP 800-38A 6.2 CBC encryption in place, one block after the other (each
+ * block's input needs the one before's output). */
+ONEPASS_TARGET static inline void cbc_enc(const struct gk5i_aes_key *k,
+                                          uint8_t chain[16], uint8_t *p,
+                                          size_t blocks, const int nr)
+{
+    __m128i c = _mm_loadu_si128((const __m128i *)(const void *)chain);
+
+    for (size_t b = 0; b < blocks; b++, p += 16) {
+        __m128i *q = (__m128i *)(void *)p;
+
+        c = aes_block(k->rk, _mm_xor_si128(_mm_loadu_si128(q), c), nr);
+        _mm_storeu_si128(q, c);
+    }
+    _mm_storeu_si128((__m128i *)(void *)chain, c);
+}
+
+/* SP 800-38A 6.2 CBC decryption in place.  Every block's decryption is
+ * independent of the others', so four run side by side to fill the AES
+ * unit's pipeline; only the XOR with the ciphertext before them chains. */
+ONEPASS_TARGET static inline void cbc_dec(const struct gk5i_aes_key *k,
+                                          uint8_t chain[16], uint8_t *p,
+                                          size_t blocks, const int nr)
+{
+    const __m128i *rk = k->rk;
+    __m128i prev = _mm_loadu_si128((const __m128i *)(const void *)chain);
+    size_t b = 0;
+
+    for (; b + 4 <= blocks; b += 4, p += 64) {
+        __m128i *q = (__m128i *)(void *)p;
+        __m128i c0 = _mm_loadu_si128(q), c1 = _mm_loadu_si128(q + 1);
+        __m128i c2 = _mm_loadu_si128(q + 2), c3 = _mm_loadu_si128(q + 3);
+        __m128i x0 = _mm_xor_si128(c0, rk[0]), x1 = _mm_xor_si128(c1, rk[0]);
+        __m128i x2 = _mm_xor_si128(c2, rk[0]), x3 = _mm_xor_si128(c3, rk[0]);
+
+#pragma GCC unroll 14
+        for (int r = 1; r < nr; r++) {
+            x0 = _mm_aesdec_si128(x0, rk[r]);
+            x1 = _mm_aesdec_si128(x1, rk[r]);
+            x2 = _mm_aesdec_si128(x2, rk[r]);
+            x3 = _mm_aesdec_si128(x3, rk[r]);
+        }
+        x0 = _mm_aesdeclast_si128(x0, rk[nr]);
+        x1 = _mm_aesdeclast_si128(x1, rk[nr]);
+        x2 = _mm_aesdeclast_si128(x2, rk[nr]);
+        x3 = _mm_aesdeclast_si128(x3, rk[nr]);
+        _mm_storeu_si128(q, _mm_xor_si128(x0, prev));
+        _mm_storeu_si128(q + 1, _mm_xor_si128(x1, c0));
+        _mm_storeu_si128(q + 2, _mm_xor_si128(x2, c1));
+        _mm_storeu_si128(q + 3, _mm_xor_si128(x3, c2));
+        prev = c3;
+    }
+    for (; b < blocks; b++, p += 16) {
+        __m128i *q = (__m128i *)(void *)p;
+        __m128i c = _mm_loadu_si128(q);
+
+        _mm_storeu_si128(q, _mm_xor_si128(aes_unblock(rk, c, nr), prev));
+        prev = c;
+    }
+    _mm_storeu_si128((__m128i *)(void *)chain, prev);
+}
+
+ONEPASS_TARGET void gk5i_aes_cbc(const struct gk5i_aes_key *k,
+                                 uint8_t chain[16], uint8_t *p, size_t blocks)
+{
+    if (k->decrypt) {
+        if (k->rounds == 10) {
+            cbc_dec(k, chain, p, blocks, 10);
+        } else {
+            cbc_dec(k, chain, p, blocks, 14);
+        }
+    } else if (k->rounds == 10) {
+        cbc_enc(k, chain, p, blocks, 10);
+    } else {
+        cbc_enc(k, chain, p, blocks, 14);
+    }
 }
 
 /*
@@ -369,7 +475,7 @@ ONEPASS_TARGET static inline void sha1_block(__m128i *abcd_io, __m128i *e_io,
  * The round keys are copied to the stack so that the compiler knows the
  * stores to p cannot change them.
  */
-ONEPASS_TARGET static inline void cbc_sha1(const struct gk5i_onepass_key *k,
+ONEPASS_TARGET static inline void cbc_sha1(const struct gk5i_aes_key *k,
                                            uint8_t chain[16], uint32_t h[5],
                                            uint8_t *p, size_t blocks,
                                            const int nr)
@@ -414,7 +520,7 @@ ONEPASS_TARGET static inline void cbc_sha1(const struct gk5i_onepass_key *k,
     __asm__ __volatile__("" : : "r"(rk) : "memory"); /* keep the wipe */
 }
 
-ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_onepass_key *k,
+ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
                                           uint8_t chain[16], uint32_t h[5],
                                           uint8_t *p, size_t blocks)
 {

@@ -5,7 +5,8 @@
  * (gk5_ukey: one base key + one key usage, with keyed OpenSSL contexts made
  * once) and runs encrypt/decrypt/checksum over crypto IOVs with them.
  * A gk5_ukey is used by one thread at a time; gk5i_ukey_dup() makes another
- * for another thread without re-deriving anything.
+ * for another thread without re-deriving anything.  A ukey keys its
+ * OpenSSL (or AES-NI) state on first use, so making one is cheap.
  */
 #ifndef GK5_CRYPTO_INT_H
 #define GK5_CRYPTO_INT_H
@@ -94,6 +95,11 @@ typedef struct gk5_ukey gk5_ukey;
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
                                           const struct gk5i_subkeys *sk,
                                           gk5_ukey **out);
+/* The same over subkeys the caller keeps alive and unchanged for as long as
+ * the ukey lives (a context's), without a copy. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_new_borrowed(
+    const struct gk5_enctype *et, const struct gk5i_subkeys *sk,
+    gk5_ukey **out);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_dup(const gk5_ukey *src, gk5_ukey **out);
 GK5_HIDDEN void gk5i_ukey_free(gk5_ukey *uk);
 GK5_HIDDEN const struct gk5_enctype *gk5i_ukey_enctype(const gk5_ukey *uk);

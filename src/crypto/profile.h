@@ -76,66 +76,84 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_final(struct gk5i_hmac *h, uint8_t *out,
  * whose input so far is whole 64-byte blocks (false for other digests or
  * a partial block), and putting it back after `bytes` (whole blocks) more
  * were absorbed outside. */
-GK5_HIDDEN bool gk5i_hmac_sha1_take(const struct gk5i_hmac *h, uint32_t st[5]);
+GK5_HIDDEN bool gk5i_hmac_sha1_take(struct gk5i_hmac *h, uint32_t st[5]);
 GK5_HIDDEN void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
                                     size_t bytes);
 #endif
 
-/* A keyed MAC for messages (ukey.c): HMAC from precomputed pads, or CMAC
- * through EVP_MAC (which restarts without allocating). */
-struct gk5i_mac;
-
-/* ---- One-pass RFC 3962 sealing (aesni_sha1_onepass.c) ----
- * AES-CBC and SHA-1 over the same 64-byte pieces in one loop, on x86-64
- * with AES-NI and SHA-NI (checked at run time). */
+/* ---- AES-NI (aesni_sha1_onepass.c) ----
+ * On x86-64 with AES-NI and SHA-NI (checked at run time) AES keys are
+ * scheduled by hand and CBC runs on the instructions directly: no
+ * OpenSSL cipher context per key (about 1 KiB each, and most of a context
+ * import's cost), and RFC 3962 sealing runs AES-CBC and the SHA-1 of
+ * HMAC-SHA1 over the same 64-byte pieces in one loop.  The OpenSSL path
+ * stays beside it as the fallback and as the tests' oracle
+ * (gk5i_onepass_set_enabled). */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define GK5_HAVE_ONEPASS 1
-struct gk5i_onepass_key; /* AES round keys for the loop */
-/* The CPU has the instructions and the test seam has not turned it off. */
+struct gk5i_aes_key; /* AES round keys, for one direction */
+/* The CPU has the instructions and the test seam has not turned them off. */
 GK5_HIDDEN bool gk5i_onepass_available(void);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_onepass_key_new(const uint8_t *key,
-                                                 size_t key_len,
-                                                 struct gk5i_onepass_key **out);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_onepass_key_dup(
-    const struct gk5i_onepass_key *src, struct gk5i_onepass_key **out);
-GK5_HIDDEN void gk5i_onepass_key_free(struct gk5i_onepass_key *k);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_aes_key_new(const uint8_t *key,
+                                             size_t key_len, bool decrypt,
+                                             struct gk5i_aes_key **out);
+GK5_HIDDEN void gk5i_aes_key_free(struct gk5i_aes_key *k);
+/* CBC in place over blocks x 16 bytes at p, from chain, which ends as the
+ * last ciphertext block; the key's direction decides. */
+GK5_HIDDEN void gk5i_aes_cbc(const struct gk5i_aes_key *k, uint8_t chain[16],
+                             uint8_t *p, size_t blocks);
 /* In place over blocks x 64 bytes at p: CBC-encrypt from chain (which ends
  * as the last ciphertext block) while the SHA-1 chaining value h (h0..h4)
- * absorbs the plaintext. */
-GK5_HIDDEN void gk5i_onepass_cbc_sha1(const struct gk5i_onepass_key *k,
+ * absorbs the plaintext.  k: an encryption key. */
+GK5_HIDDEN void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
                                       uint8_t chain[16], uint32_t h[5],
                                       uint8_t *p, size_t blocks);
 #endif
 
+/* A keyed MAC for messages: HMAC from precomputed pads, or CMAC through
+ * EVP_MAC (which restarts without allocating); neither set: not keyed
+ * yet. */
+struct gk5i_mac {
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+    struct gk5i_hmac *hmac;
+#endif
+    EVP_MAC_CTX *evp;
+};
+
 /* ---- A prepared key (ukey.c) ----
- * Keyed OpenSSL contexts made once.  Per message nothing is re-keyed: the
- * MACs restart with the key they hold, and the CBC contexts are not even
- * re-initialised (EVP_CipherInit_ex2 costs about as much as ciphering
- * 200 bytes): each message starts from the chaining value the context is
- * known to hold, corrected to the message's IV in its first block (see
- * gk5i_crypt_stream). */
-#define GK5_CONF_POOL_BYTES 512
+ * Keyed state made on first use, once: a key that only ever seals never
+ * schedules the decryption, a MIC key never the cipher.  Per message
+ * nothing is re-keyed: the MACs restart with the key they hold, and the
+ * OpenSSL CBC contexts are not even re-initialised (EVP_CipherInit_ex2
+ * costs about as much as ciphering 200 bytes): each message starts from
+ * the chaining value the context is known to hold, corrected to the
+ * message's IV in its first block (see gk5i_crypt_stream).  Confounders
+ * come from a per-thread pool (ukey.c), not a per-key one. */
 struct gk5_ukey {
     const struct gk5_enctype *et;
+    /* The raw subkeys keyed from: the context's (which outlives its
+     * ukeys), or sk_own, the ukey's own copy. */
+    const struct gk5i_subkeys *sk;
+    struct gk5i_subkeys *sk_own;
     EVP_CIPHER_CTX *cbc_enc, *cbc_dec; /* Ke, CBC without padding */
     /* The chaining value (the last ciphertext block) each CBC context holds
      * after its last update; not known after keying or a failure, when the
      * next message re-initialises the context with its IV. */
     uint8_t enc_chain[GK5_MAX_BLOCK_BYTES], dec_chain[GK5_MAX_BLOCK_BYTES];
     bool enc_chain_known, dec_chain_known;
-    struct gk5i_mac *mac_ki; /* Ki: HMAC or CMAC; NULL if none */
-    struct gk5i_mac *mac_kc; /* Kc: HMAC or CMAC; NULL if none */
-    /* Random bytes for confounders, drawn from RAND_bytes a pool at a time
-     * (one RAND_bytes call costs about as much as encrypting 1 KiB); each
-     * confounder is wiped from the pool as it is taken.  Never copied by
-     * gk5i_ukey_dup, and discarded in a forked child (conf_fork_gen). */
-    uint8_t conf_pool[GK5_CONF_POOL_BYTES];
-    size_t conf_left; /* unused bytes at the end of conf_pool */
-    uint64_t conf_fork_gen;
+    bool aes; /* the cipher is AES: the AES-NI path may run it */
+    struct gk5i_mac ki; /* Ki: HMAC or CMAC */
+    struct gk5i_mac kc; /* Kc: HMAC or CMAC */
 #ifdef GK5_HAVE_ONEPASS
-    struct gk5i_onepass_key *onepass; /* Ke for one-pass sealing, or NULL */
+    struct gk5i_aes_key *aes_enc, *aes_dec; /* Ke on AES-NI */
 #endif
 };
+
+/* What a message needs keyed (gk5i_ukey_need): Ki, Kc.  The cipher is
+ * keyed by gk5i_crypt_stream itself. */
+#define GK5I_NEED_KI 0x1u
+#define GK5I_NEED_KC 0x2u
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_need(gk5_ukey *uk, unsigned what);
 
 /* What a validated encrypt/decrypt IOV list holds. */
 struct gk5i_iov_info {
@@ -178,10 +196,10 @@ GK5_HIDDEN void gk5i_iov_wipe_stream(gk5_crypto_iov *iov, size_t n);
 /* A confounder: a copy of the given one, or random bytes. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
                                                  const uint8_t *given);
-/* The same, random bytes from uk's pool (refilled by RAND_bytes). */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_confounder(gk5_ukey *uk, uint8_t *dst,
-                                                 size_t len,
-                                                 const uint8_t *given);
+/* The same, random bytes from the calling thread's pool (refilled by
+ * RAND_bytes). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_pooled_confounder(uint8_t *dst, size_t len,
+                                                   const uint8_t *given);
 
 /* One-shot helpers for key derivation and PRFs (not the per-message path). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_cbc_encrypt_zero_iv(const char *cipher,

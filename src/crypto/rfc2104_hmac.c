@@ -31,57 +31,75 @@
 
 enum hmac_md { HMAC_MD_SHA1, HMAC_MD_SHA256, HMAC_MD_SHA384 };
 
-union md_state {
-    SHA_CTX sha1;
-    SHA256_CTX sha256;
-    SHA512_CTX sha512; /* SHA-384 runs on the SHA-512 state */
-};
-
-/* One keyed HMAC, used by one thread at a time (like the ukey it is in). */
+/* One keyed HMAC, used by one thread at a time (like the ukey it is in).
+ * It holds three digest states of its own digest's size (SHA_CTX,
+ * SHA256_CTX or SHA512_CTX -- SHA-384 runs on the SHA-512 state), one
+ * after the other in st: the state after K ^ ipad, the state after
+ * K ^ opad, and the message being MACed.  Sized by the digest, an HMAC-SHA1
+ * key is 312 bytes rather than three of the largest state (672). */
 struct gk5i_hmac {
     enum hmac_md md;
-    size_t block_len;            /* B: the digest's block, 64 or 128 bytes */
-    size_t out_len;              /* L: 20, 32 or 48 bytes */
-    union md_state inner, outer; /* after K ^ ipad, K ^ opad */
-    union md_state work;         /* the message being MACed */
+    size_t block_len; /* B: the digest's block, 64 or 128 bytes */
+    size_t out_len;   /* L: 20, 32 or 48 bytes */
+    size_t st_len;    /* the size of one state (a multiple of 8) */
+    uint64_t st[];    /* inner | outer | work */
 };
 
-static bool md_init(enum hmac_md md, union md_state *st)
+static void *st_inner(struct gk5i_hmac *h)
+{
+    return h->st;
+}
+
+static void *st_outer(struct gk5i_hmac *h)
+{
+    return (uint8_t *)h->st + h->st_len;
+}
+
+static void *st_work(struct gk5i_hmac *h)
+{
+    return (uint8_t *)h->st + 2 * h->st_len;
+}
+
+static size_t hmac_size(const struct gk5i_hmac *h)
+{
+    return sizeof(*h) + 3 * h->st_len;
+}
+
+static bool md_init(enum hmac_md md, void *st)
 {
     switch (md) {
     case HMAC_MD_SHA1:
-        return SHA1_Init(&st->sha1) == 1;
+        return SHA1_Init(st) == 1;
     case HMAC_MD_SHA256:
-        return SHA256_Init(&st->sha256) == 1;
+        return SHA256_Init(st) == 1;
     case HMAC_MD_SHA384:
-        return SHA384_Init(&st->sha512) == 1;
+        return SHA384_Init(st) == 1;
     }
     return false;
 }
 
-static bool md_update(enum hmac_md md, union md_state *st, const void *p,
-                      size_t n)
+static bool md_update(enum hmac_md md, void *st, const void *p, size_t n)
 {
     switch (md) {
     case HMAC_MD_SHA1:
-        return SHA1_Update(&st->sha1, p, n) == 1;
+        return SHA1_Update(st, p, n) == 1;
     case HMAC_MD_SHA256:
-        return SHA256_Update(&st->sha256, p, n) == 1;
+        return SHA256_Update(st, p, n) == 1;
     case HMAC_MD_SHA384:
-        return SHA384_Update(&st->sha512, p, n) == 1;
+        return SHA384_Update(st, p, n) == 1;
     }
     return false;
 }
 
-static bool md_final(enum hmac_md md, union md_state *st, uint8_t *out)
+static bool md_final(enum hmac_md md, void *st, uint8_t *out)
 {
     switch (md) {
     case HMAC_MD_SHA1:
-        return SHA1_Final(out, &st->sha1) == 1;
+        return SHA1_Final(out, st) == 1;
     case HMAC_MD_SHA256:
-        return SHA256_Final(out, &st->sha256) == 1;
+        return SHA256_Final(out, st) == 1;
     case HMAC_MD_SHA384:
-        return SHA384_Final(out, &st->sha512) == 1;
+        return SHA384_Final(out, st) == 1;
     }
     return false;
 }
@@ -94,34 +112,38 @@ static bool md_final(enum hmac_md md, union md_state *st, uint8_t *out)
 uint32_t gk5i_hmac_new(const char *digest, const uint8_t *key, size_t key_len,
                        struct gk5i_hmac **out)
 {
-    struct gk5i_hmac *h = NULL;
+    struct gk5i_hmac shape, *h = NULL;
     uint8_t pad[SHA512_CBLOCK];
     uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
 
     *out = NULL;
-    h = OPENSSL_zalloc(sizeof(*h));
+    memset(&shape, 0, sizeof(shape));
+    if (digest == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    } else if (strcmp(digest, "SHA1") == 0) {
+        shape.md = HMAC_MD_SHA1;
+        shape.block_len = SHA_CBLOCK;
+        shape.out_len = SHA_DIGEST_LENGTH;
+        shape.st_len = sizeof(SHA_CTX);
+    } else if (strcmp(digest, "SHA256") == 0) {
+        shape.md = HMAC_MD_SHA256;
+        shape.block_len = SHA256_CBLOCK;
+        shape.out_len = SHA256_DIGEST_LENGTH;
+        shape.st_len = sizeof(SHA256_CTX);
+    } else if (strcmp(digest, "SHA384") == 0) {
+        shape.md = HMAC_MD_SHA384;
+        shape.block_len = SHA512_CBLOCK;
+        shape.out_len = SHA384_DIGEST_LENGTH;
+        shape.st_len = sizeof(SHA512_CTX);
+    } else {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    shape.st_len = (shape.st_len + 7) / 8 * 8;
+    h = OPENSSL_zalloc(hmac_size(&shape));
     if (h == NULL) {
         return GK5_ERR_NOMEM;
     }
-    if (digest == NULL) {
-        ret = GK5_ERR_INVALID_ARGUMENT;
-        goto cleanup;
-    } else if (strcmp(digest, "SHA1") == 0) {
-        h->md = HMAC_MD_SHA1;
-        h->block_len = SHA_CBLOCK;
-        h->out_len = SHA_DIGEST_LENGTH;
-    } else if (strcmp(digest, "SHA256") == 0) {
-        h->md = HMAC_MD_SHA256;
-        h->block_len = SHA256_CBLOCK;
-        h->out_len = SHA256_DIGEST_LENGTH;
-    } else if (strcmp(digest, "SHA384") == 0) {
-        h->md = HMAC_MD_SHA384;
-        h->block_len = SHA512_CBLOCK;
-        h->out_len = SHA384_DIGEST_LENGTH;
-    } else {
-        ret = GK5_ERR_INVALID_ARGUMENT;
-        goto cleanup;
-    }
+    *h = shape;
     if (key_len > h->block_len || (key == NULL && key_len != 0)) {
         ret = GK5_ERR_BAD_KEY_LENGTH;
         goto cleanup;
@@ -130,16 +152,16 @@ uint32_t gk5i_hmac_new(const char *digest, const uint8_t *key, size_t key_len,
     for (size_t i = 0; i < key_len; i++) {
         pad[i] ^= key[i];
     }
-    if (!md_init(h->md, &h->inner) ||
-        !md_update(h->md, &h->inner, pad, h->block_len)) {
+    if (!md_init(h->md, st_inner(h)) ||
+        !md_update(h->md, st_inner(h), pad, h->block_len)) {
         goto cleanup;
     }
     memset(pad, 0x5c, h->block_len);
     for (size_t i = 0; i < key_len; i++) {
         pad[i] ^= key[i];
     }
-    if (!md_init(h->md, &h->outer) ||
-        !md_update(h->md, &h->outer, pad, h->block_len)) {
+    if (!md_init(h->md, st_outer(h)) ||
+        !md_update(h->md, st_outer(h), pad, h->block_len)) {
         goto cleanup;
     }
     *out = h;
@@ -158,17 +180,19 @@ uint32_t gk5i_hmac_dup(const struct gk5i_hmac *src, struct gk5i_hmac **out)
     if (src == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    *out = OPENSSL_malloc(sizeof(**out));
+    *out = OPENSSL_malloc(hmac_size(src));
     if (*out == NULL) {
         return GK5_ERR_NOMEM;
     }
-    memcpy(*out, src, sizeof(**out));
+    memcpy(*out, src, hmac_size(src));
     return GK5_OK;
 }
 
 void gk5i_hmac_free(struct gk5i_hmac *h)
 {
-    OPENSSL_clear_free(h, sizeof(*h));
+    if (h != NULL) {
+        OPENSSL_clear_free(h, hmac_size(h));
+    }
 }
 
 size_t gk5i_hmac_length(const struct gk5i_hmac *h)
@@ -179,12 +203,12 @@ size_t gk5i_hmac_length(const struct gk5i_hmac *h)
 /* The inner hash starts from the saved K ^ ipad state. */
 void gk5i_hmac_init(struct gk5i_hmac *h)
 {
-    h->work = h->inner;
+    memcpy(st_work(h), st_inner(h), h->st_len);
 }
 
 uint32_t gk5i_hmac_update(struct gk5i_hmac *h, const void *p, size_t n)
 {
-    return md_update(h->md, &h->work, p, n) ? GK5_OK : GK5_ERR_CRYPTO_BACKEND;
+    return md_update(h->md, st_work(h), p, n) ? GK5_OK : GK5_ERR_CRYPTO_BACKEND;
 }
 
 /* out receives L bytes (at most GK5_MAX_MAC_BYTES). */
@@ -194,12 +218,12 @@ uint32_t gk5i_hmac_final(struct gk5i_hmac *h, uint8_t *out, size_t *out_len)
     uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
 
     *out_len = 0;
-    if (!md_final(h->md, &h->work, ihash)) {
+    if (!md_final(h->md, st_work(h), ihash)) {
         goto cleanup;
     }
-    h->work = h->outer;
-    if (!md_update(h->md, &h->work, ihash, h->out_len) ||
-        !md_final(h->md, &h->work, out)) {
+    memcpy(st_work(h), st_outer(h), h->st_len);
+    if (!md_update(h->md, st_work(h), ihash, h->out_len) ||
+        !md_final(h->md, st_work(h), out)) {
         goto cleanup;
     }
     *out_len = h->out_len;
@@ -207,13 +231,13 @@ uint32_t gk5i_hmac_final(struct gk5i_hmac *h, uint8_t *out, size_t *out_len)
 
 cleanup:
     zap(ihash, sizeof(ihash));
-    zap(&h->work, sizeof(h->work));
+    zap(st_work(h), h->st_len);
     return ret;
 }
 
-bool gk5i_hmac_sha1_take(const struct gk5i_hmac *h, uint32_t st[5])
+bool gk5i_hmac_sha1_take(struct gk5i_hmac *h, uint32_t st[5])
 {
-    const SHA_CTX *c = &h->work.sha1;
+    const SHA_CTX *c = st_work(h);
 
     if (h->md != HMAC_MD_SHA1 || c->num != 0) {
         return false;
@@ -230,7 +254,7 @@ bool gk5i_hmac_sha1_take(const struct gk5i_hmac *h, uint32_t st[5])
 void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
                          size_t bytes)
 {
-    SHA_CTX *c = &h->work.sha1;
+    SHA_CTX *c = st_work(h);
     uint64_t bits = ((uint64_t)c->Nh << 32 | c->Nl) + (uint64_t)bytes * 8;
 
     c->h0 = st[0];

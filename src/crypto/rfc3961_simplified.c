@@ -100,8 +100,9 @@ uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
     bool done = false;
     uint32_t ret;
 
-    if (uk == NULL || uk->mac_ki == NULL || uk->cbc_enc == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
+    ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
+    if (ret != GK5_OK) {
+        return ret;
     }
     et = uk->et;
     ret = gk5i_iov_check(et, iov, n, true, &info);
@@ -109,7 +110,7 @@ uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
         return ret;
     }
     ret =
-        gk5i_ukey_confounder(uk, info.header->data, et->conf_bytes, confounder);
+        gk5i_pooled_confounder(info.header->data, et->conf_bytes, confounder);
     if (ret != GK5_OK) {
         goto cleanup;
     }
@@ -123,7 +124,7 @@ uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
         goto cleanup;
     }
     if (!done) {
-        ret = gk5i_mac_iov(uk->mac_ki, NULL, 0, iov, n, mac, &mac_len);
+        ret = gk5i_mac_iov(&uk->ki, NULL, 0, iov, n, mac, &mac_len);
         if (ret != GK5_OK) {
             goto cleanup;
         }
@@ -164,8 +165,9 @@ uint32_t gk5i_mte_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
     const struct gk5_enctype *et;
     uint32_t ret;
 
-    if (uk == NULL || uk->mac_ki == NULL || uk->cbc_dec == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
+    ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
+    if (ret != GK5_OK) {
+        return ret;
     }
     et = uk->et;
     ret = gk5i_iov_check(et, iov, n, false, &info);
@@ -176,7 +178,7 @@ uint32_t gk5i_mte_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = gk5i_mac_iov(uk->mac_ki, NULL, 0, iov, n, mac, &mac_len);
+    ret = gk5i_mac_iov(&uk->ki, NULL, 0, iov, n, mac, &mac_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }

@@ -116,8 +116,9 @@ static GK5_WUR uint32_t sha2_encrypt_iov(gk5_ukey *uk,
     const struct gk5_enctype *et;
     uint32_t ret;
 
-    if (uk == NULL || uk->mac_ki == NULL || uk->cbc_enc == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
+    ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
+    if (ret != GK5_OK) {
+        return ret;
     }
     et = uk->et;
     ret = gk5i_iov_check(et, iov, n, true, &info);
@@ -125,7 +126,7 @@ static GK5_WUR uint32_t sha2_encrypt_iov(gk5_ukey *uk,
         return ret;
     }
     ret =
-        gk5i_ukey_confounder(uk, info.header->data, et->conf_bytes, confounder);
+        gk5i_pooled_confounder(info.header->data, et->conf_bytes, confounder);
     if (ret != GK5_OK) {
         goto cleanup;
     }
@@ -133,7 +134,7 @@ static GK5_WUR uint32_t sha2_encrypt_iov(gk5_ukey *uk,
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = gk5i_mac_iov(uk->mac_ki, zero_iv, et->block_bytes, iov, n, mac,
+    ret = gk5i_mac_iov(&uk->ki, zero_iv, et->block_bytes, iov, n, mac,
                        &mac_len);
     if (ret != GK5_OK) {
         goto cleanup;
@@ -168,15 +169,16 @@ static GK5_WUR uint32_t sha2_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov,
     const struct gk5_enctype *et;
     uint32_t ret;
 
-    if (uk == NULL || uk->mac_ki == NULL || uk->cbc_dec == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
+    ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
+    if (ret != GK5_OK) {
+        return ret;
     }
     et = uk->et;
     ret = gk5i_iov_check(et, iov, n, false, &info);
     if (ret != GK5_OK) {
         return ret;
     }
-    ret = gk5i_mac_iov(uk->mac_ki, zero_iv, et->block_bytes, iov, n, mac,
+    ret = gk5i_mac_iov(&uk->ki, zero_iv, et->block_bytes, iov, n, mac,
                        &mac_len);
     if (ret != GK5_OK) {
         goto cleanup;

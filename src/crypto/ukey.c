@@ -3,16 +3,17 @@
  * the in-place cipher over scattered segments, MACs over IOVs, keyed
  * checksums, and the dispatch to each family's encrypt/decrypt.
  *
- * A ukey holds OpenSSL contexts keyed once in gk5i_ukey_new().  Per message
- * nothing is keyed again: the CBC contexts carry on from the chaining
+ * A ukey holds its raw subkeys and keys each piece of state on first use
+ * (gk5i_ukey_need, cbc_begin), once.  Per message nothing is keyed again: the CBC contexts carry on from the chaining
  * value they are known to hold (struct cbc_pass; EVP_CipherInit_ex2 per
  * message would cost as much as ciphering a few hundred bytes), HMAC
  * starts from its precomputed pad states (rfc2104_hmac.c: OpenSSL 3.0's
  * EVP_MAC HMAC would allocate twice per restart), CMAC is EVP_MAC_init()
- * with a NULL key, which keeps the key.  Confounders come from a per-ukey
- * pool of RAND_bytes output.  Nothing on this path allocates, in gk5 or in
- * OpenSSL.  Where the CPU allows, AES-SHA1 sealing runs the CBC and the
- * HMAC in one pass (aesni_sha1_onepass.c).
+ * with a NULL key, which keeps the key.  Confounders come from a
+ * per-thread pool of RAND_bytes output.  After a key's first message
+ * nothing on this path allocates, in gk5 or in OpenSSL.  Where the CPU
+ * allows, AES runs on AES-NI with hand-scheduled keys and AES-SHA1
+ * sealing runs the CBC and the HMAC in one pass (aesni_sha1_onepass.c).
  */
 #include <limits.h>
 #include <pthread.h>
@@ -118,57 +119,44 @@ cleanup:
     return ret;
 }
 
-/* A keyed MAC for messages: exactly one of the two is set. */
-struct gk5i_mac {
-#ifdef GK5_HAVE_LOWLEVEL_HMAC
-    struct gk5i_hmac *hmac; /* HMAC */
-#endif
-    EVP_MAC_CTX *evp; /* CMAC (and HMAC without the low-level digests) */
-};
-
-static void mac_free(struct gk5i_mac *m)
+static bool mac_ready(const struct gk5i_mac *m)
 {
-    if (m == NULL) {
-        return;
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+    if (m->hmac != NULL) {
+        return true;
     }
+#endif
+    return m->evp != NULL;
+}
+
+static void mac_clear(struct gk5i_mac *m)
+{
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     gk5i_hmac_free(m->hmac);
+    m->hmac = NULL;
 #endif
     EVP_MAC_CTX_free(m->evp);
-    OPENSSL_free(m);
+    m->evp = NULL;
 }
 
-static GK5_WUR uint32_t new_mac(const struct gk5_enctype *et,
+/* Keys m: HMAC from precomputed pads where it can, else EVP_MAC. */
+static GK5_WUR uint32_t mac_key(const struct gk5_enctype *et,
                                 const uint8_t *key, size_t key_len,
-                                struct gk5i_mac **out)
+                                struct gk5i_mac *m)
 {
-    struct gk5i_mac *m = NULL;
-    uint32_t ret;
-
-    *out = NULL;
-    m = OPENSSL_zalloc(sizeof(*m));
-    if (m == NULL) {
-        return GK5_ERR_NOMEM;
-    }
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     if (et->digest != NULL) {
-        ret = gk5i_hmac_new(et->digest, key, key_len, &m->hmac);
-    } else {
-        ret = new_mac_ctx(et, key, key_len, &m->evp);
+        return gk5i_hmac_new(et->digest, key, key_len, &m->hmac);
     }
-#else
-    ret = new_mac_ctx(et, key, key_len, &m->evp);
 #endif
-    if (ret != GK5_OK) {
-        mac_free(m);
-        return ret;
-    }
-    *out = m;
-    return GK5_OK;
+    return new_mac_ctx(et, key, key_len, &m->evp);
 }
 
-uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
-                       const struct gk5i_subkeys *sk, gk5_ukey **out)
+/* The ukey's state, none of it keyed yet: sk is borrowed (it must outlive
+ * the ukey) or, with own, copied. */
+static GK5_WUR uint32_t ukey_make(const struct gk5_enctype *et,
+                                  const struct gk5i_subkeys *sk, bool own,
+                                  gk5_ukey **out)
 {
     gk5_ukey *uk = NULL;
     uint32_t ret = GK5_ERR_INVALID_ARGUMENT;
@@ -196,35 +184,16 @@ uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
         goto cleanup;
     }
     uk->et = et;
-    if (sk->ke_len != 0) {
-        ret = new_cipher_ctx(et->cipher, sk->ke, sk->ke_len, 1, &uk->cbc_enc);
-        if (ret == GK5_OK) {
-            ret =
-                new_cipher_ctx(et->cipher, sk->ke, sk->ke_len, 0, &uk->cbc_dec);
-        }
-#ifdef GK5_HAVE_ONEPASS
-        /* RFC 3962 (AES with HMAC-SHA1) seals in one pass where it can. */
-        if (ret == GK5_OK && et->profile == &gk5i_profile_rfc3962 &&
-            et->digest != NULL && strcmp(et->digest, "SHA1") == 0 &&
-            gk5i_onepass_key_new(sk->ke, sk->ke_len, &uk->onepass) != GK5_OK) {
-            uk->onepass = NULL; /* no AES-NI/SHA-NI: serial */
-        }
-#endif
-        if (ret != GK5_OK) {
+    uk->sk = sk;
+    uk->aes = strncmp(et->cipher, "AES-", 4) == 0;
+    if (own) {
+        uk->sk_own = OPENSSL_malloc(sizeof(*uk->sk_own));
+        if (uk->sk_own == NULL) {
+            ret = GK5_ERR_NOMEM;
             goto cleanup;
         }
-    }
-    if (sk->ki_len != 0) {
-        ret = new_mac(et, sk->ki, sk->ki_len, &uk->mac_ki);
-        if (ret != GK5_OK) {
-            goto cleanup;
-        }
-    }
-    if (sk->kc_len != 0) {
-        ret = new_mac(et, sk->kc, sk->kc_len, &uk->mac_kc);
-        if (ret != GK5_OK) {
-            goto cleanup;
-        }
+        *uk->sk_own = *sk;
+        uk->sk = uk->sk_own;
     }
     *out = uk;
     uk = NULL;
@@ -235,106 +204,30 @@ cleanup:
     return ret;
 }
 
-static GK5_WUR uint32_t dup_cipher(const EVP_CIPHER_CTX *src,
-                                   EVP_CIPHER_CTX **out)
+uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
+                       const struct gk5i_subkeys *sk, gk5_ukey **out)
 {
-    EVP_CIPHER_CTX *ctx = NULL;
-
-    *out = NULL;
-    if (src == NULL) {
-        return GK5_OK;
-    }
-    ctx = EVP_CIPHER_CTX_new();
-    if (ctx == NULL) {
-        return GK5_ERR_NOMEM;
-    }
-    if (!EVP_CIPHER_CTX_copy(ctx, src)) {
-        EVP_CIPHER_CTX_free(ctx);
-        return GK5_ERR_CRYPTO_BACKEND;
-    }
-    *out = ctx;
-    return GK5_OK;
+    return ukey_make(et, sk, true, out);
 }
 
-static GK5_WUR uint32_t dup_mac(const struct gk5i_mac *src,
-                                struct gk5i_mac **out)
+uint32_t gk5i_ukey_new_borrowed(const struct gk5_enctype *et,
+                                const struct gk5i_subkeys *sk, gk5_ukey **out)
 {
-    struct gk5i_mac *m = NULL;
-    uint32_t ret = GK5_OK;
-
-    *out = NULL;
-    if (src == NULL) {
-        return GK5_OK;
-    }
-    m = OPENSSL_zalloc(sizeof(*m));
-    if (m == NULL) {
-        return GK5_ERR_NOMEM;
-    }
-#ifdef GK5_HAVE_LOWLEVEL_HMAC
-    if (src->hmac != NULL) {
-        ret = gk5i_hmac_dup(src->hmac, &m->hmac);
-    }
-#endif
-    if (ret == GK5_OK && src->evp != NULL) {
-        m->evp = EVP_MAC_CTX_dup(src->evp);
-        if (m->evp == NULL) {
-            ret = GK5_ERR_NOMEM;
-        }
-    }
-    if (ret != GK5_OK) {
-        mac_free(m);
-        return ret;
-    }
-    *out = m;
-    return GK5_OK;
+    return ukey_make(et, sk, false, out);
 }
 
-/* Another ukey for another thread: copies of the keyed contexts, nothing
- * derived or keyed again.  The confounder pool is not copied: the two
- * would hand out the same confounders.  The copies' chaining values are
- * left unknown (zalloc): their first message re-initialises them. */
+/* Another ukey for another thread, from the same subkeys: it keys its own
+ * state on first use (the state is not copied: its confounders, chaining
+ * values and MAC states belong to one thread). */
 uint32_t gk5i_ukey_dup(const gk5_ukey *src, gk5_ukey **out)
 {
-    gk5_ukey *uk = NULL;
-    uint32_t ret = GK5_ERR_INVALID_ARGUMENT;
-
-    if (out == NULL) {
+    if (out != NULL) {
+        *out = NULL;
+    }
+    if (src == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    *out = NULL;
-    if (src == NULL) {
-        goto cleanup;
-    }
-    uk = OPENSSL_zalloc(sizeof(*uk));
-    if (uk == NULL) {
-        ret = GK5_ERR_NOMEM;
-        goto cleanup;
-    }
-    uk->et = src->et;
-    ret = dup_cipher(src->cbc_enc, &uk->cbc_enc);
-    if (ret == GK5_OK) {
-        ret = dup_cipher(src->cbc_dec, &uk->cbc_dec);
-    }
-#ifdef GK5_HAVE_ONEPASS
-    if (ret == GK5_OK && src->onepass != NULL) {
-        ret = gk5i_onepass_key_dup(src->onepass, &uk->onepass);
-    }
-#endif
-    if (ret == GK5_OK) {
-        ret = dup_mac(src->mac_ki, &uk->mac_ki);
-    }
-    if (ret == GK5_OK) {
-        ret = dup_mac(src->mac_kc, &uk->mac_kc);
-    }
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    *out = uk;
-    uk = NULL;
-
-cleanup:
-    gk5i_ukey_free(uk);
-    return ret;
+    return ukey_make(src->et, src->sk, true, out);
 }
 
 /* OpenSSL's free functions cleanse the key schedules and MAC states. */
@@ -345,12 +238,76 @@ void gk5i_ukey_free(gk5_ukey *uk)
     }
     EVP_CIPHER_CTX_free(uk->cbc_enc);
     EVP_CIPHER_CTX_free(uk->cbc_dec);
-    mac_free(uk->mac_ki);
-    mac_free(uk->mac_kc);
+    mac_clear(&uk->ki);
+    mac_clear(&uk->kc);
 #ifdef GK5_HAVE_ONEPASS
-    gk5i_onepass_key_free(uk->onepass);
+    gk5i_aes_key_free(uk->aes_enc);
+    gk5i_aes_key_free(uk->aes_dec);
 #endif
+    if (uk->sk_own != NULL) {
+        OPENSSL_clear_free(uk->sk_own, sizeof(*uk->sk_own));
+    }
     OPENSSL_clear_free(uk, sizeof(*uk));
+}
+
+uint32_t gk5i_ukey_need(gk5_ukey *uk, unsigned what)
+{
+    const struct gk5i_subkeys *sk;
+    uint32_t ret = GK5_OK;
+
+    if (uk == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    sk = uk->sk;
+    if ((what & GK5I_NEED_KI) != 0 && !mac_ready(&uk->ki)) {
+        ret = sk->ki_len == 0 ? GK5_ERR_INVALID_ARGUMENT
+                              : mac_key(uk->et, sk->ki, sk->ki_len, &uk->ki);
+    }
+    if (ret == GK5_OK && (what & GK5I_NEED_KC) != 0 && !mac_ready(&uk->kc)) {
+        ret = sk->kc_len == 0 ? GK5_ERR_INVALID_ARGUMENT
+                              : mac_key(uk->et, sk->kc, sk->kc_len, &uk->kc);
+    }
+    return ret;
+}
+
+/* Whether the cipher runs on AES-NI: an AES key, the CPU, the seam. */
+static bool use_aesni(const gk5_ukey *uk)
+{
+#ifdef GK5_HAVE_ONEPASS
+    return uk->aes && gk5i_onepass_available();
+#else
+    (void)uk;
+    return false;
+#endif
+}
+
+/* Keys Ke for one direction on first use: on AES-NI, or in OpenSSL. */
+static GK5_WUR uint32_t need_cipher(gk5_ukey *uk, bool encrypt)
+{
+    const struct gk5i_subkeys *sk = uk->sk;
+    EVP_CIPHER_CTX **ctx = encrypt ? &uk->cbc_enc : &uk->cbc_dec;
+
+    if (sk->ke_len == 0) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+#ifdef GK5_HAVE_ONEPASS
+    if (use_aesni(uk)) {
+        struct gk5i_aes_key **k = encrypt ? &uk->aes_enc : &uk->aes_dec;
+
+        return *k != NULL ? GK5_OK
+                          : gk5i_aes_key_new(sk->ke, sk->ke_len, !encrypt, k);
+    }
+#endif
+    if (*ctx != NULL) {
+        return GK5_OK;
+    }
+    if (encrypt) {
+        uk->enc_chain_known = false;
+    } else {
+        uk->dec_chain_known = false;
+    }
+    return new_cipher_ctx(uk->et->cipher, sk->ke, sk->ke_len, encrypt ? 1 : 0,
+                          ctx);
 }
 
 const struct gk5_enctype *gk5i_ukey_enctype(const gk5_ukey *uk)
@@ -563,35 +520,63 @@ static void xor_block(uint8_t *dst, const uint8_t *src, size_t n)
 }
 
 /*
- * One message's pass of a CBC context.  The context is not re-initialised
- * per message: it holds the last ciphertext block of the message before
- * (uk->*_chain), and CBC with that chaining value, applied to a first
- * block XORed with (IV ^ chain) -- or with its output XORed so when
- * decrypting -- is CBC from the message's own IV.
+ * One message's pass of CBC with Ke, on AES-NI or in an OpenSSL context.
+ * The OpenSSL context is not re-initialised per message: it holds the
+ * last ciphertext block of the message before (uk->*_chain), and CBC with
+ * that chaining value, applied to a first block XORed with (IV ^ chain)
+ * -- or with its output XORed so when decrypting -- is CBC from the
+ * message's own IV.  On AES-NI the pass keeps its chaining value itself.
  */
 struct cbc_pass {
+#ifdef GK5_HAVE_ONEPASS
+    const struct gk5i_aes_key *aes; /* non-NULL: AES-NI, else ctx */
+#endif
     EVP_CIPHER_CTX *ctx;
-    uint8_t *chain; /* the ukey's record of the context's chaining value */
+    uint8_t *chain; /* the chaining value (the ukey's record for ctx) */
     bool *known;
     bool encrypt;
     bool first; /* no block ciphered yet */
     size_t bs;
     uint8_t fix[GK5_MAX_BLOCK_BYTES]; /* IV ^ chain, for the first block */
+    uint8_t own_chain[GK5_MAX_BLOCK_BYTES]; /* chain on AES-NI */
+    bool own_known;
 };
 
-static GK5_WUR bool cbc_begin(struct cbc_pass *cp, gk5_ukey *uk, bool encrypt,
-                              const uint8_t *iv)
+/* Keys Ke for the direction if this is its first use. */
+static GK5_WUR uint32_t cbc_begin(struct cbc_pass *cp, gk5_ukey *uk,
+                                  bool encrypt, const uint8_t *iv)
 {
-    cp->ctx = encrypt ? uk->cbc_enc : uk->cbc_dec;
-    cp->chain = encrypt ? uk->enc_chain : uk->dec_chain;
-    cp->known = encrypt ? &uk->enc_chain_known : &uk->dec_chain_known;
+    uint32_t ret = need_cipher(uk, encrypt);
+
+    if (ret != GK5_OK) {
+        return ret;
+    }
     cp->encrypt = encrypt;
     cp->first = true;
     cp->bs = uk->et->block_bytes;
+#ifdef GK5_HAVE_ONEPASS
+    cp->aes = NULL;
+    if (use_aesni(uk)) {
+        cp->aes = encrypt ? uk->aes_enc : uk->aes_dec;
+        cp->ctx = NULL;
+        cp->chain = cp->own_chain;
+        cp->known = &cp->own_known;
+        memcpy(cp->chain, iv, cp->bs);
+        memset(cp->fix, 0, sizeof(cp->fix));
+        return cp->aes != NULL && cp->bs == 16 ? GK5_OK
+                                               : GK5_ERR_CRYPTO_BACKEND;
+    }
+#endif
+    cp->ctx = encrypt ? uk->cbc_enc : uk->cbc_dec;
+    cp->chain = encrypt ? uk->enc_chain : uk->dec_chain;
+    cp->known = encrypt ? &uk->enc_chain_known : &uk->dec_chain_known;
+    if (cp->ctx == NULL) {
+        return GK5_ERR_CRYPTO_BACKEND;
+    }
     if (!*cp->known) {
         if (!EVP_CipherInit_ex2(cp->ctx, NULL, NULL, iv, encrypt ? 1 : 0,
                                 NULL)) {
-            return false;
+            return GK5_ERR_CRYPTO_BACKEND;
         }
         memcpy(cp->chain, iv, cp->bs);
     }
@@ -600,7 +585,7 @@ static GK5_WUR bool cbc_begin(struct cbc_pass *cp, gk5_ukey *uk, bool encrypt,
     /* Unknown until the pass ends well: a failure half-way leaves the
      * context in a state the next message must not rely on. */
     *cp->known = false;
-    return true;
+    return GK5_OK;
 }
 
 /* CBC over k bytes (whole blocks) in place. */
@@ -609,6 +594,13 @@ static GK5_WUR bool cbc_blocks(struct cbc_pass *cp, uint8_t *p, size_t k)
     uint8_t last[GK5_MAX_BLOCK_BYTES];
     size_t bs = cp->bs;
 
+#ifdef GK5_HAVE_ONEPASS
+    if (cp->aes != NULL) {
+        gk5i_aes_cbc(cp->aes, cp->chain, p, k / bs);
+        cp->first = false;
+        return true;
+    }
+#endif
     if (!cp->encrypt) {
         memcpy(last, p + k - bs, bs);
     } else if (cp->first) {
@@ -629,6 +621,7 @@ static void cbc_end(struct cbc_pass *cp)
 {
     *cp->known = true;
     zap(cp->fix, sizeof(cp->fix));
+    zap(cp->own_chain, sizeof(cp->own_chain));
 }
 
 /* CBC over len bytes (whole blocks) from the cursor: runs of whole blocks
@@ -748,8 +741,7 @@ uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     size_t cbc_len, tail_len;
     uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
 
-    if ((encrypt ? uk->cbc_enc : uk->cbc_dec) == NULL || bs == 0 ||
-        bs > sizeof(blk)) {
+    if (bs == 0 || bs > sizeof(blk)) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
     if (iv == NULL) {
@@ -774,7 +766,12 @@ uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
         tail_len = 0;
     }
 
-    if (!cbc_begin(&cp, uk, encrypt, iv) || !cbc_run(&cp, &c, cbc_len, blk)) {
+    ret = cbc_begin(&cp, uk, encrypt, iv);
+    if (ret != GK5_OK) {
+        goto cleanup;
+    }
+    ret = GK5_ERR_CRYPTO_BACKEND;
+    if (!cbc_run(&cp, &c, cbc_len, blk)) {
         goto cleanup;
     }
     /* The cipher state after a CBC message: its last ciphertext block. */
@@ -849,7 +846,7 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
                                bool *done)
 {
     static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
-    uint8_t blk[GK5_MAX_BLOCK_BYTES], chain[GK5_MAX_BLOCK_BYTES];
+    uint8_t blk[GK5_MAX_BLOCK_BYTES];
     uint8_t tail[2 * GK5_MAX_BLOCK_BYTES], next[GK5_MAX_BLOCK_BYTES];
     struct cursor mc = {.iov = iov, .n = n, .mask = STREAM_TYPES};
     struct cursor ec = mc, at;
@@ -860,9 +857,8 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
 
     *done = false;
     *mac_len = 0;
-    if (uk->onepass == NULL || uk->mac_ki == NULL || uk->mac_ki->hmac == NULL ||
-        uk->et->cts_cipher == NULL || bs != sizeof(blk) ||
-        stream_len < ONEPASS_MIN_STREAM || !gk5i_onepass_available()) {
+    if (!use_aesni(uk) || uk->ki.hmac == NULL || uk->et->cts_cipher == NULL ||
+        bs != sizeof(blk) || stream_len < ONEPASS_MIN_STREAM) {
         return GK5_OK;
     }
     for (size_t i = 0; i < n; i++) {
@@ -871,15 +867,19 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
         }
     }
     *done = true;
-    h = uk->mac_ki->hmac;
+    h = uk->ki.hmac;
     /* RFC 3962 5: CBC up to the last 16 < t <= 32 bytes, stolen below. */
     cbc_len = ((stream_len + bs - 1) / bs - 2) * bs;
     tail_len = stream_len - cbc_len;
     gk5i_hmac_init(h);
-    if (!cbc_begin(&cp, uk, true, zero_iv)) {
+    ret = cbc_begin(&cp, uk, true, zero_iv);
+    if (ret != GK5_OK) {
         goto cleanup;
     }
-    memcpy(chain, zero_iv, bs); /* the true chaining value */
+    ret = GK5_ERR_CRYPTO_BACKEND;
+    if (cp.aes == NULL) {
+        goto cleanup; /* use_aesni() changed under us (the test seam) */
+    }
     while (enc < cbc_len) {
         size_t avail = 0, k, to, upto;
         uint8_t *p = NULL;
@@ -890,17 +890,13 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
         k = avail < cbc_len - enc ? avail : cbc_len - enc;
         k -= k % SHA1_BLOCK;
         if (p != NULL && k != 0 && gk5i_hmac_sha1_take(h, st)) {
-            gk5i_onepass_cbc_sha1(uk->onepass, chain, st, p, k / SHA1_BLOCK);
+            gk5i_onepass_cbc_sha1(cp.aes, cp.chain, st, p, k / SHA1_BLOCK);
             gk5i_hmac_sha1_give(h, st, k);
+            cp.first = false;
             ec.off += k;
             mc = ec;
             enc += k;
             macked = enc;
-            /* OpenSSL's context still holds cp.chain: the next block it
-             * ciphers is corrected to follow chain instead. */
-            memcpy(cp.fix, chain, bs);
-            xor_block(cp.fix, cp.chain, bs);
-            cp.first = true;
             continue;
         }
         /* MAC up to the next 64-byte boundary, then CBC as far as that. */
@@ -922,7 +918,6 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
             if (!cbc_run(&cp, &ec, upto - enc, blk)) {
                 goto cleanup;
             }
-            memcpy(chain, cp.chain, bs);
             enc = upto;
         }
     }
@@ -946,7 +941,6 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
 cleanup:
     zap(blk, sizeof(blk));
     zap(tail, sizeof(tail));
-    zap(chain, sizeof(chain));
     zap(next, sizeof(next));
     zap(st, sizeof(st));
     return ret;
@@ -1055,53 +1049,85 @@ uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len, const uint8_t *given)
     return GK5_OK;
 }
 
-/* A forked child must not hand out the confounders its parent holds in
- * its pools: every fork moves the generation on, and a pool filled in an
- * older generation is thrown away (OpenSSL's DRBG reseeds in the child by
- * itself).  Without the fork handler, confounders come straight from
- * RAND_bytes. */
+/*
+ * Confounders come from a pool of RAND_bytes output per thread (one
+ * RAND_bytes call costs about as much as encrypting 1 KiB; a pool per key
+ * would cost every context half a KiB).  Each confounder is wiped from the
+ * pool as it is taken, and the pool is wiped when its thread ends.  A
+ * forked child must not hand out the confounders its parent holds: every
+ * fork moves the generation on, and a pool filled in an older generation
+ * is thrown away (OpenSSL's DRBG reseeds in the child by itself).  Without
+ * the fork handler or the thread key, confounders come straight from
+ * RAND_bytes.
+ */
+#define CONF_POOL_BYTES 512
+struct conf_pool {
+    uint8_t bytes[CONF_POOL_BYTES];
+    size_t left; /* unused bytes at the end of bytes */
+    uint64_t fork_gen;
+    bool registered; /* the thread key holds it: wiped at thread exit */
+};
+static _Thread_local struct conf_pool t_pool;
 static atomic_uint_fast64_t g_fork_gen;
-static atomic_bool g_fork_watch;
-static pthread_once_t g_fork_once = PTHREAD_ONCE_INIT;
+static atomic_bool g_pool_ok;
+static pthread_key_t g_pool_key;
+static pthread_once_t g_pool_once = PTHREAD_ONCE_INIT;
 
 static void on_fork_child(void)
 {
     atomic_fetch_add_explicit(&g_fork_gen, 1, memory_order_relaxed);
 }
 
-static void watch_forks(void)
+static void pool_thread_end(void *p)
 {
-    atomic_store(&g_fork_watch, pthread_atfork(NULL, NULL, on_fork_child) == 0);
+    struct conf_pool *pool = p;
+
+    zap(pool->bytes, sizeof(pool->bytes));
+    pool->left = 0;
+    pool->registered = false;
 }
 
-uint32_t gk5i_ukey_confounder(gk5_ukey *uk, uint8_t *dst, size_t len,
-                              const uint8_t *given)
+static void pool_setup(void)
 {
+    atomic_store(&g_pool_ok,
+                 pthread_atfork(NULL, NULL, on_fork_child) == 0 &&
+                     pthread_key_create(&g_pool_key, pool_thread_end) == 0);
+}
+
+uint32_t gk5i_pooled_confounder(uint8_t *dst, size_t len, const uint8_t *given)
+{
+    struct conf_pool *pool = &t_pool;
     uint64_t gen;
     uint8_t *p;
 
-    if (given != NULL || len > sizeof(uk->conf_pool) ||
-        pthread_once(&g_fork_once, watch_forks) != 0 ||
-        !atomic_load_explicit(&g_fork_watch, memory_order_relaxed)) {
+    if (given != NULL || len > sizeof(pool->bytes) ||
+        pthread_once(&g_pool_once, pool_setup) != 0 ||
+        !atomic_load_explicit(&g_pool_ok, memory_order_relaxed)) {
         return gk5i_fill_confounder(dst, len, given);
     }
-    gen = atomic_load_explicit(&g_fork_gen, memory_order_relaxed);
-    if (gen != uk->conf_fork_gen) {
-        zap(uk->conf_pool, sizeof(uk->conf_pool));
-        uk->conf_left = 0;
-        uk->conf_fork_gen = gen;
+    if (!pool->registered) {
+        if (pthread_setspecific(g_pool_key, pool) != 0) {
+            return gk5i_fill_confounder(dst, len, NULL);
+        }
+        pool->registered = true;
     }
-    if (uk->conf_left < len) {
-        if (RAND_bytes(uk->conf_pool, (int)sizeof(uk->conf_pool)) != 1) {
-            uk->conf_left = 0;
+    gen = atomic_load_explicit(&g_fork_gen, memory_order_relaxed);
+    if (gen != pool->fork_gen) {
+        zap(pool->bytes, sizeof(pool->bytes));
+        pool->left = 0;
+        pool->fork_gen = gen;
+    }
+    if (pool->left < len) {
+        if (RAND_bytes(pool->bytes, (int)sizeof(pool->bytes)) != 1) {
+            pool->left = 0;
             return GK5_ERR_CRYPTO_BACKEND;
         }
-        uk->conf_left = sizeof(uk->conf_pool);
+        pool->left = sizeof(pool->bytes);
     }
-    p = uk->conf_pool + sizeof(uk->conf_pool) - uk->conf_left;
+    p = pool->bytes + sizeof(pool->bytes) - pool->left;
     memcpy(dst, p, len);
     zap(p, len);
-    uk->conf_left -= len;
+    pool->left -= len;
     return GK5_OK;
 }
 
@@ -1218,14 +1244,15 @@ uint32_t gk5i_checksum_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
     size_t mac_len = 0;
     uint32_t ret;
 
-    if (uk == NULL || uk->mac_kc == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
+    ret = gk5i_ukey_need(uk, GK5I_NEED_KC);
+    if (ret != GK5_OK) {
+        return ret;
     }
     ret = checksum_iov_check(uk->et, iov, n, &cksum);
     if (ret != GK5_OK) {
         return ret;
     }
-    ret = gk5i_mac_iov(uk->mac_kc, NULL, 0, iov, n, mac, &mac_len);
+    ret = gk5i_mac_iov(&uk->kc, NULL, 0, iov, n, mac, &mac_len);
     if (ret == GK5_OK && mac_len < cksum->length) {
         ret = GK5_ERR_CRYPTO_BACKEND;
     }
@@ -1244,14 +1271,15 @@ uint32_t gk5i_verify_checksum_iov(gk5_ukey *uk, const gk5_crypto_iov *iov,
     size_t mac_len = 0;
     uint32_t ret;
 
-    if (uk == NULL || uk->mac_kc == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
+    ret = gk5i_ukey_need(uk, GK5I_NEED_KC);
+    if (ret != GK5_OK) {
+        return ret;
     }
     ret = checksum_iov_check(uk->et, iov, n, &cksum);
     if (ret != GK5_OK) {
         return ret;
     }
-    ret = gk5i_mac_iov(uk->mac_kc, NULL, 0, iov, n, mac, &mac_len);
+    ret = gk5i_mac_iov(&uk->kc, NULL, 0, iov, n, mac, &mac_len);
     if (ret == GK5_OK && mac_len < cksum->length) {
         ret = GK5_ERR_CRYPTO_BACKEND;
     }
@@ -1282,8 +1310,7 @@ static GK5_WUR uint32_t raw_crypt(gk5_ukey *uk, const uint8_t *iv,
         return GK5_ERR_INVALID_ARGUMENT;
     }
     bs = uk->et->block_bytes;
-    if ((encrypt ? uk->cbc_enc : uk->cbc_dec) == NULL || bs == 0 ||
-        bs > sizeof(blk)) {
+    if (bs == 0 || bs > sizeof(blk)) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
     for (size_t i = 0; i < n; i++) {
@@ -1298,10 +1325,11 @@ static GK5_WUR uint32_t raw_crypt(gk5_ukey *uk, const uint8_t *iv,
     if (total % bs != 0) {
         return GK5_ERR_BAD_CIPHERTEXT_LENGTH;
     }
-    if (!cbc_begin(&cp, uk, encrypt, iv != NULL ? iv : zero_iv) ||
-        !cbc_run(&cp, &c, total, blk)) {
+    ret = cbc_begin(&cp, uk, encrypt, iv != NULL ? iv : zero_iv);
+    if (ret == GK5_OK && !cbc_run(&cp, &c, total, blk)) {
         ret = GK5_ERR_CRYPTO_BACKEND;
-    } else {
+    }
+    if (ret == GK5_OK) {
         cbc_end(&cp);
     }
     zap(blk, sizeof(blk));

@@ -69,9 +69,9 @@ static void lane_clear(struct gk5_lane *lane)
     }
 }
 
-/* Key a lane from the context's subkeys.  The subkeys never change after
- * the context is made, so this is safe while other lanes are in use (a
- * busy lane's OpenSSL state is not: it is never copied from). */
+/* A lane's ukeys over the context's subkeys (they key themselves on first
+ * use).  The subkeys never change after the context is made, so this is
+ * safe while other lanes are in use. */
 static uint32_t lane_build(const gk5_ctx *ctx, struct gk5_lane *lane)
 {
     uint32_t err = GK5_OK;
@@ -80,7 +80,8 @@ static uint32_t lane_build(const gk5_ctx *ctx, struct gk5_lane *lane)
         if (!slot_used(ctx->et, (enum gk5_uk_slot)slot)) {
             continue;
         }
-        err = gk5i_ukey_new(ctx->et, &ctx->sk[slot], &lane->uk[slot]);
+        err =
+            gk5i_ukey_new_borrowed(ctx->et, &ctx->sk[slot], &lane->uk[slot]);
         if (err != GK5_OK) {
             goto cleanup;
         }
@@ -129,7 +130,7 @@ cleanup:
 /* Lane 0, then the context is ready. */
 static uint32_t ctx_finish(gk5_ctx *ctx)
 {
-    uint32_t err = lane_build(ctx, &ctx->lanes[0]);
+    uint32_t err = lane_build(ctx, &ctx->lane0);
 
     if (err == GK5_OK) {
         atomic_store_explicit(&ctx->lane_count, 1, memory_order_release);
@@ -246,7 +247,17 @@ static struct gk5_lane *lane_add(gk5_ctx *ctx, uint32_t seen, uint32_t *err)
     if (count != seen || count >= GK5_LANES_MAX) {
         goto cleanup;
     }
-    *err = lane_build(ctx, &ctx->lanes[count]);
+    if (ctx->more == NULL) {
+        ctx->more = OPENSSL_zalloc((GK5_LANES_MAX - 1) * sizeof(*ctx->more));
+        if (ctx->more == NULL) {
+            *err = GK5_ERR_NOMEM;
+            goto cleanup;
+        }
+        for (uint32_t i = 1; i < GK5_LANES_MAX; i++) {
+            ctx->more[i - 1].index = i;
+        }
+    }
+    *err = lane_build(ctx, gk5i_lane_at(ctx, count));
     if (*err != GK5_OK) {
         goto cleanup;
     }
@@ -254,7 +265,7 @@ static struct gk5_lane *lane_add(gk5_ctx *ctx, uint32_t seen, uint32_t *err)
     atomic_fetch_or_explicit(&ctx->lane_busy, 1u << count,
                              memory_order_relaxed);
     atomic_store_explicit(&ctx->lane_count, count + 1, memory_order_release);
-    lane = &ctx->lanes[count];
+    lane = gk5i_lane_at(ctx, count);
 
 cleanup:
     pthread_mutex_unlock(&ctx->lane_lock);
@@ -279,7 +290,7 @@ struct gk5_lane *gk5i_lane_acquire(gk5_ctx *ctx, uint32_t *err)
                 if (atomic_compare_exchange_weak_explicit(
                         &ctx->lane_busy, &busy, busy | bit,
                         memory_order_acquire, memory_order_relaxed)) {
-                    return &ctx->lanes[i];
+                    return gk5i_lane_at(ctx, i);
                 }
             }
         }
@@ -301,7 +312,7 @@ void gk5i_lane_release(gk5_ctx *ctx, struct gk5_lane *lane)
     if (ctx == NULL || lane == NULL) {
         return;
     }
-    i = (uint32_t)(lane - ctx->lanes);
+    i = lane->index;
     atomic_fetch_and_explicit(&ctx->lane_busy, ~(1u << i),
                               memory_order_release);
 }
@@ -357,7 +368,10 @@ GK5_EXPORT void gk5_ctx_free(gk5_ctx *ctx)
     }
     count = atomic_load_explicit(&ctx->lane_count, memory_order_acquire);
     for (uint32_t i = 0; i < count; i++) {
-        lane_clear(&ctx->lanes[i]);
+        lane_clear(gk5i_lane_at(ctx, i));
+    }
+    if (ctx->more != NULL) {
+        OPENSSL_free(ctx->more); /* cleared lane by lane above */
     }
     for (size_t slot = 0; slot < UK__COUNT; slot++) {
         gk5i_subkeys_wipe(&ctx->sk[slot]);

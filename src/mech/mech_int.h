@@ -46,13 +46,15 @@ enum gk5_uk_slot {
     UK__COUNT
 };
 
-/* A lane: one complete set of keyed OpenSSL state, used by one thread at a
- * time.  Lane 0 is made at import; more are made (by dup) only when several
- * threads work on one context at once, so the steady state allocates
- * nothing per message. */
+/* A lane: one set of prepared keys, used by one thread at a time.  Lane 0
+ * is part of the context; the others (made only when several threads work
+ * on one context at once) live in an array allocated the first time a
+ * second lane is needed.  A ukey keys its state on its first message, so
+ * the steady state allocates nothing per message. */
 #define GK5_LANES_MAX 32
 struct gk5_lane {
     gk5_ukey *uk[UK__COUNT];
+    uint32_t index; /* its number: bit index in lane_busy */
 };
 
 /* Receive window: RFC 2743 1.2.3 semantics over a 64-entry bitmap. */
@@ -88,9 +90,18 @@ struct gk5_ctx {
 
     pthread_mutex_t lane_lock;   /* taken only to add a lane */
     _Atomic uint32_t lane_busy;  /* bit i: lane i in use */
-    _Atomic uint32_t lane_count; /* lanes[0..count) are valid */
-    struct gk5_lane lanes[GK5_LANES_MAX];
+    _Atomic uint32_t lane_count; /* lanes 0..count-1 are valid */
+    struct gk5_lane lane0;
+    /* Lanes 1..GK5_LANES_MAX-1, allocated with lane 1 (under lane_lock;
+     * published by lane_count). */
+    struct gk5_lane *more;
 };
+
+/* Lane i (i < lane_count). */
+static inline struct gk5_lane *gk5i_lane_at(gk5_ctx *ctx, uint32_t i)
+{
+    return i == 0 ? &ctx->lane0 : &ctx->more[i - 1];
+}
 
 /* ---- context.c ---- */
 /* Make a context from a session (or acceptor sub-) key: derives the four

@@ -1118,16 +1118,16 @@ static void check_lanes(gk5_ctx *ctx)
     assert_int_equal(atomic_load(&ctx->lane_count), 1);
     a = gk5i_lane_acquire(ctx, &err);
     assert_int_equal(err, 0);
-    assert_ptr_equal(a, &ctx->lanes[0]);
+    assert_ptr_equal(a, gk5i_lane_at(ctx, 0));
     expect_lane_keyed(ctx, a);
     b = gk5i_lane_acquire(ctx, &err);
-    assert_ptr_equal(b, &ctx->lanes[1]);
+    assert_ptr_equal(b, gk5i_lane_at(ctx, 1));
     assert_int_equal(atomic_load(&ctx->lane_count), 2);
     expect_lane_keyed(ctx, b);
     gk5i_lane_release(ctx, a);
     /* a free lane is reused: no growth in the steady state */
     c = gk5i_lane_acquire(ctx, &err);
-    assert_ptr_equal(c, &ctx->lanes[0]);
+    assert_ptr_equal(c, gk5i_lane_at(ctx, 0));
     assert_int_equal(atomic_load(&ctx->lane_count), 2);
     gk5i_lane_release(ctx, c);
     gk5i_lane_release(ctx, b);
@@ -1137,7 +1137,7 @@ static void check_lanes(gk5_ctx *ctx)
     for (int i = 0; i < GK5_LANES_MAX; i++) {
         held[i] = gk5i_lane_acquire(ctx, &err);
         assert_int_equal(err, 0);
-        assert_ptr_equal(held[i], &ctx->lanes[i]);
+        assert_ptr_equal(held[i], gk5i_lane_at(ctx, i));
     }
     assert_int_equal(atomic_load(&ctx->lane_count), GK5_LANES_MAX);
     /* one more waits for a lane to come free, and gets that one */
@@ -1146,7 +1146,7 @@ static void check_lanes(gk5_ctx *ctx)
     assert_int_equal(pthread_create(&tid, NULL, lane_waiter_main, &waiter), 0);
     gk5i_lane_release(ctx, held[7]);
     assert_int_equal(pthread_join(tid, NULL), 0);
-    assert_ptr_equal(waiter.lane, &ctx->lanes[7]);
+    assert_ptr_equal(waiter.lane, gk5i_lane_at(ctx, 7));
     assert_int_equal(atomic_load(&ctx->lane_count), GK5_LANES_MAX);
     for (int i = 0; i < GK5_LANES_MAX; i++) {
         gk5i_lane_release(ctx, held[i]);

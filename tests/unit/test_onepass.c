@@ -80,7 +80,7 @@ static void test_loop_vs_openssl(void **state)
     }
     for (size_t kl = 0; kl < 2; kl++) {
         for (size_t blocks = 1; blocks <= 40; blocks++) {
-            struct gk5i_onepass_key *k = NULL;
+            struct gk5i_aes_key *k = NULL;
             uint8_t key[32], iv[16], chain[16], prefix[64];
             uint32_t h[5];
             EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
@@ -110,11 +110,11 @@ static void test_loop_vs_openssl(void **state)
             h[4] = sha.h4;
             assert_int_equal(SHA1_Update(&sha, data, blocks * 64), 1);
 
-            assert_int_equal(gk5i_onepass_key_new(key, key_lens[kl], &k),
+            assert_int_equal(gk5i_aes_key_new(key, key_lens[kl], false, &k),
                              GK5_OK);
             memcpy(chain, iv, sizeof(chain));
             gk5i_onepass_cbc_sha1(k, chain, h, data, blocks);
-            gk5i_onepass_key_free(k);
+            gk5i_aes_key_free(k);
 
             assert_memory_equal(data, want, blocks * 64);
             assert_memory_equal(chain, want + blocks * 64 - 16, 16);
