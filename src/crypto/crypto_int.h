@@ -83,12 +83,22 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_derive_subkeys(const struct gk5_enctype *et,
                                                 const uint8_t *key,
                                                 size_t key_len, uint32_t usage,
                                                 struct gk5i_subkeys *out);
+/* The same for n usages at once (out[i] for usages[i]), keying the base
+ * key's primitive once: what a context import runs.  Byte-identical to n
+ * calls of gk5i_derive_subkeys (the tests hold them to it). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_derive_subkeys_many(
+    const struct gk5_enctype *et, const uint8_t *key, size_t key_len,
+    const uint32_t *usages, size_t n, struct gk5i_subkeys *out);
 /* RFC 1964 DES3: ke = the session key as is (for sealing and the sequence
  * number), kc = DK(key, usage | 0x99) for the HMAC-SHA1-DES3-KD checksum. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_derive_subkeys_raw(
     const struct gk5_enctype *et, const uint8_t *key, size_t key_len,
     uint32_t usage, struct gk5i_subkeys *out);
 GK5_HIDDEN void gk5i_subkeys_wipe(struct gk5i_subkeys *sk);
+/* The lengths (and raw flag) gk5i_derive_subkeys (raw: _raw) gives for the
+ * enctype, without deriving anything; the key bytes are zero. */
+GK5_HIDDEN void gk5i_subkeys_shape(const struct gk5_enctype *et, bool raw,
+                                   struct gk5i_subkeys *shape);
 
 /* ---- Prepared keys ---- */
 typedef struct gk5_ukey gk5_ukey;
@@ -160,8 +170,11 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_cts_raw(int32_t enctype, const uint8_t *key,
                                          uint8_t *out, uint8_t *next_iv,
                                          bool encrypt);
 
-/* RFC 3961 5.1 n-fold (by hand: OpenSSL has none). */
-GK5_HIDDEN void gk5i_nfold(const uint8_t *in, size_t in_len, uint8_t *out,
-                           size_t out_len);
+/* RFC 3961 5.1 n-fold (by hand: OpenSSL has none) to 1..GK5_NFOLD_MAX
+ * bytes (an empty input folds to zeros); false (out untouched) for other
+ * output lengths. */
+#define GK5_NFOLD_MAX 64
+GK5_HIDDEN GK5_WUR bool gk5i_nfold(const uint8_t *in, size_t in_len,
+                                   uint8_t *out, size_t out_len);
 
 #endif /* GK5_CRYPTO_INT_H */

@@ -112,9 +112,10 @@ static GK5_WUR uint32_t des3_string_to_key(const struct gk5_enctype *et,
     if (salt_len != 0) {
         memcpy(s + pw_len, salt, salt_len);
     }
-    gk5i_nfold(s, s_len, folded, sizeof(folded));
-    ret = des3_random_to_key(et, folded, sizeof(folded), tmp_key,
-                             sizeof(tmp_key));
+    ret = gk5i_nfold(s, s_len, folded, sizeof(folded))
+              ? des3_random_to_key(et, folded, sizeof(folded), tmp_key,
+                                   sizeof(tmp_key))
+              : GK5_ERR_INVALID_ARGUMENT;
     if (ret == GK5_OK) {
         ret = gk5i_kdf_rfc3961(et, tmp_key, sizeof(tmp_key),
                                GK5_KERBEROS_CONSTANT, GK5_KERBEROS_CONSTANT_LEN,

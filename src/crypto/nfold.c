@@ -17,65 +17,91 @@ static size_t gcd(size_t a, size_t b)
     return a;
 }
 
-/*
- * Byte j of the input replicated to the LCM length, each successive copy
- * rotated 13 bits further to the right (RFC 3961 5.1).  Copy r is the input
- * rotated right by 13 * r bits, so its bit p is the input's bit
- * (p - 13 * r) mod 8k.
- */
-static uint8_t replicated_byte(const uint8_t *in, size_t k, size_t j)
-{
-    size_t bits = 8 * k;
-    size_t r = j / k;
-    size_t b = j % k;
-    size_t shift_back = (13 * r) % bits;
-    size_t src = (8 * b + bits - shift_back) % bits; /* first source bit */
-    size_t byte = src / 8;
-    unsigned off = (unsigned)(src % 8);
+/* The replicated string read byte by byte, without a division per byte:
+ * copy r of the input (rotated right by 13 * r bits), byte b of it, whose
+ * first bit is bit src of the input. */
+struct rep_walk {
+    const uint8_t *in;
+    size_t k, bits, r, b, src;
+};
 
-    if (off == 0) {
-        return in[byte];
-    }
-    return (uint8_t)((in[byte] << off) | (in[(byte + 1) % k] >> (8 - off)));
+static void walk_copy(struct rep_walk *w)
+{
+    w->b = 0;
+    w->src = (w->bits - (13 * w->r) % w->bits) % w->bits;
 }
 
-/*
- * RFC 3961 5.1: n-fold(in) to out_len bytes.  The replicated string is cut
- * into out_len-byte big-endian numbers which are added with ones'-complement
- * (end-around carry) addition.
- */
-void gk5i_nfold(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+static uint8_t walk_next(struct rep_walk *w)
 {
-    size_t lcm;
+    size_t byte = w->src / 8;
+    unsigned off = (unsigned)(w->src % 8);
+    uint8_t v = off == 0 ? w->in[byte]
+                         : (uint8_t)((w->in[byte] << off) |
+                                     (w->in[byte + 1 == w->k ? 0 : byte + 1] >>
+                                      (8 - off)));
 
-    if (out == NULL || out_len == 0) {
-        return;
+    w->src += 8;
+    if (w->src >= w->bits) {
+        w->src -= w->bits;
     }
-    memset(out, 0, out_len);
-    if (in == NULL || in_len == 0) {
-        return;
+    if (++w->b == w->k) {
+        w->r++;
+        walk_copy(w);
     }
-    lcm = in_len / gcd(in_len, out_len) * out_len;
+    return v;
+}
 
-    for (size_t chunk = 0; chunk < lcm; chunk += out_len) {
-        unsigned carry = 0;
+/* Adds the big-endian number add (len bytes) into out with ones'-complement
+ * (end-around carry) addition: the bit that falls off the top re-enters at
+ * the bottom, possibly rippling again. */
+static void add_ones_complement(uint8_t *out, const uint8_t *add, size_t len)
+{
+    unsigned carry = 0;
 
-        for (size_t i = out_len; i-- > 0;) {
-            unsigned sum =
-                out[i] + replicated_byte(in, in_len, chunk + i) + carry;
+    for (size_t i = len; i-- > 0;) {
+        unsigned sum = out[i] + add[i] + carry;
+
+        out[i] = (uint8_t)sum;
+        carry = sum >> 8;
+    }
+    while (carry != 0) {
+        for (size_t i = len; i-- > 0 && carry != 0;) {
+            unsigned sum = out[i] + carry;
 
             out[i] = (uint8_t)sum;
             carry = sum >> 8;
         }
-        /* End-around carry: the bit that fell off the top re-enters at the
-         * bottom, possibly rippling again. */
-        while (carry != 0) {
-            for (size_t i = out_len; i-- > 0 && carry != 0;) {
-                unsigned sum = out[i] + carry;
-
-                out[i] = (uint8_t)sum;
-                carry = sum >> 8;
-            }
-        }
     }
+}
+
+/*
+ * RFC 3961 5.1: n-fold(in) to out_len bytes.  The replicated string (each
+ * copy of the input rotated 13 bits further right) is cut into
+ * out_len-byte big-endian numbers which are added with ones'-complement
+ * addition; it is walked once, a chunk at a time.
+ */
+bool gk5i_nfold(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    uint8_t chunk_buf[GK5_NFOLD_MAX];
+    struct rep_walk w = {.in = in, .k = in_len, .bits = 8 * in_len};
+    size_t lcm;
+
+    if (out == NULL || out_len == 0 || out_len > sizeof(chunk_buf) ||
+        in_len > SIZE_MAX / 8 / out_len) {
+        return false;
+    }
+    memset(out, 0, out_len);
+    if (in == NULL || in_len == 0) {
+        return true; /* nothing to add: zero */
+    }
+    lcm = in_len / gcd(in_len, out_len) * out_len;
+    walk_copy(&w);
+    for (size_t chunk = 0; chunk < lcm; chunk += out_len) {
+        for (size_t i = 0; i < out_len; i++) {
+            chunk_buf[i] = walk_next(&w);
+        }
+        add_ones_complement(out, chunk_buf, out_len);
+    }
+    zap(chunk_buf, sizeof(chunk_buf));
+    return true;
 }

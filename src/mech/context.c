@@ -176,12 +176,10 @@ uint32_t gk5i_ctx_new(int32_t enctype, uint32_t ctxflags, uint32_t endtime,
     } else {
         usage =
             (ctxflags & GK5_CTXF_INITIATOR) ? usage_initiator : usage_acceptor;
-        for (size_t slot = 0; slot < UK__COUNT; slot++) {
-            err = gk5i_derive_subkeys(et, key, key_len, usage[slot],
-                                      &ctx->sk[slot]);
-            if (err != GK5_OK) {
-                goto cleanup;
-            }
+        err = gk5i_derive_subkeys_many(et, key, key_len, usage, UK__COUNT,
+                                       ctx->sk);
+        if (err != GK5_OK) {
+            goto cleanup;
         }
     }
     err = ctx_finish(ctx);

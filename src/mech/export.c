@@ -204,28 +204,6 @@ static uint64_t get_u64(struct reader *r)
     return at == NULL ? 0 : load_be64(at);
 }
 
-/* The subkey lengths this crypto layer makes for the enctype: derived once
- * from a throwaway key, so that the rule lives in src/crypto alone.  The
- * key's bytes each have one bit set (odd parity, and no DES weak key). */
-static uint32_t expected_lengths(const struct gk5_enctype *et,
-                                 struct gk5i_subkeys *probe)
-{
-    uint8_t key[GK5_MAX_KEY_BYTES];
-    uint32_t err;
-
-    for (size_t i = 0; i < sizeof(key); i++) {
-        key[i] = (uint8_t)(0x02u << (i % 3));
-    }
-    if (et->rfc1964) {
-        err = gk5i_derive_subkeys_raw(et, key, et->key_bytes, KG_USAGE_V1_SIGN,
-                                      probe);
-    } else {
-        err = gk5i_derive_subkeys(et, key, et->key_bytes,
-                                  KG_USAGE_INITIATOR_SEAL, probe);
-    }
-    return err;
-}
-
 /* One key: its length byte must be the expected one, then its bytes. */
 static uint32_t get_key(struct reader *r, size_t want, uint8_t *key,
                         size_t *key_len)
@@ -369,10 +347,7 @@ GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
         goto cleanup;
     }
 
-    err = expected_lengths(et, &probe);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
+    gk5i_subkeys_shape(et, et->rfc1964, &probe);
     for (size_t slot = 0; slot < UK__COUNT; slot++) {
         bool used = !et->rfc1964 || slot == UK_SEND_SEAL;
 
