@@ -40,8 +40,6 @@ struct gk5i_aes_key {
     bool decrypt;
 };
 
-/* Whether the test seam left one-pass sealing on (it is on by default). */
-static atomic_bool g_onepass_off;
 
 static bool cpu_has_onepass(void)
 {
@@ -75,8 +73,7 @@ static bool cpu_onepass(void)
 
 bool gk5i_onepass_available(void)
 {
-    return cpu_onepass() &&
-           !atomic_load_explicit(&g_onepass_off, memory_order_relaxed);
+    return cpu_onepass() && gk5i_fastpaths_on();
 }
 
 /* FIPS 197 5.2: w[i] = w[i-Nk] ^ t for the four words of a round key at
@@ -533,15 +530,15 @@ ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
 
 bool gk5i_onepass_set_enabled(bool on)
 {
-    atomic_store(&g_onepass_off, !on);
+    gk5i_fastpaths_set(on);
     return cpu_onepass();
 }
 
-#else /* no x86-64: always serial */
+#else /* no x86-64: no AES-NI paths */
 
 bool gk5i_onepass_set_enabled(bool on)
 {
-    (void)on;
+    gk5i_fastpaths_set(on);
     return false;
 }
 

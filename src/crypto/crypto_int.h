@@ -155,9 +155,10 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_encrypt_with_confounder(
     const void *confounder, size_t confounder_len, const void *in,
     size_t in_len, void *out, size_t *out_len);
 
-/* Test and bench seam: turn one-pass RFC 3962 sealing (AES-NI and SHA-NI,
- * src/crypto/aesni_sha1_onepass.c) off or back on for the whole process.
- * Returns whether this build and CPU have it at all. */
+/* Test and bench seam: turn the paths beside OpenSSL's EVP layer -- AES on
+ * AES-NI with one-pass RFC 3962 sealing (src/crypto/aesni_sha1_onepass.c),
+ * Camellia on OpenSSL's low-level API -- off or back on for the whole
+ * process.  Returns whether this build and CPU have the AES-NI ones. */
 GK5_HIDDEN bool gk5i_onepass_set_enabled(bool on);
 
 /* Test seam for RFC 3962 Appendix B: raw CBC-CTS (CS3, the Kerberos

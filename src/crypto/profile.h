@@ -81,6 +81,12 @@ GK5_HIDDEN void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
                                     size_t bytes);
 #endif
 
+/* ---- The paths beside OpenSSL's EVP layer ----
+ * On by default; the test seam gk5i_onepass_set_enabled(false) turns them
+ * all off, so that the EVP path (their oracle) runs instead. */
+GK5_HIDDEN bool gk5i_fastpaths_on(void);
+GK5_HIDDEN void gk5i_fastpaths_set(bool on);
+
 /* ---- AES-NI (aesni_sha1_onepass.c) ----
  * On x86-64 with AES-NI and SHA-NI (checked at run time) AES keys are
  * scheduled by hand and CBC runs on the instructions directly: no
@@ -108,6 +114,22 @@ GK5_HIDDEN void gk5i_aes_cbc(const struct gk5i_aes_key *k, uint8_t chain[16],
 GK5_HIDDEN void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
                                       uint8_t chain[16], uint32_t h[5],
                                       uint8_t *p, size_t blocks);
+#endif
+
+/* ---- Camellia on OpenSSL's low-level API (rfc6803_camellia.c) ----
+ * One key schedule for both directions instead of an EVP context for
+ * each; used where the fast paths are on (gk5i_onepass_set_enabled). */
+#if !defined(OPENSSL_NO_DEPRECATED_3_0) && !defined(OPENSSL_NO_CAMELLIA)
+#define GK5_HAVE_LOWLEVEL_CAMELLIA 1
+struct gk5i_camellia_key;
+GK5_HIDDEN GK5_WUR uint32_t gk5i_camellia_key_new(
+    const uint8_t *key, size_t key_len, struct gk5i_camellia_key **out);
+GK5_HIDDEN void gk5i_camellia_key_free(struct gk5i_camellia_key *k);
+/* CBC in place over len bytes (whole blocks) from chain, which ends as the
+ * last ciphertext block. */
+GK5_HIDDEN void gk5i_camellia_cbc(const struct gk5i_camellia_key *k,
+                                  uint8_t chain[16], uint8_t *p, size_t len,
+                                  bool encrypt);
 #endif
 
 /* A keyed MAC for messages: HMAC from precomputed pads, or CMAC through
@@ -141,11 +163,15 @@ struct gk5_ukey {
      * next message re-initialises the context with its IV. */
     uint8_t enc_chain[GK5_MAX_BLOCK_BYTES], dec_chain[GK5_MAX_BLOCK_BYTES];
     bool enc_chain_known, dec_chain_known;
-    bool aes; /* the cipher is AES: the AES-NI path may run it */
+    bool aes;      /* the cipher is AES: the AES-NI path may run it */
+    bool camellia; /* the cipher is Camellia: the low-level path may */
     struct gk5i_mac ki; /* Ki: HMAC or CMAC */
     struct gk5i_mac kc; /* Kc: HMAC or CMAC */
 #ifdef GK5_HAVE_ONEPASS
     struct gk5i_aes_key *aes_enc, *aes_dec; /* Ke on AES-NI */
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    struct gk5i_camellia_key *cam; /* Ke, both directions */
 #endif
 };
 

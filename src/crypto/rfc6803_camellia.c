@@ -4,10 +4,61 @@
  * CMAC, and KDF-FEEDBACK-CMAC (OpenSSL KBKDF, feedback mode) in place of
  * the RFC 3961 5.1 DK.
  */
+#define OPENSSL_SUPPRESS_DEPRECATED
+
 #include <string.h>
 
 #include "crypto_int.h"
 #include "profile.h"
+
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+#include <openssl/camellia.h>
+
+/*
+ * Camellia-CBC on OpenSSL's low-level (deprecated) Camellia: one key
+ * schedule (280 bytes) serves both directions, where an EVP cipher context
+ * per direction costs 672 bytes each -- the difference that keeps a
+ * camellia context under 4 KiB.  It runs OpenSSL's own Camellia code;
+ * the EVP path stays beside it (gk5i_onepass_set_enabled(false)) as the
+ * tests' oracle and for OpenSSL builds without the deprecated API.
+ */
+struct gk5i_camellia_key {
+    CAMELLIA_KEY ks;
+};
+
+uint32_t gk5i_camellia_key_new(const uint8_t *key, size_t key_len,
+                               struct gk5i_camellia_key **out)
+{
+    struct gk5i_camellia_key *k;
+
+    *out = NULL;
+    if (key_len != 16 && key_len != 32) {
+        return GK5_ERR_BAD_KEY_LENGTH;
+    }
+    k = OPENSSL_zalloc(sizeof(*k));
+    if (k == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+    if (Camellia_set_key(key, (int)key_len * 8, &k->ks) != 0) {
+        OPENSSL_clear_free(k, sizeof(*k));
+        return GK5_ERR_CRYPTO_BACKEND;
+    }
+    *out = k;
+    return GK5_OK;
+}
+
+void gk5i_camellia_key_free(struct gk5i_camellia_key *k)
+{
+    OPENSSL_clear_free(k, sizeof(*k));
+}
+
+void gk5i_camellia_cbc(const struct gk5i_camellia_key *k, uint8_t chain[16],
+                       uint8_t *p, size_t len, bool encrypt)
+{
+    Camellia_cbc_encrypt(p, p, len, &k->ks, chain,
+                         encrypt ? CAMELLIA_ENCRYPT : CAMELLIA_DECRYPT);
+}
+#endif
 
 /* RFC 6803 3: DK(base-key, constant) = KDF-FEEDBACK-CMAC(base-key,
  * constant) with k = the key length in bits. */

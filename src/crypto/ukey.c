@@ -186,6 +186,7 @@ static GK5_WUR uint32_t ukey_make(const struct gk5_enctype *et,
     uk->et = et;
     uk->sk = sk;
     uk->aes = strncmp(et->cipher, "AES-", 4) == 0;
+    uk->camellia = strncmp(et->cipher, "CAMELLIA-", 9) == 0;
     if (own) {
         uk->sk_own = OPENSSL_malloc(sizeof(*uk->sk_own));
         if (uk->sk_own == NULL) {
@@ -244,6 +245,9 @@ void gk5i_ukey_free(gk5_ukey *uk)
     gk5i_aes_key_free(uk->aes_enc);
     gk5i_aes_key_free(uk->aes_dec);
 #endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    gk5i_camellia_key_free(uk->cam);
+#endif
     if (uk->sk_own != NULL) {
         OPENSSL_clear_free(uk->sk_own, sizeof(*uk->sk_own));
     }
@@ -268,6 +272,29 @@ uint32_t gk5i_ukey_need(gk5_ukey *uk, unsigned what)
                               : mac_key(uk->et, sk->kc, sk->kc_len, &uk->kc);
     }
     return ret;
+}
+
+static atomic_bool g_fast_off;
+
+bool gk5i_fastpaths_on(void)
+{
+    return !atomic_load_explicit(&g_fast_off, memory_order_relaxed);
+}
+
+void gk5i_fastpaths_set(bool on)
+{
+    atomic_store(&g_fast_off, !on);
+}
+
+/* Whether Camellia runs on OpenSSL's low-level API (the seam). */
+static bool use_lowlevel_camellia(const gk5_ukey *uk)
+{
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    return uk->camellia && gk5i_fastpaths_on();
+#else
+    (void)uk;
+    return false;
+#endif
 }
 
 /* Whether the cipher runs on AES-NI: an AES key, the CPU, the seam. */
@@ -296,6 +323,13 @@ static GK5_WUR uint32_t need_cipher(gk5_ukey *uk, bool encrypt)
 
         return *k != NULL ? GK5_OK
                           : gk5i_aes_key_new(sk->ke, sk->ke_len, !encrypt, k);
+    }
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    if (use_lowlevel_camellia(uk)) {
+        return uk->cam != NULL
+                   ? GK5_OK
+                   : gk5i_camellia_key_new(sk->ke, sk->ke_len, &uk->cam);
     }
 #endif
     if (*ctx != NULL) {
@@ -529,7 +563,10 @@ static void xor_block(uint8_t *dst, const uint8_t *src, size_t n)
  */
 struct cbc_pass {
 #ifdef GK5_HAVE_ONEPASS
-    const struct gk5i_aes_key *aes; /* non-NULL: AES-NI, else ctx */
+    const struct gk5i_aes_key *aes; /* non-NULL: AES-NI */
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    const struct gk5i_camellia_key *cam; /* non-NULL: low-level Camellia */
 #endif
     EVP_CIPHER_CTX *ctx;
     uint8_t *chain; /* the chaining value (the ukey's record for ctx) */
@@ -556,6 +593,21 @@ static GK5_WUR uint32_t cbc_begin(struct cbc_pass *cp, gk5_ukey *uk,
     cp->bs = uk->et->block_bytes;
 #ifdef GK5_HAVE_ONEPASS
     cp->aes = NULL;
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    cp->cam = NULL;
+    if (use_lowlevel_camellia(uk)) {
+        cp->cam = uk->cam;
+        cp->ctx = NULL;
+        cp->chain = cp->own_chain;
+        cp->known = &cp->own_known;
+        memcpy(cp->chain, iv, cp->bs);
+        memset(cp->fix, 0, sizeof(cp->fix));
+        return cp->cam != NULL && cp->bs == 16 ? GK5_OK
+                                               : GK5_ERR_CRYPTO_BACKEND;
+    }
+#endif
+#ifdef GK5_HAVE_ONEPASS
     if (use_aesni(uk)) {
         cp->aes = encrypt ? uk->aes_enc : uk->aes_dec;
         cp->ctx = NULL;
@@ -597,6 +649,13 @@ static GK5_WUR bool cbc_blocks(struct cbc_pass *cp, uint8_t *p, size_t k)
 #ifdef GK5_HAVE_ONEPASS
     if (cp->aes != NULL) {
         gk5i_aes_cbc(cp->aes, cp->chain, p, k / bs);
+        cp->first = false;
+        return true;
+    }
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    if (cp->cam != NULL) {
+        gk5i_camellia_cbc(cp->cam, cp->chain, p, k, cp->encrypt);
         cp->first = false;
         return true;
     }

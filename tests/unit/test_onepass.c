@@ -10,7 +10,8 @@
  *   OpenSSL's SHA1_Update from the same midway state, for 1..40 blocks.
  * - Sealing (gk5i_encrypt_iov) with the AES-NI paths on equals sealing
  *   with them off (the OpenSSL path the known-answer tests check) byte for
- *   byte, for every AES enctype (17, 18, 19, 20), plaintext lengths 0..300,
+ *   byte, for every AES enctype (17, 18, 19, 20) and Camellia (25, 26:
+ *   OpenSSL's low-level Camellia against its EVP one), plaintext lengths 0..300,
  *   some large ones and 2 MiB, in one segment and cut into many (so blocks
  *   and 64-byte pieces straddle segments at every offset), alternating on
  *   one ukey so that the CBC context's chaining state passes between the
@@ -249,7 +250,7 @@ static void seal_and_compare(const struct gk5_enctype *et, gk5_ukey *uk,
 
 static void test_seal_equals_serial(void **state)
 {
-    static const int32_t enctypes[] = {17, 18, 19, 20};
+    static const int32_t enctypes[] = {17, 18, 19, 20, 25, 26};
     static const size_t big[] = {1000, 4096 + 7, 16384, 65536 + 13,
                                  (2u << 20) + 5};
 
