@@ -83,7 +83,7 @@ done
 step "valgrind memcheck: unit suites (default build)"
 meson test -C "$builddir/default" --print-errorlogs --num-processes 2 \
     --suite crypto --suite mech --suite rpc-unit \
-    --wrapper "valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --suppressions=$top/tests/valgrind.supp --quiet" \
+    --wrapper "env GK5_SCALE_CONTEXTS=2000 valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --suppressions=$top/tests/valgrind.supp --quiet" \
     --timeout-multiplier 10
 
 if [ -f tests/unit/test_threads.c ]; then
