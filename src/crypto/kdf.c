@@ -265,7 +265,7 @@ static void base_free(struct kdf_base *b)
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     gk5i_hmac_free(b->hmac);
 #endif
-    memset(b, 0, sizeof(*b));
+    zap(b, sizeof(*b));
 }
 
 /* Keys the base key's primitive.  *batched false (and GK5_OK): no batched
