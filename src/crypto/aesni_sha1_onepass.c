@@ -1,7 +1,8 @@
 /*
- * RFC 3962 (aes128/aes256-cts-hmac-sha1-96) sealing in one pass: AES-CBC
- * encryption and the SHA-1 compression of HMAC-SHA1 over the same 64-byte
- * pieces of plaintext, read once, on AES-NI and SHA-NI.
+ * RFC 3962 (aes128/aes256-cts-hmac-sha1-96) sealing and unsealing in one
+ * pass: AES-CBC encryption (decryption) and the SHA-1 compression of
+ * HMAC-SHA1 over the same 64-byte pieces of plaintext, read once, on
+ * AES-NI and SHA-NI; and AES-CBC on AES-NI alone for every AES enctype.
  *
  * RFC 3961 5.3 MACs the plaintext that CBC then encrypts.  Done one after
  * the other (OpenSSL has no such combined primitive outside its TLS record
@@ -515,6 +516,112 @@ ONEPASS_TARGET static inline void cbc_sha1(const struct gk5i_aes_key *k,
         rk[r] = _mm_setzero_si128();
     }
     __asm__ __volatile__("" : : "r"(rk) : "memory"); /* keep the wipe */
+}
+
+/*
+ * In place over blocks x 64 bytes at p: CBC-decrypt (four blocks side by
+ * side, as cbc_dec) from chain, which ends as the last ciphertext block,
+ * while SHA-1 (state h) absorbs the plaintext each 64-byte piece decrypts
+ * to.  The SHA-1 of one piece and the AES rounds of the next depend on
+ * nothing of each other's.
+ */
+/* Four CBC blocks decrypted side by side: x[i] = D(c[i]) ^ (the block
+ * before), prev the ciphertext block before c[0]. */
+ONEPASS_TARGET static inline void dec4(const __m128i *rk, const __m128i *c,
+                                       __m128i prev, __m128i *x, const int nr)
+{
+    __m128i x0 = _mm_xor_si128(c[0], rk[0]), x1 = _mm_xor_si128(c[1], rk[0]);
+    __m128i x2 = _mm_xor_si128(c[2], rk[0]), x3 = _mm_xor_si128(c[3], rk[0]);
+
+#pragma GCC unroll 14
+    for (int r = 1; r < nr; r++) {
+        x0 = _mm_aesdec_si128(x0, rk[r]);
+        x1 = _mm_aesdec_si128(x1, rk[r]);
+        x2 = _mm_aesdec_si128(x2, rk[r]);
+        x3 = _mm_aesdec_si128(x3, rk[r]);
+    }
+    x[0] = _mm_xor_si128(_mm_aesdeclast_si128(x0, rk[nr]), prev);
+    x[1] = _mm_xor_si128(_mm_aesdeclast_si128(x1, rk[nr]), c[0]);
+    x[2] = _mm_xor_si128(_mm_aesdeclast_si128(x2, rk[nr]), c[1]);
+    x[3] = _mm_xor_si128(_mm_aesdeclast_si128(x3, rk[nr]), c[2]);
+}
+
+/*
+ * In place over blocks x 64 bytes at p: CBC-decrypt (four blocks side by
+ * side) from chain, which ends as the last ciphertext block, while SHA-1
+ * (state h) absorbs the plaintext each 64-byte piece decrypts to.  The
+ * loop is software-pipelined: it decrypts piece i + 1 before it hashes
+ * piece i, so that the AES rounds of the one and the SHA-1 rounds of the
+ * other, which depend on nothing of each other's, are in flight together.
+ */
+ONEPASS_TARGET static inline void cbc_dec_sha1(const struct gk5i_aes_key *k,
+                                               uint8_t chain[16],
+                                               uint32_t h[5], uint8_t *p,
+                                               size_t blocks, const int nr)
+{
+    const __m128i flip =
+        _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+    __m128i rk[15], c[4], x[4], y[4];
+    __m128i prev = _mm_loadu_si128((const __m128i *)(const void *)chain);
+    __m128i abcd = _mm_shuffle_epi32(
+        _mm_loadu_si128((const __m128i *)(const void *)h), 0x1b);
+    __m128i e = _mm_set_epi32((int)h[4], 0, 0, 0);
+    __m128i *q = (__m128i *)(void *)p;
+
+    for (int r = 0; r <= nr; r++) {
+        rk[r] = k->rk[r];
+    }
+    for (int i = 0; i < 4; i++) {
+        c[i] = _mm_loadu_si128(q + i);
+    }
+    dec4(rk, c, prev, x, nr);
+    prev = c[3];
+    for (size_t b = 1; b < blocks; b++) {
+        __m128i *nq = q + 4;
+
+        for (int i = 0; i < 4; i++) {
+            c[i] = _mm_loadu_si128(nq + i);
+        }
+        dec4(rk, c, prev, y, nr);
+        prev = c[3];
+        for (int i = 0; i < 4; i++) {
+            _mm_storeu_si128(q + i, x[i]);
+        }
+        sha1_block(&abcd, &e, _mm_shuffle_epi8(x[0], flip),
+                   _mm_shuffle_epi8(x[1], flip), _mm_shuffle_epi8(x[2], flip),
+                   _mm_shuffle_epi8(x[3], flip));
+        for (int i = 0; i < 4; i++) {
+            x[i] = y[i];
+        }
+        q = nq;
+    }
+    for (int i = 0; i < 4; i++) {
+        _mm_storeu_si128(q + i, x[i]);
+    }
+    sha1_block(&abcd, &e, _mm_shuffle_epi8(x[0], flip),
+               _mm_shuffle_epi8(x[1], flip), _mm_shuffle_epi8(x[2], flip),
+               _mm_shuffle_epi8(x[3], flip));
+    _mm_storeu_si128((__m128i *)(void *)chain, prev);
+    _mm_storeu_si128((__m128i *)(void *)h, _mm_shuffle_epi32(abcd, 0x1b));
+    h[4] = (uint32_t)_mm_extract_epi32(e, 3);
+    for (int r = 0; r <= nr; r++) {
+        rk[r] = _mm_setzero_si128();
+    }
+    for (int i = 0; i < 4; i++) {
+        x[i] = y[i] = _mm_setzero_si128();
+    }
+    __asm__ __volatile__("" : : "r"(rk), "r"(x), "r"(y) : "memory");
+}
+
+ONEPASS_TARGET void gk5i_onepass_cbc_dec_sha1(const struct gk5i_aes_key *k,
+                                              uint8_t chain[16], uint32_t h[5],
+                                              uint8_t *p, size_t blocks)
+{
+    if (k->rounds == 10) {
+        cbc_dec_sha1(k, chain, h, p, blocks, 10);
+    } else {
+        cbc_dec_sha1(k, chain, h, p, blocks, 14);
+    }
 }
 
 ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,

@@ -76,6 +76,7 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_final(struct gk5i_hmac *h, uint8_t *out,
  * whose input so far is whole 64-byte blocks (false for other digests or
  * a partial block), and putting it back after `bytes` (whole blocks) more
  * were absorbed outside. */
+GK5_HIDDEN bool gk5i_hmac_sha1_can(const struct gk5i_hmac *h);
 GK5_HIDDEN bool gk5i_hmac_sha1_take(struct gk5i_hmac *h, uint32_t st[5]);
 GK5_HIDDEN void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
                                     size_t bytes);
@@ -114,6 +115,11 @@ GK5_HIDDEN void gk5i_aes_cbc(const struct gk5i_aes_key *k, uint8_t chain[16],
 GK5_HIDDEN void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
                                       uint8_t chain[16], uint32_t h[5],
                                       uint8_t *p, size_t blocks);
+/* The same for unsealing: CBC-decrypt in place while h absorbs the
+ * plaintext.  k: a decryption key. */
+GK5_HIDDEN void gk5i_onepass_cbc_dec_sha1(const struct gk5i_aes_key *k,
+                                          uint8_t chain[16], uint32_t h[5],
+                                          uint8_t *p, size_t blocks);
 #endif
 
 /* ---- Camellia on OpenSSL's low-level API (rfc6803_camellia.c) ----
@@ -293,6 +299,11 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_prf_simplified(
  * and the CTS encryption of the HEADER, DATA and PADDING segments, each
  * piece read once.  *done false: not applied, nothing touched. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_seal_onepass(
+    gk5_ukey *uk, gk5_crypto_iov *iov, size_t n, size_t stream_len,
+    uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len, bool *done);
+/* The same for unsealing: the CTS decryption and the MAC of the plaintext
+ * in one walk.  *done false: not applied, nothing touched. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_unseal_onepass(
     gk5_ukey *uk, gk5_crypto_iov *iov, size_t n, size_t stream_len,
     uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len, bool *done);
 /* MAC-then-encrypt over IOVs: E(Ke, conf | data [| pad]) | H(Ki, ...). */

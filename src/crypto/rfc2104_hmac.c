@@ -235,6 +235,11 @@ cleanup:
     return ret;
 }
 
+bool gk5i_hmac_sha1_can(const struct gk5i_hmac *h)
+{
+    return h->md == HMAC_MD_SHA1;
+}
+
 bool gk5i_hmac_sha1_take(struct gk5i_hmac *h, uint32_t st[5])
 {
     const SHA_CTX *c = st_work(h);

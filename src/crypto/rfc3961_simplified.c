@@ -163,6 +163,7 @@ uint32_t gk5i_mte_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
     uint8_t mac[GK5_MAX_MAC_BYTES];
     size_t mac_len = 0;
     const struct gk5_enctype *et;
+    bool done = false;
     uint32_t ret;
 
     ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
@@ -174,13 +175,22 @@ uint32_t gk5i_mte_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
     if (ret != GK5_OK) {
         return ret;
     }
-    ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, NULL, false, NULL);
+    /* AES-SHA1 on AES-NI and SHA-NI: cipher and MAC in one pass. */
+    ret = gk5i_mte_unseal_onepass(uk, iov, n, info.stream_len, mac, &mac_len,
+                                  &done);
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = gk5i_mac_iov(&uk->ki, NULL, 0, iov, n, mac, &mac_len);
-    if (ret != GK5_OK) {
-        goto cleanup;
+    if (!done) {
+        ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, NULL, false,
+                                NULL);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
+        ret = gk5i_mac_iov(&uk->ki, NULL, 0, iov, n, mac, &mac_len);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
     }
     if (mac_len < et->mac_bytes) {
         ret = GK5_ERR_CRYPTO_BACKEND;

@@ -865,6 +865,26 @@ cleanup:
 #define ONEPASS_MIN_STREAM 128
 #define SHA1_BLOCK 64
 
+/* RFC 3962's AES with HMAC-SHA1 on AES-NI and SHA-NI, a stream long
+ * enough to gain, and a MAC input that is the cipher stream (no SIGN_ONLY
+ * data). */
+static bool onepass_applies(const gk5_ukey *uk, const gk5_crypto_iov *iov,
+                            size_t n, size_t stream_len)
+{
+    if (!use_aesni(uk) || uk->ki.hmac == NULL || uk->et->cts_cipher == NULL ||
+        uk->et->block_bytes != 16 || stream_len < ONEPASS_MIN_STREAM ||
+        uk->et->profile != &gk5i_profile_rfc3962 ||
+        !gk5i_hmac_sha1_can(uk->ki.hmac)) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (iov[i].flags == GK5_CRYPTO_IOV_SIGN_ONLY && iov[i].length != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Feeds len stream bytes from the cursor to the HMAC. */
 static GK5_WUR uint32_t hmac_cursor(struct gk5i_hmac *h, struct cursor *c,
                                     size_t len)
@@ -916,14 +936,8 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
 
     *done = false;
     *mac_len = 0;
-    if (!use_aesni(uk) || uk->ki.hmac == NULL || uk->et->cts_cipher == NULL ||
-        bs != sizeof(blk) || stream_len < ONEPASS_MIN_STREAM) {
+    if (!onepass_applies(uk, iov, n, stream_len)) {
         return GK5_OK;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (iov[i].flags == GK5_CRYPTO_IOV_SIGN_ONLY && iov[i].length != 0) {
-            return GK5_OK; /* the MAC input is not the cipher stream */
-        }
     }
     *done = true;
     h = uk->ki.hmac;
@@ -1005,6 +1019,108 @@ cleanup:
     return ret;
 }
 
+/*
+ * RFC 3961 5.3 / RFC 3962 unsealing, the CTS decryption (Ke, zero IV) and
+ * the HMAC (Ki) of the plaintext, in one walk: dec is how far CBC has
+ * decrypted, macked how far the HMAC has read (never past dec: only
+ * plaintext is MACed).  Where both stand at the same 64-byte boundary and
+ * a segment holds whole 64-byte pieces, the AES-NI/SHA-NI loop does both
+ * at once; elsewhere a piece is decrypted, then MACed.  The stolen tail
+ * is decrypted as on the serial path and MACed last.
+ */
+uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
+                                 size_t stream_len,
+                                 uint8_t mac[GK5_MAX_MAC_BYTES],
+                                 size_t *mac_len, bool *done)
+{
+    static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
+    uint8_t blk[GK5_MAX_BLOCK_BYTES];
+    uint8_t tail[2 * GK5_MAX_BLOCK_BYTES], next[GK5_MAX_BLOCK_BYTES];
+    struct cursor mc = {.iov = iov, .n = n, .mask = STREAM_TYPES};
+    struct cursor dc = mc, at;
+    struct gk5i_hmac *h;
+    struct cbc_pass cp;
+    size_t bs = uk->et->block_bytes, cbc_len, tail_len, macked = 0, dec = 0;
+    uint32_t st[5], ret = GK5_ERR_CRYPTO_BACKEND;
+
+    *done = false;
+    *mac_len = 0;
+    if (!onepass_applies(uk, iov, n, stream_len)) {
+        return GK5_OK;
+    }
+    *done = true;
+    h = uk->ki.hmac;
+    cbc_len = ((stream_len + bs - 1) / bs - 2) * bs;
+    tail_len = stream_len - cbc_len;
+    gk5i_hmac_init(h);
+    ret = cbc_begin(&cp, uk, false, zero_iv);
+    if (ret != GK5_OK) {
+        goto cleanup;
+    }
+    ret = GK5_ERR_CRYPTO_BACKEND;
+    if (cp.aes == NULL) {
+        goto cleanup; /* use_aesni() changed under us (the test seam) */
+    }
+    while (dec < cbc_len) {
+        size_t avail = 0, k, to;
+        uint8_t *p = NULL;
+
+        if (macked == dec && dec % SHA1_BLOCK == 0) {
+            p = cursor_peek(&dc, &avail);
+        }
+        k = avail < cbc_len - dec ? avail : cbc_len - dec;
+        k -= k % SHA1_BLOCK;
+        if (p != NULL && k != 0 && gk5i_hmac_sha1_take(h, st)) {
+            gk5i_onepass_cbc_dec_sha1(cp.aes, cp.chain, st, p,
+                                      k / SHA1_BLOCK);
+            gk5i_hmac_sha1_give(h, st, k);
+            cp.first = false;
+            dc.off += k;
+            mc = dc;
+            dec += k;
+            macked = dec;
+            continue;
+        }
+        /* Decrypt up to the next 64-byte boundary, then MAC as far. */
+        to = (dec / SHA1_BLOCK + 1) * SHA1_BLOCK;
+        if (to > cbc_len) {
+            to = cbc_len;
+        }
+        if (!cbc_run(&cp, &dc, to - dec, blk)) {
+            goto cleanup;
+        }
+        dec = to;
+        ret = hmac_cursor(h, &mc, dec - macked);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
+        ret = GK5_ERR_CRYPTO_BACKEND;
+        macked = dec;
+    }
+    at = dc;
+    cursor_copy(&dc, tail, tail_len, true);
+    if (!cts_tail(&cp, tail, tail_len, zero_iv, next)) {
+        goto cleanup;
+    }
+    cursor_copy(&at, tail, tail_len, false);
+    ret = hmac_cursor(h, &mc, stream_len - macked);
+    if (ret != GK5_OK) {
+        goto cleanup;
+    }
+    ret = gk5i_hmac_final(h, mac, mac_len);
+    if (ret != GK5_OK) {
+        goto cleanup;
+    }
+    cbc_end(&cp);
+
+cleanup:
+    zap(blk, sizeof(blk));
+    zap(tail, sizeof(tail));
+    zap(next, sizeof(next));
+    zap(st, sizeof(st));
+    return ret;
+}
+
 #else
 
 uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
@@ -1020,6 +1136,14 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     *mac_len = 0;
     *done = false;
     return GK5_OK;
+}
+
+uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
+                                 size_t stream_len,
+                                 uint8_t mac[GK5_MAX_MAC_BYTES],
+                                 size_t *mac_len, bool *done)
+{
+    return gk5i_mte_seal_onepass(uk, iov, n, stream_len, mac, mac_len, done);
 }
 
 #endif
