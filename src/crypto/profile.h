@@ -77,6 +77,11 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_final(struct gk5i_hmac *h, uint8_t *out,
  * a partial block), and putting it back after `bytes` (whole blocks) more
  * were absorbed outside. */
 GK5_HIDDEN bool gk5i_hmac_sha1_can(const struct gk5i_hmac *h);
+/* The same for HMAC-SHA-256 (h0..h7). */
+GK5_HIDDEN bool gk5i_hmac_sha256_can(const struct gk5i_hmac *h);
+GK5_HIDDEN bool gk5i_hmac_sha256_take(struct gk5i_hmac *h, uint32_t st[8]);
+GK5_HIDDEN void gk5i_hmac_sha256_give(struct gk5i_hmac *h, const uint32_t st[8],
+                                      size_t bytes);
 GK5_HIDDEN bool gk5i_hmac_sha1_take(struct gk5i_hmac *h, uint32_t st[5]);
 GK5_HIDDEN void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
                                     size_t bytes);
@@ -115,6 +120,17 @@ GK5_HIDDEN void gk5i_aes_cbc(const struct gk5i_aes_key *k, uint8_t chain[16],
 GK5_HIDDEN void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
                                       uint8_t chain[16], uint32_t h[5],
                                       uint8_t *p, size_t blocks);
+/* RFC 8009 (encrypt-then-MAC) for HMAC-SHA-256: CBC-encrypt in place over
+ * blocks x 64 bytes while the SHA-256 chaining value h (h0..h7) absorbs
+ * the ciphertext.  k: an encryption key. */
+GK5_HIDDEN void gk5i_onepass_cbc_sha256(const struct gk5i_aes_key *k,
+                                        uint8_t chain[16], uint32_t h[8],
+                                        uint8_t *p, size_t blocks);
+/* And unsealing: h absorbs the ciphertext while CBC decrypts it in place.
+ * k: a decryption key. */
+GK5_HIDDEN void gk5i_onepass_cbc_dec_sha256(const struct gk5i_aes_key *k,
+                                            uint8_t chain[16], uint32_t h[8],
+                                            uint8_t *p, size_t blocks);
 /* The same for unsealing: CBC-decrypt in place while h absorbs the
  * plaintext.  k: a decryption key. */
 GK5_HIDDEN void gk5i_onepass_cbc_dec_sha1(const struct gk5i_aes_key *k,
@@ -306,6 +322,17 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_seal_onepass(
 GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_unseal_onepass(
     gk5_ukey *uk, gk5_crypto_iov *iov, size_t n, size_t stream_len,
     uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len, bool *done);
+/* RFC 8009 with HMAC-SHA-256 in one pass where it applies (AES-NI and
+ * SHA-NI, no SIGN_ONLY data, long enough): the CTS encryption (decryption)
+ * of the HEADER, DATA and PADDING segments and the HMAC of the zero IV and
+ * the ciphertext, each piece read once.  *done false: not applied, nothing
+ * touched.  Decrypting, the caller compares the MAC and wipes on a
+ * mismatch. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov,
+                                             size_t n, size_t stream_len,
+                                             bool encrypt,
+                                             uint8_t mac[GK5_MAX_MAC_BYTES],
+                                             size_t *mac_len, bool *done);
 /* MAC-then-encrypt over IOVs: E(Ke, conf | data [| pad]) | H(Ki, ...). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk,
                                                  const uint8_t *confounder,

@@ -235,6 +235,33 @@ cleanup:
     return ret;
 }
 
+bool gk5i_hmac_sha256_can(const struct gk5i_hmac *h)
+{
+    return h->md == HMAC_MD_SHA256;
+}
+
+bool gk5i_hmac_sha256_take(struct gk5i_hmac *h, uint32_t st[8])
+{
+    const SHA256_CTX *c = st_work(h);
+
+    if (h->md != HMAC_MD_SHA256 || c->num != 0) {
+        return false;
+    }
+    memcpy(st, c->h, 8 * sizeof(uint32_t));
+    return true;
+}
+
+void gk5i_hmac_sha256_give(struct gk5i_hmac *h, const uint32_t st[8],
+                           size_t bytes)
+{
+    SHA256_CTX *c = st_work(h);
+    uint64_t bits = ((uint64_t)c->Nh << 32 | c->Nl) + (uint64_t)bytes * 8;
+
+    memcpy(c->h, st, 8 * sizeof(uint32_t));
+    c->Nl = (SHA_LONG)bits;
+    c->Nh = (SHA_LONG)(bits >> 32);
+}
+
 bool gk5i_hmac_sha1_can(const struct gk5i_hmac *h)
 {
     return h->md == HMAC_MD_SHA1;

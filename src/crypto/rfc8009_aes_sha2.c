@@ -114,6 +114,7 @@ static GK5_WUR uint32_t sha2_encrypt_iov(gk5_ukey *uk,
     uint8_t mac[GK5_MAX_MAC_BYTES];
     size_t mac_len = 0;
     const struct gk5_enctype *et;
+    bool done = false;
     uint32_t ret;
 
     ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
@@ -130,14 +131,23 @@ static GK5_WUR uint32_t sha2_encrypt_iov(gk5_ukey *uk,
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, zero_iv, true, NULL);
+    /* HMAC-SHA-256 on AES-NI and SHA-NI: cipher and MAC in one pass. */
+    ret = gk5i_etm_onepass(uk, iov, n, info.stream_len, true, mac, &mac_len,
+                           &done);
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = gk5i_mac_iov(&uk->ki, zero_iv, et->block_bytes, iov, n, mac,
-                       &mac_len);
-    if (ret != GK5_OK) {
-        goto cleanup;
+    if (!done) {
+        ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, zero_iv, true,
+                                NULL);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
+        ret = gk5i_mac_iov(&uk->ki, zero_iv, et->block_bytes, iov, n, mac,
+                           &mac_len);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
     }
     if (mac_len < et->mac_bytes) {
         ret = GK5_ERR_CRYPTO_BACKEND;
@@ -155,10 +165,12 @@ cleanup:
 }
 
 /*
- * RFC 8009 5 decryption: the HMAC over IV | C is checked first, in
- * constant time; only a ciphertext that passes is decrypted.  On a
- * mismatch the segments are wiped all the same, so a failed call leaves
- * nothing of the message, as with the MtE families.
+ * RFC 8009 5 decryption: the HMAC over IV | C is compared in constant
+ * time.  On the serial path it is checked first and only a ciphertext that
+ * passes is decrypted; the one-pass path (aes128-sha256 on AES-NI and
+ * SHA-NI) decrypts while it MACs.  On a mismatch the segments are wiped
+ * either way, so a failed call leaves nothing of the message, as with the
+ * MtE families.
  */
 static GK5_WUR uint32_t sha2_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov,
                                          size_t n)
@@ -167,6 +179,7 @@ static GK5_WUR uint32_t sha2_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov,
     uint8_t mac[GK5_MAX_MAC_BYTES];
     size_t mac_len = 0;
     const struct gk5_enctype *et;
+    bool done = false;
     uint32_t ret;
 
     ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
@@ -178,10 +191,20 @@ static GK5_WUR uint32_t sha2_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov,
     if (ret != GK5_OK) {
         return ret;
     }
-    ret = gk5i_mac_iov(&uk->ki, zero_iv, et->block_bytes, iov, n, mac,
-                       &mac_len);
+    /* HMAC-SHA-256 on AES-NI and SHA-NI: the MAC and the decryption read
+     * the ciphertext in one pass; a mismatch wipes what was decrypted
+     * (below), so nothing unauthenticated is left either way. */
+    ret = gk5i_etm_onepass(uk, iov, n, info.stream_len, false, mac, &mac_len,
+                           &done);
     if (ret != GK5_OK) {
         goto cleanup;
+    }
+    if (!done) {
+        ret = gk5i_mac_iov(&uk->ki, zero_iv, et->block_bytes, iov, n, mac,
+                           &mac_len);
+        if (ret != GK5_OK) {
+            goto cleanup;
+        }
     }
     if (mac_len < et->mac_bytes) {
         ret = GK5_ERR_CRYPTO_BACKEND;
@@ -191,7 +214,10 @@ static GK5_WUR uint32_t sha2_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov,
         ret = GK5_ERR_INTEGRITY;
         goto cleanup;
     }
-    ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, zero_iv, false, NULL);
+    if (!done) {
+        ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, zero_iv, false,
+                                NULL);
+    }
 
 cleanup:
     if (ret != GK5_OK) {

@@ -134,6 +134,57 @@ static void test_loop_vs_openssl(void **state)
     }
 }
 
+/* The RFC 8009 loop against OpenSSL's AES-CBC and SHA-256: the SHA-256
+ * absorbs the ciphertext. */
+static void test_loop256_vs_openssl(void **state)
+{
+    static uint8_t data[40 * 64], want[40 * 64];
+    static const size_t key_lens[] = {16, 32};
+
+    (void)state;
+    if (need_onepass(state) != 0) {
+        skip();
+    }
+    for (size_t kl = 0; kl < 2; kl++) {
+        for (size_t blocks = 1; blocks <= 40; blocks++) {
+            struct gk5i_aes_key *k = NULL;
+            uint8_t key[32], iv[16], chain[16], prefix[64];
+            uint32_t h[8];
+            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+            SHA256_CTX sha;
+            int outl = 0;
+
+            fill(key, sizeof(key));
+            fill(iv, sizeof(iv));
+            fill(prefix, sizeof(prefix));
+            fill(data, blocks * 64);
+            assert_non_null(ctx);
+            assert_true(EVP_EncryptInit_ex2(
+                ctx, key_lens[kl] == 16 ? EVP_aes_128_cbc() : EVP_aes_256_cbc(),
+                key, iv, NULL));
+            EVP_CIPHER_CTX_set_padding(ctx, 0);
+            assert_true(
+                EVP_EncryptUpdate(ctx, want, &outl, data, (int)(blocks * 64)));
+            EVP_CIPHER_CTX_free(ctx);
+
+            assert_int_equal(SHA256_Init(&sha), 1);
+            assert_int_equal(SHA256_Update(&sha, prefix, sizeof(prefix)), 1);
+            memcpy(h, sha.h, sizeof(h));
+            assert_int_equal(SHA256_Update(&sha, want, blocks * 64), 1);
+
+            assert_int_equal(gk5i_aes_key_new(key, key_lens[kl], false, &k),
+                             GK5_OK);
+            memcpy(chain, iv, sizeof(chain));
+            gk5i_onepass_cbc_sha256(k, chain, h, data, blocks);
+            gk5i_aes_key_free(k);
+
+            assert_memory_equal(data, want, blocks * 64);
+            assert_memory_equal(chain, want + blocks * 64 - 16, 16);
+            assert_memory_equal(h, sha.h, sizeof(h));
+        }
+    }
+}
+
 struct msg {
     gk5_crypto_iov iov[MAX_SEGS];
     size_t n;
@@ -189,6 +240,45 @@ static size_t msg_gather(const struct msg *m, uint8_t *out)
     return n;
 }
 
+static void msg_scatter(struct msg *m, const uint8_t *in)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < m->n; i++) {
+        memcpy(m->iov[i].data, in + n, m->iov[i].length);
+        n += m->iov[i].length;
+    }
+}
+
+/* One flipped bit anywhere in the sealed message: the default (one-pass)
+ * path refuses it and leaves no plaintext behind. */
+static void tamper_and_check(gk5_ukey *uk, struct msg *m)
+{
+    size_t total = 0, at, bit;
+
+    for (size_t i = 0; i < m->n; i++) {
+        total += m->iov[i].length;
+    }
+    at = rnd() % total;
+    bit = rnd() % 8;
+    for (size_t i = 0; i < m->n; i++) {
+        if (at < m->iov[i].length) {
+            ((uint8_t *)m->iov[i].data)[at] ^= (uint8_t)(1u << bit);
+            break;
+        }
+        at -= m->iov[i].length;
+    }
+    assert_int_equal(gk5i_decrypt_iov(uk, m->iov, m->n), GK5_ERR_INTEGRITY);
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->iov[i].flags == GK5_CRYPTO_IOV_DATA ||
+            m->iov[i].flags == GK5_CRYPTO_IOV_HEADER) {
+            for (size_t j = 0; j < m->iov[i].length; j++) {
+                assert_int_equal(((uint8_t *)m->iov[i].data)[j], 0);
+            }
+        }
+    }
+}
+
 /* Decrypts m on the path given and checks the plaintext. */
 static void open_and_check(gk5_ukey *uk, struct msg *m, bool aesni,
                            const uint8_t *plain, size_t len, uint8_t *out)
@@ -229,6 +319,10 @@ static void seal_and_compare(const struct gk5_enctype *et, gk5_ukey *uk,
     msg_build(&m, et, plain, len, cut);
     assert_int_equal(gk5i_encrypt_iov(uk, conf, m.iov, m.n), GK5_OK);
     n1 = msg_gather(&m, one);
+    if (len % 37 == 5 || len > 1000) {
+        tamper_and_check(uk, &m);
+        msg_scatter(&m, one);
+    }
     open_and_check(uk, &m, false, plain, len, out);
     msg_free(&m);
 
@@ -294,6 +388,12 @@ static void test_seal_equals_serial(void **state)
     skip();
 }
 
+static void test_loop256_vs_openssl(void **state)
+{
+    (void)state;
+    skip();
+}
+
 #endif
 
 /* The batched derivation of a context import against one KDF call per
@@ -354,6 +454,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loop_vs_openssl),
+        cmocka_unit_test(test_loop256_vs_openssl),
         cmocka_unit_test(test_seal_equals_serial),
         cmocka_unit_test(test_derive_many_equals_single),
     };
