@@ -41,7 +41,6 @@ struct gk5i_aes_key {
     bool decrypt;
 };
 
-
 static bool cpu_has_onepass(void)
 {
     unsigned int a, b, c, d;
@@ -555,9 +554,9 @@ ONEPASS_TARGET static inline void dec4(const __m128i *rk, const __m128i *c,
  * other, which depend on nothing of each other's, are in flight together.
  */
 ONEPASS_TARGET static inline void cbc_dec_sha1(const struct gk5i_aes_key *k,
-                                               uint8_t chain[16],
-                                               uint32_t h[5], uint8_t *p,
-                                               size_t blocks, const int nr)
+                                               uint8_t chain[16], uint32_t h[5],
+                                               uint8_t *p, size_t blocks,
+                                               const int nr)
 {
     const __m128i flip =
         _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
@@ -668,8 +667,8 @@ ONEPASS_TARGET static inline void sha256_block(__m128i *abef_io,
             /* Words 4(g+4)..4(g+4)+3 replace w[g % 4]. */
             __m128i n = _mm_sha256msg1_epu32(*cur, w[(g + 1) % 4]);
 
-            n = _mm_add_epi32(n, _mm_alignr_epi8(w[(g + 3) % 4],
-                                                 w[(g + 2) % 4], 4));
+            n = _mm_add_epi32(
+                n, _mm_alignr_epi8(w[(g + 3) % 4], w[(g + 2) % 4], 4));
             *cur = _mm_sha256msg2_epu32(n, w[(g + 3) % 4]);
         }
     }
@@ -703,9 +702,9 @@ ONEPASS_TARGET static inline void cbc_sha256(const struct gk5i_aes_key *k,
 
     /* h0..h3 = A..D, h4..h7 = E..H (lane 0 first)  ->  ABEF (lanes
      * F E B A) and CDGH (lanes H G D C). */
-    t = _mm_shuffle_epi32(t, 0xb1);       /* B A D C */
-    cdgh = _mm_shuffle_epi32(cdgh, 0x1b); /* H G F E */
-    abef = _mm_alignr_epi8(t, cdgh, 8);   /* F E B A */
+    t = _mm_shuffle_epi32(t, 0xb1);        /* B A D C */
+    cdgh = _mm_shuffle_epi32(cdgh, 0x1b);  /* H G F E */
+    abef = _mm_alignr_epi8(t, cdgh, 8);    /* F E B A */
     cdgh = _mm_blend_epi16(cdgh, t, 0xf0); /* H G D C */
     for (int r = 0; r <= nr; r++) {
         rk[r] = k->rk[r];

@@ -107,9 +107,9 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_new(const struct gk5_enctype *et,
                                           gk5_ukey **out);
 /* The same over subkeys the caller keeps alive and unchanged for as long as
  * the ukey lives (a context's), without a copy. */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_new_borrowed(
-    const struct gk5_enctype *et, const struct gk5i_subkeys *sk,
-    gk5_ukey **out);
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_ukey_new_borrowed(const struct gk5_enctype *et,
+                       const struct gk5i_subkeys *sk, gk5_ukey **out);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ukey_dup(const gk5_ukey *src, gk5_ukey **out);
 GK5_HIDDEN void gk5i_ukey_free(gk5_ukey *uk);
 GK5_HIDDEN const struct gk5_enctype *gk5i_ukey_enctype(const gk5_ukey *uk);

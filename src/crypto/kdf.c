@@ -248,7 +248,7 @@ struct kdf_base {
 #ifdef GK5_HAVE_ONEPASS
     struct gk5i_aes_key *aes; /* RFC 3961 DR on AES-NI */
 #endif
-    EVP_CIPHER_CTX *cbc;      /* RFC 3961 DR in OpenSSL */
+    EVP_CIPHER_CTX *cbc; /* RFC 3961 DR in OpenSSL */
     EVP_MAC_CTX *cmac;   /* RFC 6803 */
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     struct gk5i_hmac *hmac; /* RFC 8009 */
@@ -286,7 +286,7 @@ static GK5_WUR uint32_t base_init(struct kdf_base *b,
         ret = gk5i_aes_key_new(key, key_len, false, &b->aes);
     } else
 #endif
-    if (et->profile == &gk5i_profile_rfc3962) {
+        if (et->profile == &gk5i_profile_rfc3962) {
         EVP_CIPHER *cipher = gk5i_cipher_get(et->cipher, &owned);
 
         b->cbc = EVP_CIPHER_CTX_new();
@@ -452,8 +452,7 @@ static GK5_WUR uint32_t base_hmac(struct kdf_base *b, const uint8_t *label,
 }
 #endif
 
-static GK5_WUR uint32_t base_derive(struct kdf_base *b,
-                                    const uint8_t *constant,
+static GK5_WUR uint32_t base_derive(struct kdf_base *b, const uint8_t *constant,
                                     size_t constant_len, uint8_t *out,
                                     size_t out_len)
 {
@@ -537,15 +536,18 @@ static GK5_WUR uint32_t derive_subkeys(const struct gk5_enctype *et,
         ret = GK5_ERR_BAD_KEY_LENGTH;
         goto cleanup;
     }
-    ret = derive_usage_key(et, base, key, key_len, usage, 0xAA, sk.ke, &sk.ke_len);
+    ret = derive_usage_key(et, base, key, key_len, usage, 0xAA, sk.ke,
+                           &sk.ke_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = derive_usage_key(et, base, key, key_len, usage, 0x55, sk.ki, &sk.ki_len);
+    ret = derive_usage_key(et, base, key, key_len, usage, 0x55, sk.ki,
+                           &sk.ki_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = derive_usage_key(et, base, key, key_len, usage, 0x99, sk.kc, &sk.kc_len);
+    ret = derive_usage_key(et, base, key, key_len, usage, 0x99, sk.kc,
+                           &sk.kc_len);
 
 cleanup:
     if (out != NULL) {
@@ -625,7 +627,8 @@ uint32_t gk5i_derive_subkeys_raw(const struct gk5_enctype *et,
     memcpy(sk.ke, key, key_len);
     sk.ke_len = key_len;
     sk.raw = true;
-    ret = derive_usage_key(et, NULL, key, key_len, usage, 0x99, sk.kc, &sk.kc_len);
+    ret = derive_usage_key(et, NULL, key, key_len, usage, 0x99, sk.kc,
+                           &sk.kc_len);
 
 cleanup:
     if (out != NULL) {

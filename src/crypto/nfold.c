@@ -35,10 +35,11 @@ static uint8_t walk_next(struct rep_walk *w)
 {
     size_t byte = w->src / 8;
     unsigned off = (unsigned)(w->src % 8);
-    uint8_t v = off == 0 ? w->in[byte]
-                         : (uint8_t)((w->in[byte] << off) |
-                                     (w->in[byte + 1 == w->k ? 0 : byte + 1] >>
-                                      (8 - off)));
+    uint8_t v =
+        off == 0
+            ? w->in[byte]
+            : (uint8_t)((w->in[byte] << off) |
+                        (w->in[byte + 1 == w->k ? 0 : byte + 1] >> (8 - off)));
 
     w->src += 8;
     if (w->src >= w->bits) {

@@ -106,8 +106,8 @@ GK5_HIDDEN void gk5i_fastpaths_set(bool on);
 struct gk5i_aes_key; /* AES round keys, for one direction */
 /* The CPU has the instructions and the test seam has not turned them off. */
 GK5_HIDDEN bool gk5i_onepass_available(void);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_aes_key_new(const uint8_t *key,
-                                             size_t key_len, bool decrypt,
+GK5_HIDDEN GK5_WUR uint32_t gk5i_aes_key_new(const uint8_t *key, size_t key_len,
+                                             bool decrypt,
                                              struct gk5i_aes_key **out);
 GK5_HIDDEN void gk5i_aes_key_free(struct gk5i_aes_key *k);
 /* CBC in place over blocks x 16 bytes at p, from chain, which ends as the
@@ -185,8 +185,8 @@ struct gk5_ukey {
      * next message re-initialises the context with its IV. */
     uint8_t enc_chain[GK5_MAX_BLOCK_BYTES], dec_chain[GK5_MAX_BLOCK_BYTES];
     bool enc_chain_known, dec_chain_known;
-    bool aes;      /* the cipher is AES: the AES-NI path may run it */
-    bool camellia; /* the cipher is Camellia: the low-level path may */
+    bool aes;           /* the cipher is AES: the AES-NI path may run it */
+    bool camellia;      /* the cipher is Camellia: the low-level path may */
     struct gk5i_mac ki; /* Ki: HMAC or CMAC */
     struct gk5i_mac kc; /* Kc: HMAC or CMAC */
 #ifdef GK5_HAVE_ONEPASS

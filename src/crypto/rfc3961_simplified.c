@@ -109,8 +109,7 @@ uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
     if (ret != GK5_OK) {
         return ret;
     }
-    ret =
-        gk5i_pooled_confounder(info.header->data, et->conf_bytes, confounder);
+    ret = gk5i_pooled_confounder(info.header->data, et->conf_bytes, confounder);
     if (ret != GK5_OK) {
         goto cleanup;
     }
@@ -182,8 +181,7 @@ uint32_t gk5i_mte_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
         goto cleanup;
     }
     if (!done) {
-        ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, NULL, false,
-                                NULL);
+        ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, NULL, false, NULL);
         if (ret != GK5_OK) {
             goto cleanup;
         }

@@ -126,8 +126,7 @@ static GK5_WUR uint32_t sha2_encrypt_iov(gk5_ukey *uk,
     if (ret != GK5_OK) {
         return ret;
     }
-    ret =
-        gk5i_pooled_confounder(info.header->data, et->conf_bytes, confounder);
+    ret = gk5i_pooled_confounder(info.header->data, et->conf_bytes, confounder);
     if (ret != GK5_OK) {
         goto cleanup;
     }
@@ -138,8 +137,8 @@ static GK5_WUR uint32_t sha2_encrypt_iov(gk5_ukey *uk,
         goto cleanup;
     }
     if (!done) {
-        ret = gk5i_crypt_stream(uk, iov, n, info.stream_len, zero_iv, true,
-                                NULL);
+        ret =
+            gk5i_crypt_stream(uk, iov, n, info.stream_len, zero_iv, true, NULL);
         if (ret != GK5_OK) {
             goto cleanup;
         }

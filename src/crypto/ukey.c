@@ -4,15 +4,15 @@
  * checksums, and the dispatch to each family's encrypt/decrypt.
  *
  * A ukey holds its raw subkeys and keys each piece of state on first use
- * (gk5i_ukey_need, cbc_begin), once.  Per message nothing is keyed again: the CBC contexts carry on from the chaining
- * value they are known to hold (struct cbc_pass; EVP_CipherInit_ex2 per
- * message would cost as much as ciphering a few hundred bytes), HMAC
- * starts from its precomputed pad states (rfc2104_hmac.c: OpenSSL 3.0's
- * EVP_MAC HMAC would allocate twice per restart), CMAC is EVP_MAC_init()
- * with a NULL key, which keeps the key.  Confounders come from a
- * per-thread pool of RAND_bytes output.  After a key's first message
- * nothing on this path allocates, in gk5 or in OpenSSL.  Where the CPU
- * allows, AES runs on AES-NI with hand-scheduled keys and AES-SHA1
+ * (gk5i_ukey_need, cbc_begin), once.  Per message nothing is keyed again: the
+ * CBC contexts carry on from the chaining value they are known to hold (struct
+ * cbc_pass; EVP_CipherInit_ex2 per message would cost as much as ciphering a
+ * few hundred bytes), HMAC starts from its precomputed pad states
+ * (rfc2104_hmac.c: OpenSSL 3.0's EVP_MAC HMAC would allocate twice per
+ * restart), CMAC is EVP_MAC_init() with a NULL key, which keeps the key.
+ * Confounders come from a per-thread pool of RAND_bytes output.  After a key's
+ * first message nothing on this path allocates, in gk5 or in OpenSSL.  Where
+ * the CPU allows, AES runs on AES-NI with hand-scheduled keys and AES-SHA1
  * sealing runs the CBC and the HMAC in one pass (aesni_sha1_onepass.c).
  */
 #include <limits.h>
@@ -1071,8 +1071,7 @@ uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
         k = avail < cbc_len - dec ? avail : cbc_len - dec;
         k -= k % SHA1_BLOCK;
         if (p != NULL && k != 0 && gk5i_hmac_sha1_take(h, st)) {
-            gk5i_onepass_cbc_dec_sha1(cp.aes, cp.chain, st, p,
-                                      k / SHA1_BLOCK);
+            gk5i_onepass_cbc_dec_sha1(cp.aes, cp.chain, st, p, k / SHA1_BLOCK);
             gk5i_hmac_sha1_give(h, st, k);
             cp.first = false;
             dc.off += k;
@@ -1128,9 +1127,8 @@ static bool etm_onepass_applies(const gk5_ukey *uk, const gk5_crypto_iov *iov,
                                 size_t n, size_t stream_len)
 {
     if (!use_aesni(uk) || uk->ki.hmac == NULL ||
-        uk->et->profile != &gk5i_profile_rfc8009 ||
-        uk->et->block_bytes != 16 || stream_len < ONEPASS_MIN_STREAM ||
-        !gk5i_hmac_sha256_can(uk->ki.hmac)) {
+        uk->et->profile != &gk5i_profile_rfc8009 || uk->et->block_bytes != 16 ||
+        stream_len < ONEPASS_MIN_STREAM || !gk5i_hmac_sha256_can(uk->ki.hmac)) {
         return false;
     }
     for (size_t i = 0; i < n; i++) {

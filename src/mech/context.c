@@ -80,8 +80,7 @@ static uint32_t lane_build(const gk5_ctx *ctx, struct gk5_lane *lane)
         if (!slot_used(ctx->et, (enum gk5_uk_slot)slot)) {
             continue;
         }
-        err =
-            gk5i_ukey_new_borrowed(ctx->et, &ctx->sk[slot], &lane->uk[slot]);
+        err = gk5i_ukey_new_borrowed(ctx->et, &ctx->sk[slot], &lane->uk[slot]);
         if (err != GK5_OK) {
             goto cleanup;
         }

@@ -124,9 +124,9 @@ static void first_use(gk5_ctx *acc, gk5_ctx *ini, const gk5_buffer *token,
     assert_memory_equal(out.value, plain->value, plain->length);
     free(out.value);
     out.value = NULL;
-    assert_int_equal(gk5_wrap(&minor, acc, 1, GK5_QOP_DEFAULT, plain, &conf,
-                              &out),
-                     GK5_S_COMPLETE);
+    assert_int_equal(
+        gk5_wrap(&minor, acc, 1, GK5_QOP_DEFAULT, plain, &conf, &out),
+        GK5_S_COMPLETE);
     /* The initiator sees number 0 from every acceptor: its replay and
      * sequence checks are off for this. */
     assert_int_equal(gk5_unwrap(&minor, ini, &out, &back, &conf, NULL),
@@ -197,11 +197,10 @@ static void test_many_contexts(void **state)
         flags = GK5_GSSD_FLAG_INITIATOR | (et->rfc1964 ? 0 : GK5_GSSD_FLAG_CFX);
         len = gssd_buf(buf, flags, et->num, key, et->key_bytes);
         ini = import(buf, len);
-        assert_int_equal(gk5_ctx_set_flags(&minor, ini, 0),
-                         GK5_S_COMPLETE);
-        assert_int_equal(gk5_wrap(&minor, ini, 1, GK5_QOP_DEFAULT, &plain,
-                                  &conf, &token),
-                         GK5_S_COMPLETE);
+        assert_int_equal(gk5_ctx_set_flags(&minor, ini, 0), GK5_S_COMPLETE);
+        assert_int_equal(
+            gk5_wrap(&minor, ini, 1, GK5_QOP_DEFAULT, &plain, &conf, &token),
+            GK5_S_COMPLETE);
         /* Process-wide state made once (OpenSSL's algorithm caches and
          * DRBG, the confounder pool's thread key) is not a context's. */
         flags = et->rfc1964 ? 0 : GK5_GSSD_FLAG_CFX;

@@ -11,9 +11,9 @@
  * - Sealing (gk5i_encrypt_iov) with the AES-NI paths on equals sealing
  *   with them off (the OpenSSL path the known-answer tests check) byte for
  *   byte, for every AES enctype (17, 18, 19, 20) and Camellia (25, 26:
- *   OpenSSL's low-level Camellia against its EVP one), plaintext lengths 0..300,
- *   some large ones and 2 MiB, in one segment and cut into many (so blocks
- *   and 64-byte pieces straddle segments at every offset), alternating on
+ *   OpenSSL's low-level Camellia against its EVP one), plaintext lengths
+ * 0..300, some large ones and 2 MiB, in one segment and cut into many (so
+ * blocks and 64-byte pieces straddle segments at every offset), alternating on
  *   one ukey so that the CBC context's chaining state passes between the
  *   two paths; and each side's ciphertext decrypts on the other side's
  *   path.
@@ -422,13 +422,11 @@ static void test_derive_many_equals_single(void **state)
                     }
                 }
                 fill(key, et->key_bytes);
-                assert_int_equal(gk5i_derive_subkeys_many(et, key,
-                                                          et->key_bytes,
-                                                          usages, 6, many),
+                assert_int_equal(gk5i_derive_subkeys_many(
+                                     et, key, et->key_bytes, usages, 6, many),
                                  GK5_OK);
                 for (size_t i = 0; i < 6; i++) {
-                    assert_int_equal(gk5i_derive_subkeys(et, key,
-                                                         et->key_bytes,
+                    assert_int_equal(gk5i_derive_subkeys(et, key, et->key_bytes,
                                                          usages[i], &one),
                                      GK5_OK);
                     assert_int_equal(many[i].ke_len, one.ke_len);
