@@ -19,12 +19,20 @@ static OM_uint32 answer(OM_uint32 *minor, uint32_t major, uint32_t gk5_minor)
 
 /* MIT's krb5 mechanism answers a token too old for its window as
  * out of sequence when the context checks sequence (it cannot tell an old
- * token from a late one there); gk5 says OLD_TOKEN, as RFC 2743 1.2.3
- * has it.  Applications of an interposed context get MIT's answer. */
+ * token from a late one there), and looks for duplicates only with replay
+ * detection on (with sequencing alone a duplicate is out of sequence);
+ * gk5 says OLD_TOKEN and DUPLICATE_TOKEN, as RFC 2743 1.2.3 has it
+ * (src/mech/seqstate.c).  Applications of an interposed context get MIT's
+ * answers. */
 static uint32_t as_mit(const gki_ctx *c, uint32_t major)
 {
     if ((major & GK5_S_OLD_TOKEN) && (c->flags & GSS_C_SEQUENCE_FLAG)) {
         major = (major & ~GK5_S_OLD_TOKEN) | GK5_S_UNSEQ_TOKEN;
+    }
+    if ((major & GK5_S_DUPLICATE_TOKEN) &&
+        (c->flags & (GSS_C_REPLAY_FLAG | GSS_C_SEQUENCE_FLAG)) ==
+            GSS_C_SEQUENCE_FLAG) {
+        major = (major & ~GK5_S_DUPLICATE_TOKEN) | GK5_S_UNSEQ_TOKEN;
     }
     return major;
 }

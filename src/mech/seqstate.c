@@ -109,9 +109,25 @@ static enum seq_verdict classify_and_record(struct gk5_seqstate *st,
     return SEQ_LATE;
 }
 
-/* RFC 2743 1.2.3: DUPLICATE is reported with replay detection; with only
- * sequence detection a duplicate is still a token out of sequence.  OLD
- * belongs to both services; UNSEQ and GAP to sequencing alone. */
+/*
+ * RFC 2743 1.2.3: what each verdict reports under each option set.  Both
+ * services list DUPLICATE and OLD among their answers; UNSEQ and GAP belong
+ * to sequencing alone.  A duplicate is always recognisable here (the
+ * window remembers it), so it is DUPLICATE under either service.
+ *
+ *   verdict     none   replay      sequence    replay+sequence
+ *   in order    -      -           -           -
+ *   gap         -      -           GAP         GAP
+ *   duplicate   -      DUPLICATE   DUPLICATE   DUPLICATE
+ *   old         -      OLD         OLD         OLD
+ *   late        -      -           UNSEQ       UNSEQ
+ *
+ * MIT krb5 differs in two cells: it checks duplicates only with replay
+ * detection on (sequence alone: UNSEQ), and answers UNSEQ where RFC 2743
+ * has OLD when sequencing is on.  gk5_mech.so maps OLD to UNSEQ for the
+ * MIT applications it serves (src/interposer/permsg.c); libgk5 follows the
+ * RFC.
+ */
 static uint32_t report(enum seq_verdict v, uint32_t options)
 {
     bool replay = (options & GK5_CTX_REPLAY) != 0;
@@ -123,10 +139,7 @@ static uint32_t report(enum seq_verdict v, uint32_t options)
     case SEQ_GAP:
         return sequence ? GK5_S_GAP_TOKEN : 0;
     case SEQ_DUPLICATE:
-        if (replay) {
-            return GK5_S_DUPLICATE_TOKEN;
-        }
-        return sequence ? GK5_S_UNSEQ_TOKEN : 0;
+        return (replay || sequence) ? GK5_S_DUPLICATE_TOKEN : 0;
     case SEQ_OLD:
         return (replay || sequence) ? GK5_S_OLD_TOKEN : 0;
     case SEQ_LATE:

@@ -1345,25 +1345,32 @@ static void test_export_round_trip_tokens(void **state)
 #endif
 }
 
-/* Options exported with REPLAY off: the imported copy reports no
- * duplicate (and the window still moved). */
+/* Options exported with SEQUENCE off: the imported copy reports nothing
+ * for a late token (with the default options it would be UNSEQ), and the
+ * window still moved (the same token again is a duplicate). */
 static void test_export_options_tokens(void **state)
 {
     gk5_ctx *init, *acc, *acc2;
-    gk5_buffer t1, x;
+    gk5_buffer t1, t2, t3, x;
     uint32_t minor;
 
     (void)state;
     make_pair(19, 16, 0, 0, 0x81, &init, &acc);
     t1 = wrap_ok(init, "m");
+    t2 = wrap_ok(init, "n");
+    t3 = wrap_ok(init, "o");
     assert_int_equal(unwrap_major(acc, &t1, "m"), GK5_S_COMPLETE);
-    assert_int_equal(gk5_ctx_set_flags(&minor, acc, GK5_CTX_SEQUENCE),
+    assert_int_equal(unwrap_major(acc, &t3, "o"), GK5_S_GAP_TOKEN);
+    assert_int_equal(gk5_ctx_set_flags(&minor, acc, GK5_CTX_REPLAY),
                      GK5_S_COMPLETE);
     x = export_ok(acc);
     acc2 = import_ok(&x);
-    assert_int_equal(unwrap_major(acc2, &t1, "m"), GK5_S_UNSEQ_TOKEN);
-    assert_int_equal(gk5_ctx_set_flags(&minor, acc2, 0), GK5_S_COMPLETE);
-    assert_int_equal(unwrap_major(acc2, &t1, "m"), GK5_S_COMPLETE);
+    assert_int_equal(unwrap_major(acc2, &t2, "n"), GK5_S_COMPLETE);
+    assert_int_equal(gk5_ctx_set_flags(&minor, acc2, GK5_CTX_SEQUENCE),
+                     GK5_S_COMPLETE);
+    assert_int_equal(unwrap_major(acc2, &t2, "n"), GK5_S_DUPLICATE_TOKEN);
+    gk5_buffer_release(&t2);
+    gk5_buffer_release(&t3);
     gk5_buffer_release(&x);
     gk5_buffer_release(&t1);
     gk5_ctx_free(acc2);

@@ -33,11 +33,11 @@ static const uint32_t option_sets[4] = {
 enum verdict { V_IN_ORDER, V_GAP, V_DUP, V_OLD, V_LATE };
 
 /* RFC 2743 1.2.3: what each verdict reports under each option set
- * {none, replay, sequence, both}.  A duplicate under sequencing alone is a
- * token out of sequence; OLD belongs to both services. */
+ * {none, replay, sequence, both} (the table in seqstate.c).  DUPLICATE and
+ * OLD belong to both services, UNSEQ and GAP to sequencing alone. */
 static const uint32_t reported[][4] = {
     [V_IN_ORDER] = {0, 0, 0, 0},     [V_GAP] = {0, 0, GAP, GAP},
-    [V_DUP] = {0, DUP, UNSEQ, DUP},  [V_OLD] = {0, OLD, OLD, OLD},
+    [V_DUP] = {0, DUP, DUP, DUP},    [V_OLD] = {0, OLD, OLD, OLD},
     [V_LATE] = {0, 0, UNSEQ, UNSEQ},
 };
 
