@@ -111,6 +111,8 @@ enum gk5_err {
     GK5_ERR_MIT,              /* an MIT krb5 call failed (libgk5_mit) */
     GK5_ERR_EXPORT_IN_USE,    /* MIT's export of a context gk5 has used
                                  (gk5_mech.so) would resend numbers */
+    GK5_ERR_IMPORT_DIGEST,    /* gk5_ctx_import: the buffer's digest does
+                                 not match (changed or damaged) */
     GK5_ERR__COUNT
 };
 

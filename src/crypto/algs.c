@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 
@@ -85,4 +86,21 @@ EVP_MAC *gk5i_mac_get(const char *name, bool *owned)
 EVP_KDF *gk5i_kdf_get(const char *name, bool *owned)
 {
     return lookup(ALG_KDF, name, owned);
+}
+
+uint32_t gk5i_sha256(const void *in, size_t len, uint8_t out[GK5_SHA256_BYTES])
+{
+    unsigned int n = 0;
+
+    if (!EVP_Digest(in, len, out, &n, EVP_sha256(), NULL) ||
+        n != GK5_SHA256_BYTES) {
+        zap(out, GK5_SHA256_BYTES);
+        return GK5_ERR_CRYPTO_BACKEND;
+    }
+    return GK5_OK;
+}
+
+bool gk5i_equal_ct(const void *a, const void *b, size_t len)
+{
+    return CRYPTO_memcmp(a, b, len) == 0;
 }

@@ -57,6 +57,16 @@ GK5_HIDDEN EVP_CIPHER *gk5i_cipher_get(const char *name, bool *owned);
 GK5_HIDDEN EVP_MAC *gk5i_mac_get(const char *name, bool *owned);
 GK5_HIDDEN EVP_KDF *gk5i_kdf_get(const char *name, bool *owned);
 
+/* One-shot SHA-256 (FIPS 180-4) of public-format bytes: the digest that
+ * closes gk5's own context export. */
+#define GK5_SHA256_BYTES 32
+GK5_HIDDEN GK5_WUR uint32_t gk5i_sha256(const void *in, size_t len,
+                                        uint8_t out[GK5_SHA256_BYTES]);
+
+/* Constant-time comparison (CRYPTO_memcmp) for src/mech, which calls no
+ * OpenSSL function itself. */
+GK5_HIDDEN bool gk5i_equal_ct(const void *a, const void *b, size_t len);
+
 /* Rows in preference order; gk5i_enctype_at(i) is NULL past the end. */
 GK5_HIDDEN const struct gk5_enctype *gk5i_enctype_at(size_t i);
 /* Table lookups (by num or alias_num).  gk5i_enctype_get() returns the row

@@ -3,11 +3,11 @@
  * between processes (or survive between CLI calls) and carry on exactly
  * where it was, receive window included.
  *
- * All integers big-endian, no padding, version 1:
+ * All integers big-endian, no padding, version 2:
  *
  *   offset  size  field
  *        0     4  magic "gk5C"
- *        4     4  version (1)
+ *        4     4  version (2; version 1 had no digest and is refused)
  *        8     4  enctype (the table's number; DES3 is 16)
  *       12     4  ctxflags: 0x1 initiator, 0x2 CFX (RFC 4121), 0x4
  *                 keyed with the acceptor's subkey
@@ -27,10 +27,16 @@
  *                 RFC 1964 contexts fill only the first slot; the others
  *                 are all zero lengths.
  *
- * The buffer ends after the last slot.  It holds keys: treat it as one.
+ *   then  32  SHA-256 of every byte before it
+ *
+ * The buffer ends after the digest.  The digest catches a buffer changed
+ * or damaged at rest (a rewound send counter would send numbers twice); it
+ * is not a seal against someone who can write the buffer, who can also
+ * recompute it.  The buffer holds keys: store it as one stores a keytab.
  * Export a context while no other thread is using it: the counter and the
  * window are each read atomically, but not together.
- * Import checks every field and answers with its own minor code: magic or
+ * Import checks the magic and version, then the digest (GK5_ERR_IMPORT_DIGEST),
+ * then every field, and answers with its own minor code: magic or
  * version (GK5_ERR_IMPORT_VERSION), short (TRUNCATED), long (TOO_LONG),
  * unknown flag bits (FLAGS), fields that do not fit the enctype's protocol
  * (PROTOCOL), key lengths that are not the enctype's (KEY_LENGTH), and the
@@ -43,7 +49,8 @@
 
 #define EXPORT_MAGIC "gk5C"
 #define EXPORT_MAGIC_LEN 4
-#define EXPORT_VERSION 1u
+#define EXPORT_VERSION 2u
+#define EXPORT_PREFIX_LEN 8 /* magic and version: read before the digest */
 #define EXPORT_HEADER_LEN 52
 
 #define STATE_RECV_STARTED 0x1u
@@ -96,7 +103,7 @@ GK5_EXPORT uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
     struct gk5_seqstate *recv = NULL;
     uint8_t *buf = NULL;
     uint8_t *p;
-    size_t len = EXPORT_HEADER_LEN;
+    size_t len = EXPORT_HEADER_LEN + GK5_SHA256_BYTES;
     bool started;
     uint64_t next;
     uint64_t bitmap;
@@ -152,11 +159,20 @@ GK5_EXPORT uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
         p = put_key(p, sk->ki, sk->ki_len);
         p = put_key(p, sk->kc, sk->kc_len);
     }
+    err = gk5i_sha256(buf, (size_t)(p - buf), p);
+    if (err != GK5_OK) {
+        goto cleanup;
+    }
+    p += GK5_SHA256_BYTES;
     out->value = buf;
     out->length = (size_t)(p - buf);
     buf = NULL;
 
 cleanup:
+    if (buf != NULL) {
+        zap(buf, len);
+        free(buf);
+    }
     return gk5i_status(minor, err);
 }
 
@@ -281,6 +297,26 @@ static uint32_t check_consistency(const struct gk5_enctype *et,
     return GK5_OK;
 }
 
+/* The last 32 bytes are the SHA-256 of the rest; the reader then stops
+ * before them.  The digest is of public-format bytes, compared in constant
+ * time all the same (they hold keys). */
+static uint32_t check_digest(const uint8_t *buf, size_t len, struct reader *r)
+{
+    uint8_t want[GK5_SHA256_BYTES];
+    uint32_t err;
+
+    if (len < EXPORT_PREFIX_LEN + GK5_SHA256_BYTES) {
+        return GK5_ERR_IMPORT_TRUNCATED;
+    }
+    err = gk5i_sha256(buf, len - GK5_SHA256_BYTES, want);
+    if (err == GK5_OK &&
+        !gk5i_equal_ct(want, buf + len - GK5_SHA256_BYTES, GK5_SHA256_BYTES)) {
+        err = GK5_ERR_IMPORT_DIGEST;
+    }
+    r->left -= GK5_SHA256_BYTES;
+    return err;
+}
+
 GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
                                    gk5_ctx **ctx)
 {
@@ -318,6 +354,10 @@ GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
     }
     if (get_u32(&r) != EXPORT_VERSION) {
         err = r.short_read ? GK5_ERR_IMPORT_TRUNCATED : GK5_ERR_IMPORT_VERSION;
+        goto cleanup;
+    }
+    err = check_digest(buf, len, &r);
+    if (err != GK5_OK) {
         goto cleanup;
     }
     enctype = (int32_t)get_u32(&r);

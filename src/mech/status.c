@@ -58,6 +58,7 @@ uint32_t gk5i_status(uint32_t *minor, uint32_t err)
     case GK5_ERR_IMPORT_VERSION:
     case GK5_ERR_IMPORT_PROTOCOL:
     case GK5_ERR_IMPORT_KEY_LENGTH:
+    case GK5_ERR_IMPORT_DIGEST:
         return GK5_S_DEFECTIVE_TOKEN;
     case GK5_ERR_CTX_EXPIRED:
         return GK5_S_CONTEXT_EXPIRED;
@@ -178,6 +179,9 @@ static const char *err_words(uint32_t code)
     case GK5_ERR_IMPORT_KEY_LENGTH:
         return "a key in the context buffer does not have its enctype's "
                "length";
+    case GK5_ERR_IMPORT_DIGEST:
+        return "the context buffer's digest does not match its contents: it "
+               "was changed or damaged";
     case GK5_ERR_SEQ_DUPLICATE:
         return "duplicate token: this sequence number was already received";
     case GK5_ERR_SEQ_OLD:

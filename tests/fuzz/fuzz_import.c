@@ -2,8 +2,11 @@
  * libFuzzer target: gk5_ctx_import, gk5's own versioned context format
  * (derived subkeys, flags, send counter and receive window).
  *
- * Input: u8 token count (mod 4), u64 (big-endian) the peer's send sequence
- * number, then the buffer.  A context that imports must export to bytes
+ * Input: u8 (bits 0-1: token count; bit 7: reseal), u64 (big-endian) the
+ * peer's send sequence number, then the buffer.  With reseal the harness
+ * first rewrites the buffer's closing SHA-256 to fit the rest, so that the
+ * field checks behind the digest meet mutated fields; without, the digest
+ * check itself is fuzzed.  A context that imports must export to bytes
  * that import to the same export, and must take wrap and get_mic.  When it
  * is one of the fixed-key configurations, a peer made from the seed key
  * with that sequence number sends it Wrap tokens, so that imported receive
@@ -14,7 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "fuzz_common.h"
+
+/* The export format's closing digest (src/mech/export.c). */
+#define DIGEST_LEN 32
+
+static void reseal(uint8_t *buf, size_t len)
+{
+    unsigned int n = 0;
+
+    if (len >= DIGEST_LEN &&
+        !EVP_Digest(buf, len - DIGEST_LEN, buf + len - DIGEST_LEN, &n,
+                    EVP_sha256(), NULL)) {
+        abort();
+    }
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -130,7 +149,7 @@ static void receive(gk5_ctx *ctx, const gk5_ctx_info *info, unsigned count,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_in in = {data, size};
-    unsigned count = fuzz_u8(&in) % 4;
+    unsigned mode = fuzz_u8(&in), count = mode % 4;
     uint64_t peer_seq = (uint64_t)fuzz_u32(&in) << 32;
     const uint8_t *p = NULL;
     size_t len;
@@ -142,6 +161,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     peer_seq |= fuzz_u32(&in);
     len = fuzz_bytes(&in, &p, in.n);
     buf = fuzz_dup(p, len);
+    if ((mode & 0x80) != 0) {
+        reseal(buf, len);
+    }
     major = gk5_ctx_import(&minor, buf, len, &ctx);
     if (major != GK5_S_COMPLETE) {
         if (ctx != NULL) {

@@ -831,7 +831,19 @@ static void test_export_lucid_window(void **state)
 #define X_STATE 32
 #define X_NEXT 36
 #define X_SLOTS 52
+#define X_DIGEST 32 /* the last 32 bytes */
 
+/* The digest recomputed over buf[0..len - 32): a buffer changed on
+ * purpose, so that the checks behind the digest are reached. */
+static void reseal(uint8_t *buf, size_t len)
+{
+    assert_true(len >= X_DIGEST);
+    assert_int_equal(gk5i_sha256(buf, len - X_DIGEST, buf + len - X_DIGEST),
+                     GK5_OK);
+}
+
+/* A field changed (and the digest made to fit it): the field's own check
+ * answers; without the new digest, the digest check does. */
 static void mutate_and_expect(const gk5_buffer *good, size_t off,
                               uint32_t value, size_t width, uint32_t major_want,
                               uint32_t minor_want, const char *what)
@@ -845,8 +857,45 @@ static void mutate_and_expect(const gk5_buffer *good, size_t off,
     } else {
         copy[off] = (uint8_t)value;
     }
+    if (off >= 8) {
+        expect_import_fail(copy, good->length, GK5_S_DEFECTIVE_TOKEN,
+                           GK5_ERR_IMPORT_DIGEST, what);
+    }
+    reseal(copy, good->length);
     expect_import_fail(copy, good->length, major_want, minor_want, what);
     free(copy);
+}
+
+/* Every single-bit change anywhere is refused: in the magic or version by
+ * their checks, everywhere else by the digest. */
+static void test_import_bit_flips(void **state)
+{
+    gk5_ctx *ctx;
+    gk5_buffer good;
+    uint8_t *copy;
+
+    (void)state;
+    ctx = gssd_ctx(GK5_GSSD_FLAG_CFX | GK5_GSSD_FLAG_INITIATOR, 1234567, 77, 20,
+                   32, 0x5a);
+    assert_int_equal(gk5i_seq_check(&ctx->recv, ALL_OPTIONS, 9), 0);
+    good = export_ok(ctx);
+    copy = malloc(good.length);
+    assert_non_null(copy);
+    for (size_t i = 0; i < good.length; i++) {
+        for (unsigned bit = 0; bit < 8; bit++) {
+            char what[48];
+
+            memcpy(copy, good.value, good.length);
+            copy[i] ^= (uint8_t)(1u << bit);
+            snprintf(what, sizeof(what), "byte %zu bit %u", i, bit);
+            expect_import_fail(
+                copy, good.length, GK5_S_DEFECTIVE_TOKEN,
+                i < 8 ? GK5_ERR_IMPORT_VERSION : GK5_ERR_IMPORT_DIGEST, what);
+        }
+    }
+    free(copy);
+    gk5_buffer_release(&good);
+    gk5_ctx_free(ctx);
 }
 
 static void test_import_malformed(void **state)
@@ -864,28 +913,46 @@ static void test_import_malformed(void **state)
     good = export_ok(ctx);
     g = good.value;
     assert_memory_equal(g, "gk5C", 4);
-    assert_int_equal(load_be32(g + X_VERSION), 1);
+    assert_int_equal(load_be32(g + X_VERSION), 2);
     assert_int_equal(load_be32(g + X_ENCTYPE), 18);
 
+    /* Cut short: too short for the digest, or the digest no longer fits;
+     * cut and resealed, the field reader runs short. */
+    bigger = malloc(good.length + 1);
+    assert_non_null(bigger);
     for (size_t cut = 0; cut < good.length; cut++) {
         char what[32];
 
         snprintf(what, sizeof(what), "cut at %zu", cut);
         expect_import_fail(g, cut, GK5_S_DEFECTIVE_TOKEN,
-                           GK5_ERR_IMPORT_TRUNCATED, what);
+                           cut < 8 + X_DIGEST ? GK5_ERR_IMPORT_TRUNCATED
+                                              : GK5_ERR_IMPORT_DIGEST,
+                           what);
+        if (cut >= 8 && cut < good.length - X_DIGEST) {
+            memcpy(bigger, g, cut);
+            reseal(bigger, cut + X_DIGEST);
+            expect_import_fail(bigger, cut + X_DIGEST, GK5_S_DEFECTIVE_TOKEN,
+                               GK5_ERR_IMPORT_TRUNCATED, what);
+        }
     }
-    bigger = malloc(good.length + 1);
-    assert_non_null(bigger);
     memcpy(bigger, g, good.length);
     bigger[good.length] = 0;
     expect_import_fail(bigger, good.length + 1, GK5_S_DEFECTIVE_TOKEN,
-                       GK5_ERR_IMPORT_TOO_LONG, "one byte more");
+                       GK5_ERR_IMPORT_DIGEST, "one byte more");
+    /* one byte more before the digest, resealed */
+    memcpy(bigger, g, good.length - X_DIGEST);
+    bigger[good.length - X_DIGEST] = 0;
+    reseal(bigger, good.length + 1);
+    expect_import_fail(bigger, good.length + 1, GK5_S_DEFECTIVE_TOKEN,
+                       GK5_ERR_IMPORT_TOO_LONG, "one byte more, resealed");
     free(bigger);
 
     mutate_and_expect(&good, 0, 'G', 1, GK5_S_DEFECTIVE_TOKEN,
                       GK5_ERR_IMPORT_VERSION, "magic");
-    mutate_and_expect(&good, X_VERSION, 2, 4, GK5_S_DEFECTIVE_TOKEN,
-                      GK5_ERR_IMPORT_VERSION, "version 2");
+    mutate_and_expect(&good, X_VERSION, 1, 4, GK5_S_DEFECTIVE_TOKEN,
+                      GK5_ERR_IMPORT_VERSION, "version 1 (no digest)");
+    mutate_and_expect(&good, X_VERSION, 3, 4, GK5_S_DEFECTIVE_TOKEN,
+                      GK5_ERR_IMPORT_VERSION, "version 3");
     mutate_and_expect(&good, X_VERSION, 0, 4, GK5_S_DEFECTIVE_TOKEN,
                       GK5_ERR_IMPORT_VERSION, "version 0");
     mutate_and_expect(&good, X_ENCTYPE, 23, 4, GK5_S_UNAVAILABLE,
@@ -917,8 +984,9 @@ static void test_import_malformed(void **state)
     mutate_and_expect(&good, X_SLOTS + 1, 255, 1, GK5_S_DEFECTIVE_TOKEN,
                       GK5_ERR_IMPORT_KEY_LENGTH, "Ke 255 bytes");
     /* the last slot's Kc length byte */
-    mutate_and_expect(&good, good.length - 33, 0, 1, GK5_S_DEFECTIVE_TOKEN,
-                      GK5_ERR_IMPORT_KEY_LENGTH, "last Kc 0 bytes");
+    mutate_and_expect(&good, good.length - X_DIGEST - 33, 0, 1,
+                      GK5_S_DEFECTIVE_TOKEN, GK5_ERR_IMPORT_KEY_LENGTH,
+                      "last Kc 0 bytes");
 
     /* the unmodified buffer still imports */
     out = import_ok(&good);
@@ -1506,6 +1574,7 @@ int main(void)
         cmocka_unit_test(test_export_round_trip_state),
         cmocka_unit_test(test_export_lucid_window),
         cmocka_unit_test(test_import_malformed),
+        cmocka_unit_test(test_import_bit_flips),
         cmocka_unit_test(test_export_arguments),
         cmocka_unit_test(test_send_seq_exhaustion_64),
 #ifdef GK5_WITH_DES3

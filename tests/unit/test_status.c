@@ -64,6 +64,7 @@ static const struct mapping mappings[] = {
     {GK5_ERR_CONF_UNAVAILABLE, GK5_S_FAILURE},
     {GK5_ERR_MIT, GK5_S_FAILURE},
     {GK5_ERR_EXPORT_IN_USE, GK5_S_FAILURE},
+    {GK5_ERR_IMPORT_DIGEST, GK5_S_DEFECTIVE_TOKEN},
 };
 
 static void test_mapping_covers_every_code(void **state)
