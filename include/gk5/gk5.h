@@ -209,7 +209,14 @@ GK5_EXPORT GK5_WUR uint32_t gk5_ctx_import_gssd(uint32_t *minor,
 GK5_EXPORT GK5_WUR uint32_t gk5_ctx_import_lucid(uint32_t *minor,
                                                  const gk5_lucid_ctx *lucid,
                                                  gk5_ctx **ctx);
-/* gk5's own versioned format: everything, including the receive window. */
+/* gk5's own versioned format: everything, including the receive window,
+ * closed by a SHA-256 of the rest.  The buffer holds the context's keys:
+ * store it as one stores a keytab (readable by its owner only).  Import
+ * refuses a buffer whose digest does not match (GK5_S_DEFECTIVE_TOKEN,
+ * minor GK5_ERR_IMPORT_DIGEST): one changed or damaged at rest, such as a
+ * rewound send counter that would send sequence numbers twice.  The digest
+ * is not a seal: whoever can write the buffer can recompute it.  Export
+ * while no other thread uses the context. */
 GK5_EXPORT GK5_WUR uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
                                            gk5_buffer *out);
 GK5_EXPORT GK5_WUR uint32_t gk5_ctx_import(uint32_t *minor, const void *buf,
