@@ -24,6 +24,7 @@ enum {
     OPT_USAGE,
     OPT_IN,
     OPT_CONFOUNDER,
+    OPT_ALLOW_WEAK,
     OPT__COUNT,
     OPT_HELP = 'h'
 };
@@ -40,6 +41,7 @@ static const struct option longopts[] = {
     [OPT_USAGE] = {"usage", required_argument, NULL, OPT_USAGE},
     [OPT_IN] = {"in", required_argument, NULL, OPT_IN},
     [OPT_CONFOUNDER] = {"confounder", required_argument, NULL, OPT_CONFOUNDER},
+    [OPT_ALLOW_WEAK] = {"allow-weak", no_argument, NULL, OPT_ALLOW_WEAK},
     [OPT__COUNT] = {"help", no_argument, NULL, OPT_HELP},
     [OPT__COUNT + 1] = {NULL, 0, NULL, 0},
 };
@@ -100,9 +102,10 @@ static int run_string_to_key(struct crypto_args *a)
         ret = fail(a, GK5_ERR_NOMEM);
         goto cleanup;
     }
-    err = gk5_c_string_to_key(a->enctype, password, strlen(password), salt,
-                              strlen(salt), a->params, a->params_len, key,
-                              key_len);
+    err = gk5_c_string_to_key_flags(
+        a->enctype, password, strlen(password), salt, strlen(salt), a->params,
+        a->params_len, a->opt[OPT_ALLOW_WEAK] != NULL ? GK5_S2K_ALLOW_WEAK : 0,
+        key, key_len);
     if (err != GK5_OK) {
         ret = fail(a, err);
         goto cleanup;
@@ -281,15 +284,19 @@ static const struct subcommand subcommands[] = {
         .name = "string-to-key",
         .run = run_string_to_key,
         .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT) |
-                   BIT(OPT_PARAMS),
+                   BIT(OPT_PARAMS) | BIT(OPT_ALLOW_WEAK),
         .required = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT),
-        .synopsis = "--enctype E --password STR --salt STR [--params HEX]",
+        .synopsis = "--enctype E --password STR --salt STR [--params HEX] "
+                    "[--allow-weak]",
         .help = "RFC 3961 string-to-key: print the key.  --params is the "
                 "enctype's s2kparams\n(AES, Camellia, AES-SHA2: the "
                 "iteration count, 4 bytes big-endian; DES3:\nnone); without "
-                "it, the enctype's default count.  For the RFC 8009 enctypes\n"
-                "give the salt as is: gk5 prefixes the enctype name and a "
-                "zero byte.\n",
+                "it, the enctype's default count.  A count below the "
+                "default\n(4096 for aes-sha1, 32768 for aes-sha2 and "
+                "camellia) is refused, as MIT\nrefuses it, unless "
+                "--allow-weak is given (the RFC test vectors use 1, 2, 5).\n"
+                "For the RFC 8009 enctypes give the salt as is: gk5 prefixes "
+                "the enctype name\nand a zero byte.\n",
     },
     {
         .name = "derive",
@@ -437,7 +444,7 @@ static int run_subcommand(const struct subcommand *s, int argc, char **argv)
             ret = CLI_EXIT_USAGE;
             goto cleanup;
         }
-        a.opt[c] = optarg;
+        a.opt[c] = optarg != NULL ? optarg : ""; /* "": a flag given */
     }
     if (optind < argc) {
         cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);

@@ -113,6 +113,8 @@ enum gk5_err {
                                  (gk5_mech.so) would resend numbers */
     GK5_ERR_IMPORT_DIGEST,    /* gk5_ctx_import: the buffer's digest does
                                  not match (changed or damaged) */
+    GK5_ERR_S2K_WEAK,         /* string-to-key iteration count below the
+                                 enctype's default (GK5_S2K_ALLOW_WEAK) */
     GK5_ERR__COUNT
 };
 

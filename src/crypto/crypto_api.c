@@ -201,15 +201,15 @@ GK5_EXPORT uint32_t gk5_c_prf_length(int32_t enctype, size_t *len)
 /* RFC 3961 3 string-to-key.  key_len must be the key length
  * (GK5_ERR_BAD_KEY_LENGTH).  GK5_ERR_BAD_S2K_PARAMS: params not 4 bytes, an
  * iteration count of 0 or above 2^24 - 1 (AES, Camellia, AES-SHA2), or any
- * params for DES3.  The key is wiped on failure. */
-GK5_EXPORT uint32_t gk5_c_string_to_key(int32_t enctype, const void *password,
-                                        size_t password_len, const void *salt,
-                                        size_t salt_len, const void *params,
-                                        size_t params_len, void *key,
-                                        size_t key_len)
+ * params for DES3; GK5_ERR_S2K_WEAK: a count below the enctype's default
+ * without GK5_S2K_ALLOW_WEAK.  The key is wiped on failure. */
+GK5_EXPORT uint32_t gk5_c_string_to_key_flags(
+    int32_t enctype, const void *password, size_t password_len,
+    const void *salt, size_t salt_len, const void *params, size_t params_len,
+    uint32_t flags, void *key, size_t key_len)
 {
     const struct gk5_enctype *et = NULL;
-    uint32_t ret;
+    uint32_t ret, iter = 0;
 
     ret = usable(enctype, &et);
     if (ret != GK5_OK) {
@@ -220,8 +220,19 @@ GK5_EXPORT uint32_t gk5_c_string_to_key(int32_t enctype, const void *password,
     }
     if (key == NULL || (password == NULL && password_len != 0) ||
         (salt == NULL && salt_len != 0) ||
-        (params == NULL && params_len != 0)) {
+        (params == NULL && params_len != 0) ||
+        (flags & ~GK5_S2K_ALLOW_WEAK) != 0) {
         return GK5_ERR_INVALID_ARGUMENT;
+    }
+    /* MIT's policy: no count below the enctype's default unless asked. */
+    if (et->s2k_default_iter != 0 && (flags & GK5_S2K_ALLOW_WEAK) == 0) {
+        ret = gk5i_s2k_iterations(et, params, params_len, &iter);
+        if (ret != GK5_OK) {
+            return ret;
+        }
+        if (iter < et->s2k_default_iter) {
+            return GK5_ERR_S2K_WEAK;
+        }
     }
     ret = et->profile->string_to_key(et, password, password_len, salt, salt_len,
                                      params, params_len, key, key_len);
@@ -229,6 +240,17 @@ GK5_EXPORT uint32_t gk5_c_string_to_key(int32_t enctype, const void *password,
         zap(key, key_len);
     }
     return ret;
+}
+
+GK5_EXPORT uint32_t gk5_c_string_to_key(int32_t enctype, const void *password,
+                                        size_t password_len, const void *salt,
+                                        size_t salt_len, const void *params,
+                                        size_t params_len, void *key,
+                                        size_t key_len)
+{
+    return gk5_c_string_to_key_flags(enctype, password, password_len, salt,
+                                     salt_len, params, params_len, 0, key,
+                                     key_len);
 }
 
 /* RFC 3961 3 random-to-key: random_len must be the key-generation seed

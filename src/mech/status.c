@@ -86,6 +86,7 @@ uint32_t gk5i_status(uint32_t *minor, uint32_t err)
     case GK5_ERR_BUFFER_TOO_SMALL:
     case GK5_ERR_BAD_KEY_LENGTH:
     case GK5_ERR_BAD_S2K_PARAMS:
+    case GK5_ERR_S2K_WEAK:
     case GK5_ERR_BAD_USAGE:
     case GK5_ERR_BAD_IOV:
     case GK5_ERR_CTX_SEQ_EXHAUSTED:
@@ -130,6 +131,11 @@ static const char *err_words(uint32_t code)
                "is wrong";
     case GK5_ERR_BAD_S2K_PARAMS:
         return "the string-to-key parameters are malformed";
+    case GK5_ERR_S2K_WEAK:
+        return "the string-to-key iteration count is below the enctype's "
+               "default (4096 for aes-sha1, 32768 for aes-sha2 and camellia), "
+               "as MIT krb5 refuses too; such keys are for test vectors "
+               "only (GK5_S2K_ALLOW_WEAK)";
     case GK5_ERR_BAD_USAGE:
         return "the key usage number is not acceptable";
     case GK5_ERR_BAD_IOV:

@@ -144,23 +144,39 @@ expect_rc "enctypes: unknown option" 2 "unknown option" -- enctypes --bogus
 # RFC 3962 Appendix B (PBKDF2-HMAC-SHA1, then DK(tkey, "kerberos")).
 salt=ATHENA.MIT.EDUraeburn
 expect_hex "s2k RFC 3962 B: aes128, 1 iteration" 42263c6e89f4fc28b8df68ee09799f15 \
-    crypto string-to-key --enctype aes128-cts-hmac-sha1-96 --password password --salt "$salt" --params 00000001
+    crypto string-to-key --enctype aes128-cts-hmac-sha1-96 --password password --salt "$salt" --params 00000001 --allow-weak
 expect_hex "s2k RFC 3962 B: aes256, 1 iteration" \
     fe697b52bc0d3ce14432ba036a92e65bbb52280990a2fa27883998d72af30161 \
-    crypto string-to-key --enctype 18 --password password --salt "$salt" --params 00000001
+    crypto string-to-key --enctype 18 --password password --salt "$salt" --params 00000001 --allow-weak
 expect_hex "s2k RFC 3962 B: aes256, 1200 iterations" \
     55a6ac740ad17b4846941051e1e8b0a7548d93b0ab30a8bc3ff16280382b8c2a \
-    crypto string-to-key --enctype aes256-cts --password password --salt "$salt" --params 000004b0
+    crypto string-to-key --enctype aes256-cts --password password --salt "$salt" --params 000004b0 --allow-weak
 expect_hex "s2k RFC 3962 B: aes128, binary salt, 5 iterations" e9b23d52273747dd5c35cb55be619d8e \
     crypto string-to-key --enctype 17 --password password \
-    --salt $'\x12\x34\x56\x78\x78\x56\x34\x12' --params 00000005
+    --salt $'\x12\x34\x56\x78\x78\x56\x34\x12' --params 00000005 --allow-weak
 # RFC 8009 Appendix A: default 32768 iterations, salt as the caller gives it.
 expect_hex "s2k RFC 8009 A: aes128-sha2, default iterations" 089bca48b105ea6ea77ca5d2f39dc5e7 \
     crypto string-to-key --enctype 19 --password password \
     --salt $'\x10\xdf\x9d\xd7\x83\xe5\xbc\x8a\xce\xa1\x73\x0e\x74\x35\x5f\x61'"$salt"
 # RFC 6803 section 10.
 expect_hex "s2k RFC 6803 10: camellia128, 1 iteration" 57d0297298ffd9d35de5a47fb4bde24b \
-    crypto string-to-key --enctype camellia128-cts-cmac --password password --salt "$salt" --params 00000001
+    crypto string-to-key --enctype camellia128-cts-cmac --password password --salt "$salt" --params 00000001 --allow-weak
+# Counts below the enctype's default are refused without --allow-weak, in
+# words that say why; the default itself and above are fine.
+expect_rc "s2k: 1 iteration refused" 1 "below the enctype's default" -- \
+    crypto string-to-key --enctype 17 --password password --salt "$salt" --params 00000001
+expect_rc "s2k: 32767 iterations refused for aes-sha2" 1 "below the enctype's default" -- \
+    crypto string-to-key --enctype 19 --password password --salt "$salt" --params 00007fff
+run crypto string-to-key --enctype 17 --password password --salt "$salt" --params 00001000
+k4096=$out
+run crypto string-to-key --enctype 17 --password password --salt "$salt"
+if [ "$rc" = 0 ] && [ ${#k4096} = 32 ] && [ "$out" = "$k4096" ]; then
+    ok "s2k: 4096 iterations (aes-sha1's default) accepted, same key as no params"
+else
+    not_ok "s2k: 4096 iterations accepted" "gk5 crypto string-to-key" "got '$k4096' and '$out'"
+fi
+expect_rc "s2k: --allow-weak takes no value" 2 -- \
+    crypto string-to-key --enctype 17 --password password --salt "$salt" --allow-weak=1
 if [ "$des3" = 1 ]; then
     # RFC 3961 A.4.
     expect_hex "s2k RFC 3961 A.4: des3" 850bb51358548cd05e86768c313e3bfef7511937dcf72c3e \

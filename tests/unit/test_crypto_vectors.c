@@ -224,12 +224,31 @@ static void run_string_to_key(vec_tally *t, vec_block *b)
         (void)vec_check_size(t, b, "key length", len, key_len);
     }
     memset(out, 0xa5, sizeof(out));
-    if (vec_check_rc(t, b, "gk5_c_string_to_key",
-                     gk5_c_string_to_key(et, pw, pw_len, salt, salt_len, params,
-                                         params_len, out, key_len),
+    if (vec_check_rc(t, b, "gk5_c_string_to_key_flags",
+                     gk5_c_string_to_key_flags(
+                         et, pw, pw_len, salt, salt_len, params, params_len,
+                         GK5_S2K_ALLOW_WEAK, out, key_len),
                      0)) {
         (void)vec_check_bytes(t, b, "string-to-key", out, key_len, want,
                               key_len);
+    }
+    /* The same without the flag: counts below the enctype's default are
+     * refused (MIT's policy), the others give the same key. */
+    memset(out, 0xa5, sizeof(out));
+    {
+        uint32_t rc = gk5_c_string_to_key(et, pw, pw_len, salt, salt_len,
+                                          params, params_len, out, key_len);
+        const struct gk5_enctype *row = gk5i_enctype_get(et);
+
+        if (row != NULL && row->s2k_default_iter != 0 && params_len == 4 &&
+            load_be32(params) != 0 &&
+            load_be32(params) < row->s2k_default_iter) {
+            (void)vec_check_rc(t, b, "gk5_c_string_to_key (weak count)", rc,
+                               GK5_ERR_S2K_WEAK);
+        } else if (vec_check_rc(t, b, "gk5_c_string_to_key", rc, 0)) {
+            (void)vec_check_bytes(t, b, "string-to-key (no flag)", out, key_len,
+                                  want, key_len);
+        }
     }
     vec_tally_end(t);
 }

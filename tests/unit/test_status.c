@@ -65,6 +65,7 @@ static const struct mapping mappings[] = {
     {GK5_ERR_MIT, GK5_S_FAILURE},
     {GK5_ERR_EXPORT_IN_USE, GK5_S_FAILURE},
     {GK5_ERR_IMPORT_DIGEST, GK5_S_DEFECTIVE_TOKEN},
+    {GK5_ERR_S2K_WEAK, GK5_S_FAILURE},
 };
 
 static void test_mapping_covers_every_code(void **state)
