@@ -14,8 +14,9 @@ packages=(
     libtirpc-dev nfs-ganesha nfs-ganesha-mem nfs-ganesha-vfs
     # the interposer: MIT's sample GSS-API programs run with gk5_mech.so
     krb5-gss-samples
-    # hardening: libFuzzer + sanitizer runtimes, valgrind
-    clang libclang-rt-14-dev valgrind clang-format
+    # hardening: libFuzzer + sanitizer runtimes, valgrind; llvm-profdata and
+    # llvm-cov for the fuzz corpora's coverage
+    clang libclang-rt-14-dev valgrind clang-format llvm-14
     # scripts
     procps coreutils
 )

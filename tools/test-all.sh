@@ -99,6 +99,8 @@ if [ -f tests/fuzz/run.sh ]; then
     CC=clang configure "$builddir/fuzz" -Dfuzzing=true -Ddes3=true -Dmit=enabled \
         -Db_sanitize=address,undefined -Db_lundef=false
     tests/fuzz/run.sh "$builddir/fuzz" "$fuzz_seconds"
+    step "fuzz corpora coverage (clang source-based coverage, corpora replayed)"
+    tests/fuzz/run.sh --coverage "$builddir/fuzzcov"
 fi
 
 if [ -f tests/ct/run.sh ]; then

@@ -3,6 +3,16 @@
 #
 #   tests/fuzz/run.sh SECONDS [BUILD_DIR [TARGET...]]
 #   tests/fuzz/run.sh BUILD_DIR SECONDS [TARGET...]
+#   tests/fuzz/run.sh --coverage [COVERAGE_BUILD_DIR [CORPUS_DIR...]]
+#   tests/fuzz/run.sh --long HOURS [BUILD_DIR [TARGET...]]
+#
+# --coverage: line and branch coverage of src/mech and src/crypto reached
+# by the corpora (tests/fuzz/coverage.sh; builds its own clang coverage
+# tree).  --long: an unattended campaign sharing HOURS between the targets
+# (two at a time per CPU pair); each target keeps what it finds in
+# BUILD_DIR/fuzz-long/<target> across runs, and at the end the new inputs
+# that add coverage are merged, minimised (-merge=1), into the committed
+# seed corpus tests/fuzz/corpus/<target>; executions per target printed.
 #
 # BUILD_DIR defaults to build-fuzz at the top of the tree (configured with
 # -Dfuzzing=true, see tests/fuzz/meson.build, and built).  Each target
@@ -21,7 +31,7 @@ set -o pipefail
 shopt -s extglob
 
 usage() {
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 is_number() {
@@ -32,6 +42,24 @@ is_number() {
 }
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || usage
+if [ "$1" = "--coverage" ]; then
+    shift
+    exec "$here/coverage.sh" "$@"
+fi
+long=0
+if [ "$1" = "--long" ]; then
+    shift
+    [ $# -ge 1 ] || usage
+    case "$1" in
+        '' | *[!0-9.]*) usage ;;
+    esac
+    long=1
+    hours=$1
+    shift
+    build=${1:-$here/../../build-fuzz}
+    [ $# -ge 1 ] && shift
+    set -- "$build" 1 "$@" # seconds are set once the targets are known
+fi
 if is_number "$1"; then
     secs=$1
     shift
@@ -79,7 +107,12 @@ run_one() {
     local scratch rc execs
     rm -rf "$out"
     mkdir -p "$out"
-    scratch=$(mktemp -d)
+    if [ "$long" = 1 ]; then
+        scratch="$keep/$t"
+        mkdir -p "$scratch"
+    else
+        scratch=$(mktemp -d)
+    fi
     local dirs=("$scratch")
     [ -d "$here/corpus/$t" ] && dirs+=("$here/corpus/$t")
     [ -d "$here/regress/$t" ] && dirs+=("$here/regress/$t")
@@ -88,7 +121,14 @@ run_one() {
         -print_final_stats=1 -artifact_prefix="$out/" "${dirs[@]}" \
         > "$out/log" 2>&1
     rc=$?
-    rm -rf "$scratch"
+    if [ "$long" = 1 ]; then
+        # Only what adds coverage joins the committed corpus.
+        mkdir -p "$here/corpus/$t"
+        "$exe" -merge=1 "$here/corpus/$t" "$scratch" > "$out/merge.log" 2>&1 ||
+            echo "run.sh: merging $t's new inputs failed (see $out/merge.log)" >&2
+    else
+        rm -rf "$scratch"
+    fi
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log" | tail -1)
     if [ "$rc" -ne 0 ] || grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)|runtime error:|gk5 fuzz:' "$out/log"; then
         printf '%-12s FAIL (exit %s) after %s executions; log and input: %s\n' \
@@ -100,6 +140,13 @@ run_one() {
     return 0
 }
 
+if [ "$long" = 1 ]; then
+    # The hours spread over the targets, $jobs running at a time.
+    secs=$(awk -v h="$hours" -v n="${#targets[@]}" -v j="$jobs" \
+        'BEGIN { s = int(h * 3600 * j / n); print (s < 1 ? 1 : s) }')
+    keep="$build/fuzz-long"
+    mkdir -p "$keep"
+fi
 echo "run.sh: ${#targets[@]} targets, ${secs}s each, $jobs at a time, artifacts in $artifacts"
 mkdir -p "$artifacts"
 status=0
