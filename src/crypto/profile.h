@@ -152,14 +152,29 @@ GK5_HIDDEN void gk5i_camellia_key_free(struct gk5i_camellia_key *k);
 GK5_HIDDEN void gk5i_camellia_cbc(const struct gk5i_camellia_key *k,
                                   uint8_t chain[16], uint8_t *p, size_t len,
                                   bool encrypt);
+/* CMAC (SP 800-38B) on the low-level Camellia; one thread at a time. */
+struct gk5i_camellia_cmac;
+GK5_HIDDEN GK5_WUR uint32_t gk5i_camellia_cmac_new(
+    const uint8_t *key, size_t key_len, struct gk5i_camellia_cmac **out);
+GK5_HIDDEN void gk5i_camellia_cmac_free(struct gk5i_camellia_cmac *m);
+GK5_HIDDEN void gk5i_camellia_cmac_init(struct gk5i_camellia_cmac *m);
+GK5_HIDDEN void gk5i_camellia_cmac_update(struct gk5i_camellia_cmac *m,
+                                          const uint8_t *p, size_t n);
+/* out: 16 bytes; the running state is wiped. */
+GK5_HIDDEN void gk5i_camellia_cmac_final(struct gk5i_camellia_cmac *m,
+                                         uint8_t out[16]);
 #endif
 
-/* A keyed MAC for messages: HMAC from precomputed pads, or CMAC through
- * EVP_MAC (which restarts without allocating); neither set: not keyed
- * yet. */
+/* A keyed MAC for messages: HMAC from precomputed pads, CMAC on the
+ * low-level Camellia, or either through EVP_MAC (which restarts without
+ * allocating); none set: not keyed yet.  A Camellia key may hold both
+ * CMACs: the one the fast-path seam selects is used. */
 struct gk5i_mac {
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     struct gk5i_hmac *hmac;
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    struct gk5i_camellia_cmac *cmac;
 #endif
     EVP_MAC_CTX *evp;
 };

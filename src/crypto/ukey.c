@@ -119,12 +119,33 @@ cleanup:
     return ret;
 }
 
-static bool mac_ready(const struct gk5i_mac *m)
+/* Whether Camellia's CMAC runs on the low-level Camellia now (the
+ * fast-path seam) rather than through EVP_MAC. */
+static bool cmac_lowlevel(const struct gk5_enctype *et)
+{
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    return et->digest == NULL && strncmp(et->cipher, "CAMELLIA-", 9) == 0 &&
+           gk5i_fastpaths_on();
+#else
+    (void)et;
+    return false;
+#endif
+}
+
+/* Keyed in the form a message would use now. */
+static bool mac_ready(const struct gk5_enctype *et, const struct gk5i_mac *m)
 {
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     if (m->hmac != NULL) {
         return true;
     }
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    if (cmac_lowlevel(et)) {
+        return m->cmac != NULL;
+    }
+#else
+    (void)et;
 #endif
     return m->evp != NULL;
 }
@@ -135,11 +156,16 @@ static void mac_clear(struct gk5i_mac *m)
     gk5i_hmac_free(m->hmac);
     m->hmac = NULL;
 #endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    gk5i_camellia_cmac_free(m->cmac);
+    m->cmac = NULL;
+#endif
     EVP_MAC_CTX_free(m->evp);
     m->evp = NULL;
 }
 
-/* Keys m: HMAC from precomputed pads where it can, else EVP_MAC. */
+/* Keys m: HMAC from precomputed pads where it can, CMAC on the low-level
+ * Camellia where the seam says so, else EVP_MAC. */
 static GK5_WUR uint32_t mac_key(const struct gk5_enctype *et,
                                 const uint8_t *key, size_t key_len,
                                 struct gk5i_mac *m)
@@ -147,6 +173,11 @@ static GK5_WUR uint32_t mac_key(const struct gk5_enctype *et,
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     if (et->digest != NULL) {
         return gk5i_hmac_new(et->digest, key, key_len, &m->hmac);
+    }
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    if (cmac_lowlevel(et)) {
+        return gk5i_camellia_cmac_new(key, key_len, &m->cmac);
     }
 #endif
     return new_mac_ctx(et, key, key_len, &m->evp);
@@ -263,11 +294,12 @@ uint32_t gk5i_ukey_need(gk5_ukey *uk, unsigned what)
         return GK5_ERR_INVALID_ARGUMENT;
     }
     sk = uk->sk;
-    if ((what & GK5I_NEED_KI) != 0 && !mac_ready(&uk->ki)) {
+    if ((what & GK5I_NEED_KI) != 0 && !mac_ready(uk->et, &uk->ki)) {
         ret = sk->ki_len == 0 ? GK5_ERR_INVALID_ARGUMENT
                               : mac_key(uk->et, sk->ki, sk->ki_len, &uk->ki);
     }
-    if (ret == GK5_OK && (what & GK5I_NEED_KC) != 0 && !mac_ready(&uk->kc)) {
+    if (ret == GK5_OK && (what & GK5I_NEED_KC) != 0 &&
+        !mac_ready(uk->et, &uk->kc)) {
         ret = sk->kc_len == 0 ? GK5_ERR_INVALID_ARGUMENT
                               : mac_key(uk->et, sk->kc, sk->kc_len, &uk->kc);
     }
@@ -1352,6 +1384,23 @@ uint32_t gk5i_mac_iov(struct gk5i_mac *mac, const uint8_t *prefix,
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     if (mac->hmac != NULL) {
         return hmac_iov(mac->hmac, prefix, prefix_len, iov, n, out, out_len);
+    }
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    if (mac->cmac != NULL && (gk5i_fastpaths_on() || mac->evp == NULL)) {
+        gk5i_camellia_cmac_init(mac->cmac);
+        if (prefix_len != 0) {
+            gk5i_camellia_cmac_update(mac->cmac, prefix, prefix_len);
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (in_mac(iov[i].flags) && iov[i].length != 0) {
+                gk5i_camellia_cmac_update(mac->cmac, iov[i].data,
+                                          iov[i].length);
+            }
+        }
+        gk5i_camellia_cmac_final(mac->cmac, out);
+        *out_len = 16;
+        return GK5_OK;
     }
 #endif
     if (mac->evp == NULL || !EVP_MAC_init(mac->evp, NULL, 0, NULL)) {
