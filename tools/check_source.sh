@@ -17,6 +17,10 @@
 #    the functions declared GK5_EXPORT in its public headers, and, given the
 #    built libgk5.so (the others are found beside it), exactly its defined
 #    dynamic symbols (nm -D --defined-only), apart from the version node.
+# 4. The layering holds: src/mech includes no OpenSSL header and calls no
+#    OpenSSL function (it asks src/crypto through crypto_int.h), and
+#    src/crypto includes nothing of src/mech (it knows nothing of tokens or
+#    contexts).
 #
 # Exit status: 0 clean, 1 findings, 2 usage or tool error.
 set -u
@@ -25,7 +29,7 @@ set -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 lib=${1:-}
 if [ $# -gt 1 ] || [ "$lib" = "-h" ] || [ "$lib" = "--help" ]; then
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 status=0
@@ -157,6 +161,21 @@ if [ "${#csrc[@]}" -eq 0 ]; then
 fi
 echo "== MAC comparisons and wipes (${#csrc[@]} files under src/)"
 scan_c "${csrc[@]}" || fail
+
+# ---- 4: layering ---------------------------------------------------------
+echo "== layering: src/mech calls no OpenSSL, src/crypto includes no src/mech"
+bad=$(grep -nE '#[[:space:]]*include[[:space:]]*<openssl/|\b(OPENSSL|EVP|CRYPTO|RAND|SHA(1|224|256|384|512)?|HMAC|CMAC|AES|Camellia|OSSL)_[A-Za-z]' \
+    "$here"/src/mech/*.c "$here"/src/mech/*.h 2> /dev/null)
+if [ -n "$bad" ]; then
+    echo "$bad" | sed "s|^$here/||; s|^|src/mech reaches OpenSSL directly: |"
+    fail
+fi
+bad=$(grep -nE '#[[:space:]]*include[[:space:]]*"[^"]*mech/|\bgk5_ctx\b|struct gk5_lane' \
+    "$here"/src/crypto/*.c "$here"/src/crypto/*.h 2> /dev/null)
+if [ -n "$bad" ]; then
+    echo "$bad" | sed "s|^$here/||; s|^|src/crypto knows src/mech: |"
+    fail
+fi
 
 # ---- 3: symbol maps, public headers, built libraries ---------------------
 # One map per shipped library, each with its own public headers:

@@ -104,3 +104,18 @@ bool gk5i_equal_ct(const void *a, const void *b, size_t len)
 {
     return CRYPTO_memcmp(a, b, len) == 0;
 }
+
+void *gk5i_zalloc(size_t n)
+{
+    return OPENSSL_zalloc(n);
+}
+
+void gk5i_free(void *p)
+{
+    OPENSSL_free(p);
+}
+
+void gk5i_clear_free(void *p, size_t n)
+{
+    OPENSSL_clear_free(p, n);
+}

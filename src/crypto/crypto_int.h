@@ -63,6 +63,13 @@ GK5_HIDDEN EVP_KDF *gk5i_kdf_get(const char *name, bool *owned);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_sha256(const void *in, size_t len,
                                         uint8_t out[GK5_SHA256_BYTES]);
 
+/* Memory for src/mech, which calls no OpenSSL function itself: OpenSSL's
+ * allocator (so that OpenSSL's memory hooks see everything gk5 holds);
+ * gk5i_clear_free wipes n bytes first. */
+GK5_HIDDEN void *gk5i_zalloc(size_t n);
+GK5_HIDDEN void gk5i_free(void *p);
+GK5_HIDDEN void gk5i_clear_free(void *p, size_t n);
+
 /* Constant-time comparison (CRYPTO_memcmp) for src/mech, which calls no
  * OpenSSL function itself. */
 GK5_HIDDEN bool gk5i_equal_ct(const void *a, const void *b, size_t len);

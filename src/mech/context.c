@@ -105,7 +105,7 @@ static uint32_t ctx_alloc(const struct gk5_enctype *et, uint32_t ctxflags,
     if (err != GK5_OK) {
         goto cleanup;
     }
-    ctx = OPENSSL_zalloc(sizeof(*ctx));
+    ctx = gk5i_zalloc(sizeof(*ctx));
     if (ctx == NULL) {
         err = GK5_ERR_NOMEM;
         goto cleanup;
@@ -245,7 +245,7 @@ static struct gk5_lane *lane_add(gk5_ctx *ctx, uint32_t seen, uint32_t *err)
         goto cleanup;
     }
     if (ctx->more == NULL) {
-        ctx->more = OPENSSL_zalloc((GK5_LANES_MAX - 1) * sizeof(*ctx->more));
+        ctx->more = gk5i_zalloc((GK5_LANES_MAX - 1) * sizeof(*ctx->more));
         if (ctx->more == NULL) {
             *err = GK5_ERR_NOMEM;
             goto cleanup;
@@ -368,14 +368,14 @@ GK5_EXPORT void gk5_ctx_free(gk5_ctx *ctx)
         lane_clear(gk5i_lane_at(ctx, i));
     }
     if (ctx->more != NULL) {
-        OPENSSL_free(ctx->more); /* cleared lane by lane above */
+        gk5i_free(ctx->more); /* cleared lane by lane above */
     }
     for (size_t slot = 0; slot < UK__COUNT; slot++) {
         gk5i_subkeys_wipe(&ctx->sk[slot]);
     }
     gk5i_seq_destroy(&ctx->recv);
     (void)pthread_mutex_destroy(&ctx->lane_lock);
-    OPENSSL_clear_free(ctx, sizeof(*ctx));
+    gk5i_clear_free(ctx, sizeof(*ctx));
 }
 
 GK5_EXPORT uint32_t gk5_ctx_inquire(uint32_t *minor, const gk5_ctx *ctx,

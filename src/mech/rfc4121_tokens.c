@@ -411,8 +411,8 @@ static uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
          * are protected only through this copy, so a mismatch is an
          * integrity failure like any other: one answer (BAD_SIG), whatever
          * was tampered with. */
-        if (CRYPTO_memcmp(copy, parts->hdr, 6) != 0 ||
-            CRYPTO_memcmp(copy + 8, parts->hdr + 8, 8) != 0) {
+        if (!gk5i_equal_ct(copy, parts->hdr, 6) ||
+            !gk5i_equal_ct(copy + 8, parts->hdr + 8, 8)) {
             wipe_data(iov, iov_count);
             zap(parts->tail, (size_t)h->ec + TOK_HDR_LEN);
             err = GK5_ERR_INTEGRITY;
