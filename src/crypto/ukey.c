@@ -917,6 +917,46 @@ static bool onepass_applies(const gk5_ukey *uk, const gk5_crypto_iov *iov,
     return true;
 }
 
+/* The start every one-pass walk shares: RFC 3962 5's split of the stream
+ * into CBC up to the last 16 < t <= 32 bytes (*cbc_len) and the stolen
+ * tail (*tail_len), and Ke keyed for the direction on AES-NI. */
+static GK5_WUR uint32_t onepass_begin(struct cbc_pass *cp, gk5_ukey *uk,
+                                      bool encrypt, size_t stream_len,
+                                      size_t *cbc_len, size_t *tail_len)
+{
+    static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
+    size_t bs = uk->et->block_bytes;
+    uint32_t ret;
+
+    *cbc_len = ((stream_len + bs - 1) / bs - 2) * bs;
+    *tail_len = stream_len - *cbc_len;
+    ret = cbc_begin(cp, uk, encrypt, zero_iv);
+    if (ret == GK5_OK && cp->aes == NULL) {
+        ret = GK5_ERR_CRYPTO_BACKEND; /* use_aesni() changed (the seam) */
+    }
+    return ret;
+}
+
+/* The stolen tail of a one-pass walk, ciphered in place where the cursor
+ * stands (the cipher pass began from a zero IV). */
+static GK5_WUR bool onepass_tail(struct cbc_pass *cp, struct cursor *c,
+                                 size_t tail_len)
+{
+    static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
+    uint8_t tail[2 * GK5_MAX_BLOCK_BYTES], next[GK5_MAX_BLOCK_BYTES];
+    struct cursor at = *c;
+    bool ok;
+
+    cursor_copy(c, tail, tail_len, true);
+    ok = cts_tail(cp, tail, tail_len, zero_iv, next);
+    if (ok) {
+        cursor_copy(&at, tail, tail_len, false);
+    }
+    zap(tail, sizeof(tail));
+    zap(next, sizeof(next));
+    return ok;
+}
+
 /* Feeds len stream bytes from the cursor to the HMAC. */
 static GK5_WUR uint32_t hmac_cursor(struct gk5i_hmac *h, struct cursor *c,
                                     size_t len)
@@ -947,20 +987,16 @@ static GK5_WUR uint32_t hmac_cursor(struct gk5i_hmac *h, struct cursor *c,
  * plaintext is MACed before it is overwritten).  Where both stand at the
  * same 64-byte boundary and a segment holds whole 64-byte pieces, the
  * AES-NI/SHA-NI loop does both at once.  Around it the pieces go through
- * OpenSSL as on the serial path; the OpenSSL CBC context, which the loop
- * does not see, is put back on the right chain by the first-block
- * correction of struct cbc_pass.
+ * the serial path's code, on the same AES-NI key and chaining value.
  */
 uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
                                size_t stream_len,
                                uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len,
                                bool *done)
 {
-    static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
     uint8_t blk[GK5_MAX_BLOCK_BYTES];
-    uint8_t tail[2 * GK5_MAX_BLOCK_BYTES], next[GK5_MAX_BLOCK_BYTES];
     struct cursor mc = {.iov = iov, .n = n, .mask = STREAM_TYPES};
-    struct cursor ec = mc, at;
+    struct cursor ec = mc;
     struct gk5i_hmac *h;
     struct cbc_pass cp;
     size_t bs = uk->et->block_bytes, cbc_len, tail_len, macked = 0, enc = 0;
@@ -973,18 +1009,12 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     }
     *done = true;
     h = uk->ki.hmac;
-    /* RFC 3962 5: CBC up to the last 16 < t <= 32 bytes, stolen below. */
-    cbc_len = ((stream_len + bs - 1) / bs - 2) * bs;
-    tail_len = stream_len - cbc_len;
     gk5i_hmac_init(h);
-    ret = cbc_begin(&cp, uk, true, zero_iv);
+    ret = onepass_begin(&cp, uk, true, stream_len, &cbc_len, &tail_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }
     ret = GK5_ERR_CRYPTO_BACKEND;
-    if (cp.aes == NULL) {
-        goto cleanup; /* use_aesni() changed under us (the test seam) */
-    }
     while (enc < cbc_len) {
         size_t avail = 0, k, to, upto;
         uint8_t *p = NULL;
@@ -1031,12 +1061,9 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
         goto cleanup;
     }
     ret = GK5_ERR_CRYPTO_BACKEND;
-    at = ec;
-    cursor_copy(&ec, tail, tail_len, true);
-    if (!cts_tail(&cp, tail, tail_len, zero_iv, next)) {
+    if (!onepass_tail(&cp, &ec, tail_len)) {
         goto cleanup;
     }
-    cursor_copy(&at, tail, tail_len, false);
     ret = gk5i_hmac_final(h, mac, mac_len);
     if (ret != GK5_OK) {
         goto cleanup;
@@ -1045,8 +1072,6 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
 
 cleanup:
     zap(blk, sizeof(blk));
-    zap(tail, sizeof(tail));
-    zap(next, sizeof(next));
     zap(st, sizeof(st));
     return ret;
 }
@@ -1065,14 +1090,12 @@ uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
                                  uint8_t mac[GK5_MAX_MAC_BYTES],
                                  size_t *mac_len, bool *done)
 {
-    static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
     uint8_t blk[GK5_MAX_BLOCK_BYTES];
-    uint8_t tail[2 * GK5_MAX_BLOCK_BYTES], next[GK5_MAX_BLOCK_BYTES];
     struct cursor mc = {.iov = iov, .n = n, .mask = STREAM_TYPES};
-    struct cursor dc = mc, at;
+    struct cursor dc = mc;
     struct gk5i_hmac *h;
     struct cbc_pass cp;
-    size_t bs = uk->et->block_bytes, cbc_len, tail_len, macked = 0, dec = 0;
+    size_t cbc_len, tail_len, macked = 0, dec = 0;
     uint32_t st[5], ret = GK5_ERR_CRYPTO_BACKEND;
 
     *done = false;
@@ -1082,17 +1105,12 @@ uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     }
     *done = true;
     h = uk->ki.hmac;
-    cbc_len = ((stream_len + bs - 1) / bs - 2) * bs;
-    tail_len = stream_len - cbc_len;
     gk5i_hmac_init(h);
-    ret = cbc_begin(&cp, uk, false, zero_iv);
+    ret = onepass_begin(&cp, uk, false, stream_len, &cbc_len, &tail_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }
     ret = GK5_ERR_CRYPTO_BACKEND;
-    if (cp.aes == NULL) {
-        goto cleanup; /* use_aesni() changed under us (the test seam) */
-    }
     while (dec < cbc_len) {
         size_t avail = 0, k, to;
         uint8_t *p = NULL;
@@ -1128,12 +1146,9 @@ uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
         ret = GK5_ERR_CRYPTO_BACKEND;
         macked = dec;
     }
-    at = dc;
-    cursor_copy(&dc, tail, tail_len, true);
-    if (!cts_tail(&cp, tail, tail_len, zero_iv, next)) {
+    if (!onepass_tail(&cp, &dc, tail_len)) {
         goto cleanup;
     }
-    cursor_copy(&at, tail, tail_len, false);
     ret = hmac_cursor(h, &mc, stream_len - macked);
     if (ret != GK5_OK) {
         goto cleanup;
@@ -1146,8 +1161,6 @@ uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
 
 cleanup:
     zap(blk, sizeof(blk));
-    zap(tail, sizeof(tail));
-    zap(next, sizeof(next));
     zap(st, sizeof(st));
     return ret;
 }
@@ -1190,9 +1203,8 @@ uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
 {
     static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
     uint8_t blk[GK5_MAX_BLOCK_BYTES];
-    uint8_t tail[2 * GK5_MAX_BLOCK_BYTES], next[GK5_MAX_BLOCK_BYTES];
     struct cursor mc = {.iov = iov, .n = n, .mask = STREAM_TYPES};
-    struct cursor cc = mc, at;
+    struct cursor cc = mc;
     struct gk5i_hmac *h;
     struct cbc_pass cp;
     size_t bs = uk->et->block_bytes, cbc_len, tail_len, pos = 0;
@@ -1205,21 +1217,16 @@ uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     }
     *done = true;
     h = uk->ki.hmac;
-    cbc_len = ((stream_len + bs - 1) / bs - 2) * bs;
-    tail_len = stream_len - cbc_len;
     gk5i_hmac_init(h);
     ret = gk5i_hmac_update(h, zero_iv, bs);
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = cbc_begin(&cp, uk, encrypt, zero_iv);
+    ret = onepass_begin(&cp, uk, encrypt, stream_len, &cbc_len, &tail_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }
     ret = GK5_ERR_CRYPTO_BACKEND;
-    if (cp.aes == NULL) {
-        goto cleanup; /* use_aesni() changed under us (the test seam) */
-    }
     while (pos < cbc_len) {
         size_t avail = 0, k, to;
         uint8_t *p = NULL;
@@ -1279,12 +1286,9 @@ uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
         }
         ret = GK5_ERR_CRYPTO_BACKEND;
     }
-    at = cc;
-    cursor_copy(&cc, tail, tail_len, true);
-    if (!cts_tail(&cp, tail, tail_len, zero_iv, next)) {
+    if (!onepass_tail(&cp, &cc, tail_len)) {
         goto cleanup;
     }
-    cursor_copy(&at, tail, tail_len, false);
     if (encrypt) {
         ret = hmac_cursor(h, &mc, tail_len);
         if (ret != GK5_OK) {
@@ -1299,8 +1303,6 @@ uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
 
 cleanup:
     zap(blk, sizeof(blk));
-    zap(tail, sizeof(tail));
-    zap(next, sizeof(next));
     zap(st, sizeof(st));
     return ret;
 }
