@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 bench: gk5, MIT krb5 and the OpenSSL floor side by side (issue 5).
  *

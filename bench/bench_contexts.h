@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /* gk5 bench --contexts N (bench/contexts.c). */
 #ifndef GK5_BENCH_CONTEXTS_H
 #define GK5_BENCH_CONTEXTS_H

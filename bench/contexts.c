@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 bench --contexts N: what a server holding many contexts pays, gk5
  * beside MIT krb5, for each enctype, in one run.

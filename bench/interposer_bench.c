@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * interposer_bench: MIT GSS-API per-message calls timed in this process,
  * for bench/interposer_bench.sh, which runs it twice in one throwaway

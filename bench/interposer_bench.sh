@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # The interposer benchmark: the same MIT GSS-API calls (gss_wrap sealed,
 # gss_unwrap, gss_get_mic, gss_verify_mic; 1 KiB, 16 KiB, 1 MiB) in two
 # child processes of one run, in one throwaway realm: one plain (MIT's own
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
     --seconds) seconds=$2; shift 2 ;;
     --quick) seconds=0.1; shift ;;
     --enctypes) enctypes=$2; shift 2 ;;
-    -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '4,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "interposer_bench: unknown option $1" >&2; exit 2 ;;
     *) build=$1; shift ;;
     esac

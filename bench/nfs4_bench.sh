@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # NFSv4 against NFS-Ganesha on loopback, in one run and one throwaway
 # realm: `gk5 nfs4 bench` with gk5's client and with libtirpc's MIT-based
 # client against stock Ganesha (MIT's crypto on the server), then gk5's
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
     --quick) seconds=0.2; sizes=64k; shift ;;
     --threads) threads=$2; shift 2 ;;
     --size) sizes=$2; shift 2 ;;
-    -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '4,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "nfs4_bench: unknown option $1" >&2; exit 2 ;;
     *) build=$1; shift ;;
     esac

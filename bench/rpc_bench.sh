@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # RPCSEC_GSS benchmark: gk5's client and libtirpc's MIT-based client against
 # gk5's server and libtirpc's own server, in one run, in a throwaway realm.
 #
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
     --seconds) seconds=$2; shift 2 ;;
     --quick) seconds=0.3; shift ;;
     --csv) csv=1; shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "rpc_bench: unknown option $1" >&2; exit 2 ;;
     *) build=$1; shift ;;
     esac

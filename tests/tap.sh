@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # TAP for gk5's shell tests (sourced): one line per cell, the plan last.
 #   ok DESC           "ok N - DESC"
 #   not_ok DESC       "not ok N - DESC", also on stderr (meson prints a

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /* Shared pieces of the gk5 command-line tool. */
 #ifndef GK5_CLI_H
 #define GK5_CLI_H

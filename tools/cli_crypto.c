@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 crypto — the RFC 3961 operations of include/gk5/crypto.h from the
  * command line, hex in and hex out, for checking vectors and peers by hand.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 inspect — decode a GSS-API krb5 per-message token's header without
  * keys, for people debugging interop: RFC 4121 MIC and Wrap tokens, RFC 1964

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 wrap | unwrap | mic | verify — per-message tokens (RFC 4121, RFC 1964
  * for DES3) on a context read from a file: the rpc.gssd buffer for the

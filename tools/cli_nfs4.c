@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 nfs4 ls|cat|put|rm: a small NFSv4.0 client (RFC 7530) on libtirpc,
  * with gk5's RPCSEC_GSS AUTH for krb5, krb5i and krb5p (AUTH_SYS for sys).

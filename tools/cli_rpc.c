@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 rpc ping | serve | echo — RPCSEC_GSS (RFC 2203) with gk5 over TCP.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Helpers shared by the gk5 command-line tool: hex in and out, whole-file
  * and whole-stream reads, atomic private file writes, messages.

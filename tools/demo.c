@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 demo: the main job end to end on the embedded default.  A throwaway
  * MIT realm and krb5kdc on 127.0.0.1 (made in C by src/bridge/mit_realm.c,

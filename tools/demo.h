@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /* gk5 demo's blocks in files of their own. */
 #ifndef GK5_TOOLS_DEMO_H
 #define GK5_TOOLS_DEMO_H

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # gk5's main job on a fresh Debian 12 machine (as root): install what is
 # missing, build, run `gk5 demo` (a throwaway MIT KDC on loopback, MIT
 # GSS-API contexts per enctype, gk5 and MIT exchanging tokens both ways,

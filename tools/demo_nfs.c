@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 demo's NFS block: NFS-Ganesha started on 127.0.0.1 in the demo's
  * throwaway realm (its MEM FSAL, the realm's nfs.keytab), then `gk5 nfs4`

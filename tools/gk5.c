@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 — the command-line tool: dispatch to the subcommands, the top-level
  * --help and --version, and `gk5 enctypes`.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * NFSv4.0 COMPOUND encoding and decoding (RFC 7530; its XDR is RFC 7531)
  * for the operations of nfs4_xdr.h, on libtirpc's xdr_* primitives.

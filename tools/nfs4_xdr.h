@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * A small NFSv4.0 (RFC 7530) COMPOUND layer on libtirpc's XDR primitives:
  * the operations a client needs to walk a path, list a directory, make a

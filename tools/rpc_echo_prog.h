@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The echo program that `gk5 rpc serve` serves and `gk5 rpc ping|echo` and
  * the RPC tests call: its numbers, bounds and the SOURCE pattern.  Plain

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # Installs every Debian 12 package gk5's build, tests, demo and benchmark
 # need.  Run as root on a fresh machine; safe to run again.
 set -euo pipefail

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # The whole gk5 test suite, as CI runs it: installs what is missing (Debian
 # 12, as root), then builds and tests every configuration:
 #   default, -Ddes3=true, ASan+UBSan, valgrind memcheck over the unit suite,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 crypto — the RFC 3961 framework on OpenSSL 3: string-to-key, key
  * derivation, encrypt/decrypt, keyed checksums and PRF for every enctype

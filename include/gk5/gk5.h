@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 — the Kerberos V5 GSS-API mechanism's per-message operations
  * (RFC 4121, RFC 1964 for DES3) as a userspace library.

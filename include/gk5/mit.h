@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libgk5_mit (pkg-config gk5-mit): MIT krb5 security contexts into gk5,
  * and the few establishment helpers an RPC layer needs.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libgk5_rpc (pkg-config gk5-rpc): RPCSEC_GSS version 1 (RFC 2203) with
  * the Kerberos V5 mechanism, for libtirpc clients and for any RPC server.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The bridge from an established MIT krb5 GSS-API context to gk5: MIT's
  * lucid export (version 1), gk5's lucid import, and the rpc.gssd buffer

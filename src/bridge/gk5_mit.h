@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The bridge from MIT krb5's GSS-API to gk5: an established MIT security
  * context leaves MIT through gss_krb5_export_lucid_sec_context() (lucid

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libgk5_mit's public calls (include/gk5/mit.h): an established MIT krb5
  * context into gk5, status words for both sides, and thin initiator and

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The embedded default: a throwaway MIT realm and KDC on 127.0.0.1, and
  * in-process context establishment with MIT's GSS-API (see mit_realm.h).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The embedded default (DESIGN.md): a throwaway MIT krb5 realm with a real
  * krb5kdc on 127.0.0.1 in a temporary folder, and security contexts

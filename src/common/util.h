@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /* Small helpers shared by every layer: wiping, big-endian load/store. */
 #ifndef GK5_UTIL_H
 #define GK5_UTIL_H

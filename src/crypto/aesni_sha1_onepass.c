@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 3962 (aes128/aes256-cts-hmac-sha1-96) sealing and unsealing in one
  * pass: AES-CBC encryption (decryption) and the SHA-1 compression of

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * OpenSSL algorithm objects, fetched once per process.  EVP_*_fetch walks
  * OpenSSL's method store under its locks; a server importing thousands of

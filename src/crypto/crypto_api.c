@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The public RFC 3961 API (include/gk5/crypto.h): thin wrappers that check
  * the enctype against the table FIRST (so rc4, single DES, a des3 that is

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 3961 6.3: des3-cbc-hmac-sha1-kd (16; rpc.gssd's des3-cbc-raw 6 is the
  * same key type).  Built only with -Ddes3=true: RFC 8429 deprecates it and

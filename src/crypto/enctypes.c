@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * THE enctype table: the only list of enctypes in gk5.  Preference order,
  * availability, build options and the refusal policy all hang off these

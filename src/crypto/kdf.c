@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Key derivation on OpenSSL's KDFs (KRB5KDF, KBKDF, PBKDF2) and the
  * per-usage subkeys Ke, Ki, Kc every profile derives the same way.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 3961 5.1 n-fold: OpenSSL has no public n-fold (KRB5KDF folds its
  * constant internally), so this one is by hand.

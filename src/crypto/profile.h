@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Per-family operations, private to src/crypto.  Each enctype row points at
  * one of these; the rows give the lengths and OpenSSL names, the profile

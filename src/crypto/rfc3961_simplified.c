@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 3961 5.3 simplified profile, the MAC-then-encrypt shape shared by
  * AES-SHA1 (RFC 3962), Camellia (RFC 6803, same shape with CMAC) and DES3

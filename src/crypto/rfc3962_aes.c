@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 3962: aes128-cts-hmac-sha1-96 (17) and aes256-cts-hmac-sha1-96 (18),
  * the RFC 3961 simplified profile with AES-CBC-CTS, HMAC-SHA1-96 and the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 6803: camellia128-cts-cmac (25) and camellia256-cts-cmac (26).
  * The simplified profile's MAC-then-encrypt shape with Camellia-CBC-CTS and

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 8009: aes128-cts-hmac-sha256-128 (19) and aes256-cts-hmac-sha384-192
  * (20).  Encrypt-then-MAC with AES-CBC-CTS and HMAC-SHA-256/384, keys from

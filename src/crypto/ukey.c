@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Prepared keys (gk5_ukey) and everything that runs on them per message:
  * the in-place cipher over scattered segments, MACs over IOVs, keyed

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Interposed security contexts: establishment by MIT's krb5 mechanism,
  * then the takeover by gk5 (the lucid data of MIT's complete context,

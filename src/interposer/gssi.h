@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The entry points MIT's mechglue (1.20) looks up in an interposer module,
  * with the signatures of its gss_config members: declared here so that the

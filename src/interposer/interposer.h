@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5_mech.so: a mechglue interposer module for MIT krb5's GSS-API.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The interposer's identity: its OID, the krb5 mechanism OIDs it takes
  * over and the special OIDs that reach MIT's real krb5 mechanism, the

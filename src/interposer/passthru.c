@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Everything of the krb5 mechanism that gk5 does not serve, handed to MIT's
  * real krb5 mechanism through the special OID: credentials, names, the

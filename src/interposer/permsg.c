@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Per-message calls (RFC 2743 2.3) of interposed krb5 contexts: gk5 serves
  * them once it holds the context; a context left with MIT goes to MIT's

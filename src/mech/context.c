@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Contexts: made once from a session key (or an acceptor subkey) by
  * deriving every subkey the role needs and keying OpenSSL through the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5's own context format: everything a context is, so that it can move
  * between processes (or survive between CLI calls) and carry on exactly

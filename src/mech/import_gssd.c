@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Contexts established by someone else: the buffer rpc.gssd and gssproxy
  * write for the Linux kernel, and MIT's lucid v1 context.

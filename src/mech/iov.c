@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The public per-message calls (RFC 2743 2.3, RFC 2744 5): argument
  * checks, IOV validation, the ALLOCATE flag, and dispatch to the token

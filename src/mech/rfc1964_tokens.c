@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 1964 MIC and Wrap tokens for DES3 (des3-cbc-sha1, built only with
  * -Ddes3=true), byte for byte as MIT krb5 makes them.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 4121 per-message tokens: MIC (4.2.6.1) and Wrap (4.2.6.2), built and
  * checked in place over the caller's IOV buffers.

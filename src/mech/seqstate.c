@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The receive window: replay and sequence detection with the semantics of
  * RFC 2743 1.2.3 over the last 64 sequence numbers.

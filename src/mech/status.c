@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Status: the ONLY place where gk5 error codes become GSS-API major status
  * codes (RFC 2744 3.9.1 numbering), and the words for both.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RPCSEC_GSS version 1 (RFC 2203), client side: a libtirpc AUTH whose
  * operations are gk5's.

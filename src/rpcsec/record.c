@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 5531 section 11 record marking over a stream socket: each record is
  * one or more fragments, each preceded by a 4-byte big-endian header whose

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Inside libgk5_rpc: the RFC 2203 wire pieces the client and the server
  * share.  Every function that can fail returns 0 or -1 and fills err

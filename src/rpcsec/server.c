@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 2203 RPCSEC_GSS, the server's half: one RPC call message in, a
  * verdict out (dispatch it, send this reply, or send nothing).

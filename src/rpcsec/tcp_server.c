@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * A small TCP server over gk5_rpc_server: RFC 5531 11 record marking, a
  * thread per connection, the program's dispatch callback for each call.

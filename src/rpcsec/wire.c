@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 2203 pieces shared by gk5's RPCSEC_GSS client and server: the
  * credential, the verifiers (MIC tokens over bytes or a sequence number),

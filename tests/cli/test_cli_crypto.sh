@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # The gk5 binary: `gk5 enctypes`, `gk5 crypto ...`, --help/--version, exit
 # statuses.  Run by meson with GK5_CLI (the built binary) and GK5_DES3 (0/1).
 # GK5_CLI_WRAPPER, if set, is put in front of every gk5 run, e.g.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # gk5 inspect: decodes token headers without keys.  Tokens: MIT krb5's
 # fixed-key t_invalid.c tokens (tests/vectors/mit_gss_tokens_*.txt, source
 # named there) and damaged copies of them.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # gk5 wrap | unwrap | mic | verify through context files: rpc.gssd buffers
 # written here byte by byte, gk5's own export written back with --ctx-out.
 # Run by meson with GK5_CLI (the built binary) and GK5_DES3 (0/1).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Constant-time check (the ctgrind technique): key material and received
  * MACs are marked as undefined memory with VALGRIND_MAKE_MEM_UNDEFINED, and

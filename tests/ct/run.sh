@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # Constant-time check: run ct_check under valgrind memcheck (ctgrind).
 #
 #   tests/ct/run.sh BUILD_DIR            (uses BUILD_DIR/tests/ct/ct_check)

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # Source-based coverage of what the fuzz corpora reach (tests/fuzz/run.sh
 # --coverage calls this).
 #

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Shared pieces of gk5's libFuzzer targets and of the corpus generator.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: gk5_c_decrypt (RFC 3961 5.3 simplified profile with
  * RFC 3962 AES and RFC 6803 Camellia; RFC 8009 AES-SHA2; RFC 3961 6.3 DES3)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Differential libFuzzer target: the same bytes go to gk5_unwrap and to MIT
  * krb5's gss_unwrap on the same context (same key, role, acceptor subkey,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: gk5_ctx_import, gk5's own versioned context format
  * (derived subkeys, flags, send counter and receive window).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: gk5_ctx_import_gssd, the rpc.gssd / gssproxy context
  * buffer (DESIGN.md "The rpc.gssd context buffer": u32 flags, u32 endtime,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: `gk5 inspect`'s token decoder (tools/cli_inspect.c),
  * which reads tokens without keys and must take any bytes: RFC 4121 MIC and

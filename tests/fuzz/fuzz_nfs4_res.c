@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: the NFSv4 COMPOUND reply decoder (tools/nfs4_xdr.c,
  * nfs4_xdr_compound_res), which takes a server's bytes for `gk5 nfs4` and

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: the RFC 2203 pieces an RPCSEC_GSS peer reads from the
  * network (src/rpcsec/wire.c): the credential body, and the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: the RPCSEC_GSS server (src/rpcsec/server.c) on whole
  * RPC call messages -- the call header, the credential, the verifier (the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: the RPCSEC_GSS client (src/rpcsec/client.c) on the
  * bytes of a reply, driven as libtirpc 1.3.3's clnt_vc_call drives the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: gk5_unwrap (RFC 4121 4.2.6.2 Wrap tokens; RFC 1964
  * 1.2.2 for DES3) for every enctype, both roles, with and without the

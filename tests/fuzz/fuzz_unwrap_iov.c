@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: gk5_unwrap_iov (RFC 4121 4.2.4 layout, MIT's
  * gss_unwrap_iov buffer semantics) for every enctype, both roles, with and

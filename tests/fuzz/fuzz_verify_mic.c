@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: gk5_verify_mic (RFC 4121 4.2.6.1 MIC tokens; RFC 1964
  * 1.2.1 for DES3) and gk5_verify_mic_iov, for every enctype, both roles,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Writes the seed corpora of the fuzz targets: valid tokens, ciphertexts
  * and context buffers made from the same seed keys the targets use

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * A fixed-key MIT krb5 GSS-API context without a KDC (see mit_ctx.h).
  *

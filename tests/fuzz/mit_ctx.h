@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Build an established MIT krb5 GSS-API security context from a fixed key,
  * without a KDC: hand-write the interprocess token that MIT krb5 1.20's

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # Run every fuzz target for a bounded time (CI's smoke run; builds nothing).
 #
 #   tests/fuzz/run.sh SECONDS [BUILD_DIR [TARGET...]]
@@ -31,7 +33,7 @@ set -o pipefail
 shopt -s extglob
 
 usage() {
-    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 is_number() {

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # A throwaway MIT krb5 realm with a real KDC on 127.0.0.1, for the interop
 # tests (the same realm that src/bridge/mit_realm.c builds in C for
 # `gk5 demo`; keep the two in step).

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # `gk5 demo` end to end: it must pass every row, refuse rc4 with RFC 8429's
 # reason, finish in under a minute and leave no KDC process, no NFS server
 # and no temporary folder behind -- also when it is killed by SIGTERM

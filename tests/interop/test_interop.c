@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Live interop with MIT krb5 (issue 4): contexts established by MIT's
  * GSS-API against a real krb5kdc on 127.0.0.1, one side exported into gk5

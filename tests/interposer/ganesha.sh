@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # NFS-Ganesha with gk5_mech.so (TAP): Ganesha runs with a GSS_MECH_CONFIG
 # that names the interposer, so its libntirpc RPCSEC_GSS calls MIT's
 # GSS-API (gss_get_mic, gss_verify_mic and the gss_*_iov family) and gk5

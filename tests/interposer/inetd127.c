@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * inetd127: a one-service inetd on 127.0.0.1 for the interposer tests.
  *

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # MIT's own GSS sample programs through the gk5_mech interposer (meson
 # suite 'interposer'): TAP, one line per cell.
 #

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * test_interposer_api (meson test 'interposer-api', TAP): gk5_mech.so, the
  * mechglue interposer, seen only through MIT's public GSS-API.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # NFS-Ganesha (NFSv4 over RPCSEC_GSS, libntirpc) on 127.0.0.1, in a realm
 # made by tests/interop/kdc.sh, exporting the MEM FSAL.
 #

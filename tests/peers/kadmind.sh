@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # MIT kadmind (the RPCSEC_GSS server of program 2112, libgssrpc) on
 # 127.0.0.1, in a realm made by tests/interop/kdc.sh.
 #

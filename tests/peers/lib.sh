@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # shellcheck shell=bash
 # Shared by kadmind.sh and ganesha.sh (sourced, not run): finding the
 # programs, picking a free loopback port, and starting and stopping exactly

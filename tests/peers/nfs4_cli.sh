@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # `gk5 nfs4` against NFS-Ganesha (TAP), inside kdc.sh run and ganesha.sh
 # run (GK5_REALM_DIR, GK5_GANESHA_PORT).
 #   basic     every service (sys, krb5, krb5i, krb5p): put, cat (compared

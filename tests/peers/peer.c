@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * TAP output, connections and AUTHs for the real-server tests (peer.h).
  */

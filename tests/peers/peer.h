@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * What test_kadmind and test_ganesha share: TAP output, a TCP CLIENT to a
  * port on 127.0.0.1, and an AUTH for a flavour -- AUTH_SYS, or RPCSEC_GSS

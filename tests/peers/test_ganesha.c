@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5's RPCSEC_GSS client against NFS-Ganesha: a minimal NFSv4.0 client
  * (RFC 7530, through nfs4_xdr.c) with one TAP line per cell.  Run inside

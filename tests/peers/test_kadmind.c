@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5's RPCSEC_GSS client against MIT kadmind (libgssrpc): the kadmin
  * program 2112 version 2 with krb5, krb5i and krb5p, one TAP line per

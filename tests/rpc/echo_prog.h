@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The echo program that `gk5 rpc serve` serves (its numbers and SOURCE
  * pattern: tools/rpc_echo_prog.h), as the libtirpc peers in this folder

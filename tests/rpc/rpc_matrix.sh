@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 # The RPCSEC_GSS matrix (meson suite 'rpc'): TAP, one line per cell.
 #
 #   kdc.sh run --tap -- rpc_matrix.sh GK5 TIRPC_SERVER TIRPC_CLIENT MANY_CONTEXTS

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * test_many_contexts: many RPCSEC_GSS contexts at once against one server.
  *

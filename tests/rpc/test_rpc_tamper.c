@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * test_rpc_tamper (meson test 'rpc-tamper', TAP): gk5's real RPCSEC_GSS
  * client AUTH against gk5's message-level server, with an attacker in the

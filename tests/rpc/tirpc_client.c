@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * tirpc_client: the echo program (echo_prog.h) through libtirpc's OWN
  * client, RPCSEC_GSS included (rpc_gss_seccreate on MIT's initiator), so

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * tirpc_server: the echo program (echo_prog.h) on libtirpc's OWN server,
  * RPCSEC_GSS included (svc_auth_gss with MIT's acceptor), so that gk5's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Contexts: the rpc.gssd buffer (every size, every malformed variant, the
  * refused enctypes with their reasons), MIT lucid v1 imports, gk5's own

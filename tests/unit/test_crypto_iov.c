@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Encryption and checksums over scattered IOV segments, for every enctype
  * built here.

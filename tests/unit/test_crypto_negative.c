@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Every positive encryption, decryption and checksum vector in
  * tests/vectors/, run again as negatives, with the exact error crypto.h

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Every known-answer vector in tests/vectors/ run through the crypto API:
  * RFC 3961 A.1 (n-fold), A.3 (DES3 DR/DK), A.4 (DES3 string-to-key), RFC

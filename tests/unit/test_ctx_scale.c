@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Many live contexts, as a server holds them: for every supported enctype,
  * N acceptor contexts (default 100,000; GK5_SCALE_CONTEXTS overrides, as

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The t_invalid-style negative corpus (tests/vectors/invalid_tokens.txt):
  * MIT krb5's fixed-key CFX tokens and tokens built from fixed fields with

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The IOV API (MIT gss_*_iov semantics, RFC 4121 token layouts): data split
  * across many buffers, SIGN_ONLY buffers, HEADER/TRAILER/PADDING and their

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The hand-written AES-NI paths (src/crypto/aesni_sha1_onepass.c) against
  * OpenSSL, their oracle: AES-CBC both ways, RFC 3962 one-pass sealing

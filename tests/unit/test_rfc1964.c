@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 1964 MIC and Wrap tokens for DES3 (-Ddes3=true).
  *

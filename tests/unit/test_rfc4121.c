@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 4121 per-message tokens (4.2.6.1 MIC, 4.2.6.2 Wrap) through the public
  * API: round trips for every built enctype, initiator <-> acceptor, with and

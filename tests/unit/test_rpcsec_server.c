@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The RPCSEC_GSS message-level server (src/rpcsec/server.c) on fixed-key
  * contexts, for every built enctype: calls are built here by hand with the

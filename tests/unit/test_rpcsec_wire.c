@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * RFC 2203 wire pieces of libgk5_rpc (src/rpcsec/wire.c, record.c) on
  * fixed-key contexts: credentials, verifiers, integrity and privacy bodies

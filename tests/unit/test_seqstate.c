@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * The receive window (src/mech/seqstate.c) against RFC 2743 1.2.3: in
  * order, duplicate, late inside the window, older than the window, gap,

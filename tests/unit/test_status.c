@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * src/mech/status.c: the one translation from gk5 error codes to GSS major
  * status (RFC 2744 3.9.1 values), names, and words for both.

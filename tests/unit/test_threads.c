@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Many threads on one context (DESIGN.md "Tokens and sequence numbers"):
  * 2, 4 and 8 threads wrap and make MICs on one initiator at once; every

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Tests of the known-answer file reader (tests/unit/vecfile.[ch]) on small
  * temporary files: what it accepts, and that it fails -- naming file:line --

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Helpers shared by the per-message token tests (test_rfc4121, test_iov,
  * test_invalid_tokens, test_threads): contexts from the rpc.gssd buffer,

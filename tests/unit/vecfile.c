@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Reader for the known-answer files in tests/vectors/ (format: vecfile.h).
  */

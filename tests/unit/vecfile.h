@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
 /*
  * Known-answer files: a reader for the `name = value` blocks in
  * tests/vectors/ (the directory comes from $GK5_VECTORS_DIR).

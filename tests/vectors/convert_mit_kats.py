@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
 """Convert MIT krb5's known-answer data to gk5 vector files.
 
 Reads shared/reference/mit_krb5_kats.txt (one record per line, values from
