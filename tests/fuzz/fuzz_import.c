@@ -4,7 +4,8 @@
  * libFuzzer target: gk5_ctx_import, gk5's own versioned context format
  * (derived subkeys, flags, send counter and receive window).
  *
- * Input: u8 (bits 0-1: token count; bit 7: reseal), u64 (big-endian) the
+ * Input: u8 (bits 0-1: token count; bit 6: misuse; bit 7: reseal), u64
+ * (big-endian) the
  * peer's send sequence number, then the buffer.  With reseal the harness
  * first rewrites the buffer's closing SHA-256 to fit the rest, so that the
  * field checks behind the digest meet mutated fields; without, the digest
@@ -14,7 +15,10 @@
  * with that sequence number sends it Wrap tokens, so that imported receive
  * windows (any position, 32- or 64-bit) meet real tokens: each token that
  * is accepted must be reported as a duplicate when replayed (with replay
- * detection on).
+ * detection on).  With misuse the same buffer is also offered with a NULL
+ * output pointer and as a NULL pointer with its length, and an imported
+ * context is exported with a NULL output and a NULL context is exported:
+ * each must be refused with its own minor code and change nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +72,53 @@ static void roundtrip(gk5_ctx *ctx)
     gk5_buffer_release(&e1);
     gk5_buffer_release(&e2);
     gk5_ctx_free(again);
+}
+
+#define MODE_MISUSE 0x40u
+#define MODE_RESEAL 0x80u
+
+static void expect_refused(const char *what, uint32_t major, uint32_t minor,
+                           uint32_t want_major, uint32_t want_minor)
+{
+    if (major != want_major || GK5_ERR_CODE(minor) != want_minor) {
+        fuzz_fail(what, major, minor);
+    }
+}
+
+static void misuse_import(const uint8_t *buf, size_t len)
+{
+    gk5_ctx *ctx = NULL;
+    uint32_t minor = 0, major;
+
+    major = gk5_ctx_import(&minor, buf, len, NULL);
+    expect_refused("import with a NULL output pointer was not refused", major,
+                   minor, GK5_S_FAILURE, GK5_ERR_INVALID_ARGUMENT);
+    major = gk5_ctx_import(&minor, NULL, len != 0 ? len : 1, &ctx);
+    expect_refused("import of a NULL buffer with a length was not refused",
+                   major, minor, GK5_S_FAILURE, GK5_ERR_INVALID_ARGUMENT);
+    if (ctx != NULL) {
+        fuzz_fail("a refused import wrote a context", major, minor);
+    }
+    /* No buffer at all is merely too short. */
+    major = gk5_ctx_import(&minor, NULL, 0, &ctx);
+    expect_refused("import of nothing was not refused as truncated", major,
+                   minor, GK5_S_DEFECTIVE_TOKEN, GK5_ERR_IMPORT_TRUNCATED);
+}
+
+static void misuse_export(gk5_ctx *ctx)
+{
+    gk5_buffer out = {7, (void *)&out};
+    uint32_t minor = 0, major;
+
+    major = gk5_ctx_export(&minor, ctx, NULL);
+    expect_refused("export to a NULL buffer was not refused", major, minor,
+                   GK5_S_FAILURE, GK5_ERR_INVALID_ARGUMENT);
+    major = gk5_ctx_export(&minor, NULL, &out);
+    expect_refused("export of a NULL context was not refused", major, minor,
+                   GK5_S_NO_CONTEXT, GK5_ERR_CTX_NO_CONTEXT);
+    if (out.length != 0 || out.value != NULL) {
+        fuzz_fail("a refused export left its output set", major, minor);
+    }
 }
 
 static void send_ops(gk5_ctx *ctx)
@@ -163,8 +214,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     peer_seq |= fuzz_u32(&in);
     len = fuzz_bytes(&in, &p, in.n);
     buf = fuzz_dup(p, len);
-    if ((mode & 0x80) != 0) {
+    if ((mode & MODE_RESEAL) != 0) {
         reseal(buf, len);
+    }
+    if ((mode & MODE_MISUSE) != 0) {
+        misuse_import(buf, len);
     }
     major = gk5_ctx_import(&minor, buf, len, &ctx);
     if (major != GK5_S_COMPLETE) {
@@ -182,6 +236,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_fail("inquire failed on an imported context", major, minor);
     }
     roundtrip(ctx);
+    if ((mode & MODE_MISUSE) != 0) {
+        misuse_export(ctx);
+    }
     receive(ctx, &info, count, peer_seq);
     send_ops(ctx);
     gk5_ctx_free(ctx);

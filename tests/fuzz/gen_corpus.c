@@ -278,6 +278,129 @@ static void per_message_seeds(const struct fuzz_cfg *cfg)
     }
 }
 
+/* The lucid fields as fuzz_import_gssd.c decodes them. */
+struct lucid_seed {
+    uint32_t version, protocol, sign_alg, seal_alg, have_subkey;
+    int32_t et[3];   /* rfc1964 ctx_key, cfx ctx_key, acceptor_subkey */
+    uint8_t klen[3]; /* key lengths (bit 7: NULL data) */
+};
+
+static void s_lucid(struct seed *s, unsigned mode, bool initiator,
+                    const struct lucid_seed *l)
+{
+    uint8_t key[64];
+
+    s_u8(s, mode);
+    s_u32(s, l->version);
+    s_u32(s, initiator ? 1 : 0);
+    s_u32(s, 0); /* endtime: none */
+    s_u32(s, 0); /* send_seq, high */
+    s_u32(s, initiator ? 1000 : 2000);
+    s_u32(s, 0); /* recv_seq, high */
+    s_u32(s, initiator ? 2000 : 1000);
+    s_u32(s, l->protocol);
+    s_u32(s, l->sign_alg);
+    s_u32(s, l->seal_alg);
+    for (int k = 0; k < 3; k++) {
+        size_t n = l->klen[k] & 0x7fu;
+        if (k == 1) { /* have_acceptor_subkey precedes the cfx keys */
+            s_u32(s, l->have_subkey);
+        }
+        s_u32(s, (uint32_t)l->et[k]);
+        s_u8(s, l->klen[k]);
+        memset(key, 0, sizeof(key));
+        (void)fuzz_seed_key(l->et[k], (unsigned)k & 1u, key, sizeof(key));
+        s_put(s, key, n < sizeof(key) ? n : sizeof(key));
+    }
+}
+
+/* Lucid contexts for one configuration: the valid one, then each field
+ * that import must refuse. */
+static void lucid_seeds(const struct fuzz_cfg *cfg)
+{
+    int32_t et = cfg->enctype;
+    uint8_t key[64];
+    uint8_t kl = (uint8_t)fuzz_seed_key(et, 0, key, sizeof(key));
+    bool des3 = et == 16;
+    struct lucid_seed ok = {1,
+                            des3 ? 0 : 1,
+                            4,
+                            2,
+                            cfg->acceptor_subkey,
+                            {des3 ? et : 0, des3 ? 0 : et, des3 ? 0 : et},
+                            {des3 ? kl : 0, des3 ? 0 : kl, des3 ? 0 : kl}};
+    struct lucid_seed l;
+    struct seed s;
+    char name[256];
+    static const struct {
+        const char *what;
+        unsigned mode;
+    } misuse[] = {{"null-out", 0x03}, {"null-in", 0x05}};
+
+    cfg_name(name, sizeof(name), cfg, "lucid");
+    s_reset(&s);
+    s_lucid(&s, 1, cfg->initiator, &ok);
+    write_seed("import_gssd", name, &s);
+    if (cfg->initiator || cfg->acceptor_subkey) {
+        return; /* the refusals below once per enctype */
+    }
+    for (int i = 0; i < 7; i++) {
+        const char *what = "";
+        l = ok;
+        switch (i) {
+        case 0:
+            l.version = 2;
+            what = "version2";
+            break;
+        case 1:
+            l.protocol = 2;
+            what = "protocol2";
+            break;
+        case 2:
+            l.klen[des3 ? 0 : 1] |= 0x80;
+            what = "key-null";
+            break;
+        case 3:
+            l.klen[des3 ? 0 : 1] = (uint8_t)(kl - 1);
+            what = "key-short";
+            break;
+        case 4:
+            l.protocol = des3 ? 1 : 0;
+            l.et[0] = et;
+            l.klen[0] = kl;
+            l.et[1] = l.et[2] = et;
+            l.klen[1] = l.klen[2] = kl;
+            what = "other-protocol";
+            break;
+        case 5:
+            l.sign_alg = 0;
+            l.protocol = 0;
+            l.et[0] = et;
+            l.klen[0] = kl;
+            what = "sign-alg0";
+            break;
+        case 6:
+            l.seal_alg = 0xffff;
+            l.protocol = 0;
+            l.et[0] = et;
+            l.klen[0] = kl;
+            what = "seal-none";
+            break;
+        }
+        snprintf(name, sizeof(name), "lucid-%s-%s", et_name(et), what);
+        s_reset(&s);
+        s_lucid(&s, 1, false, &l);
+        write_seed("import_gssd", name, &s);
+    }
+    for (size_t i = 0; i < sizeof(misuse) / sizeof(misuse[0]); i++) {
+        snprintf(name, sizeof(name), "lucid-%s-%s", et_name(et),
+                 misuse[i].what);
+        s_reset(&s);
+        s_lucid(&s, misuse[i].mode, false, &ok);
+        write_seed("import_gssd", name, &s);
+    }
+}
+
 static void import_seeds(const struct fuzz_cfg *cfg)
 {
     struct seed s;
@@ -290,8 +413,10 @@ static void import_seeds(const struct fuzz_cfg *cfg)
 
     cfg_name(name, sizeof(name), cfg, "gssd");
     s_reset(&s);
+    s_u8(&s, 0); /* mode: a gssd buffer */
     s_put(&s, buf, len);
     write_seed("import_gssd", name, &s);
+    lucid_seeds(cfg);
 
     /* gk5's own format: pristine, then after tokens 0, 1 and 5 of the
      * peer's (a window with a gap). */
@@ -305,6 +430,13 @@ static void import_seeds(const struct fuzz_cfg *cfg)
         cfg_name(name, sizeof(name), cfg,
                  round == 0 ? "export" : "export-window");
         write_seed("import", name, &s);
+        if (round == 0) {
+            /* The same with fuzz_import.c's misuse bit. */
+            char misuse[300];
+            s.p[0] |= 0x40;
+            snprintf(misuse, sizeof(misuse), "misuse-%s", name);
+            write_seed("import", misuse, &s);
+        }
         gk5_buffer_release(&exp);
         if (round == 0) {
             gk5_ctx *tx = fuzz_ctx_fresh(cfg, true);
@@ -391,6 +523,7 @@ static void import_gssd_negative(void)
         uint32_t zero = 0, et = (uint32_t)bad[i].enctype;
         uint64_t seq = 7;
         s_reset(&s);
+        s_u8(&s, 0); /* mode: a gssd buffer */
         s_put(&s, &flags, 4);
         s_put(&s, &zero, 4);
         s_put(&s, &seq, 8);
@@ -400,7 +533,32 @@ static void import_gssd_negative(void)
         }
         snprintf(name, sizeof(name), "gssd-%s", bad[i].name);
         write_seed("import_gssd", name, &s);
+        /* The same key in a lucid context, both protocols. */
+        for (uint32_t proto = 0; proto < 2; proto++) {
+            struct lucid_seed l = {
+                1,
+                proto,
+                4,
+                2,
+                0,
+                {bad[i].enctype, bad[i].enctype, 0},
+                {(uint8_t)bad[i].key_len, (uint8_t)bad[i].key_len, 0}};
+            s_reset(&s);
+            s_lucid(&s, 1, true, &l);
+            snprintf(name, sizeof(name), "lucid-proto%u-%s", (unsigned)proto,
+                     bad[i].name);
+            write_seed("import_gssd", name, &s);
+        }
     }
+    /* Misuse: a NULL output pointer; a NULL buffer with a length. */
+    s_reset(&s);
+    s_u8(&s, 0x02);
+    s_put(&s, "0123456789abcdefghijklmnopqrstuvwxyz0123", 40);
+    write_seed("import_gssd", "gssd-null-out", &s);
+    s.p[0] = 0x04;
+    write_seed("import_gssd", "gssd-null-in", &s);
+    s.n = 1; /* a NULL buffer of length 0: too short, not misuse */
+    write_seed("import_gssd", "gssd-null-in-empty", &s);
 }
 
 int main(int argc, char **argv)
