@@ -16,6 +16,11 @@
  *                  (possibly with another RRC) or with gk5_unwrap; it must
  *                  refuse the token or return exactly the plaintext, and an
  *                  unmutated token must be accepted.
+ * With B1_MISUSE set the input first goes through misuse(): the peer's
+ * sending calls with buffers missing, too short or too many, and the
+ * receiver's with a STREAM and no DATA, non-empty PADDING and NULL
+ * conf_state.  Each refusal must name the buffer problem and leave the
+ * send counter where it was (a refused wrap sends no sequence number).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +29,10 @@
 
 #define MAX_PLAINTEXT 4096
 #define MAX_IOV 12
+
+#define B1_MISUSE 0x10u
+/* One more buffer than iov.c accepts (GK5I_IOV_MAX is 128). */
+#define TOO_MANY_IOV 129
 
 /* Raw layouts. */
 enum { RAW_STREAM, RAW_HDT, RAW_HD, RAW_HDPT };
@@ -334,6 +343,174 @@ static void generated(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1,
     free_iov(tx_iov, tx_owned, n);
 }
 
+static void expect(const char *what, uint32_t major, uint32_t minor,
+                   uint32_t want)
+{
+    if (GK5_ERROR(major) == 0 || GK5_ERR_CODE(minor) != want) {
+        fuzz_fail(what, major, minor);
+    }
+}
+
+static uint64_t send_seq(gk5_ctx *ctx)
+{
+    gk5_ctx_info info;
+    uint32_t minor = 0, major = gk5_ctx_inquire(&minor, ctx, &info);
+
+    if (major != GK5_S_COMPLETE) {
+        fuzz_fail("inquire", major, minor);
+    }
+    return info.send_seq;
+}
+
+/* The sender's refusals: nothing sent, the counter unchanged. */
+static void misuse_send(gk5_ctx *tx, int conf_req, bool cfx)
+{
+    static gk5_iov_buffer many[TOO_MANY_IOV];
+    uint8_t hdr[128], pad[16], trl[128], msg[] = "misuse";
+    gk5_iov_buffer iov[4];
+    uint64_t seq = send_seq(tx);
+    uint32_t minor = 0, major, qop = 0;
+    size_t in_max = 0;
+
+    set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_DATA, msg, sizeof(msg));
+    major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 1);
+    expect("wrap_iov without a HEADER", major, minor, GK5_ERR_BAD_IOV);
+    major = gk5_wrap_iov_length(&minor, tx, conf_req, 0, NULL, iov, 1);
+    expect("wrap_iov_length without a HEADER", major, minor, GK5_ERR_BAD_IOV);
+
+    set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_HEADER, hdr, 15);
+    set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, msg, sizeof(msg));
+    set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_PADDING, pad, sizeof(pad));
+    set_iov(&iov[3], GK5_IOV_BUFFER_TYPE_TRAILER, trl, sizeof(trl));
+    major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 4);
+    expect("wrap_iov into a 15-byte HEADER", major, minor,
+           GK5_ERR_BUFFER_TOO_SMALL);
+    iov[0].buffer.length = sizeof(hdr);
+    if (cfx) { /* RFC 1964 tokens have no trailer: PADDING takes the pad */
+        iov[3].buffer.length = 1;
+        major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 4);
+        expect("wrap_iov into a 1-byte TRAILER", major, minor,
+               GK5_ERR_BUFFER_TOO_SMALL);
+    }
+
+    memset(many, 0, sizeof(many));
+    many[0] = iov[0];
+    many[1] = iov[1];
+    major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, many, TOO_MANY_IOV);
+    expect("wrap_iov with too many buffers", major, minor, GK5_ERR_BAD_IOV);
+    major = gk5_get_mic_iov(&minor, tx, 0, many, TOO_MANY_IOV);
+    expect("get_mic_iov with too many buffers", major, minor, GK5_ERR_BAD_IOV);
+    major = gk5_verify_mic_iov(&minor, tx, &qop, many, TOO_MANY_IOV);
+    expect("verify_mic_iov with too many buffers", major, minor,
+           GK5_ERR_BAD_IOV);
+    set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_DATA, msg, sizeof(msg));
+    set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_MIC_TOKEN, hdr, 10);
+    major = gk5_get_mic_iov(&minor, tx, 0, iov, 2);
+    expect("get_mic_iov into a 10-byte MIC_TOKEN", major, minor,
+           GK5_ERR_BUFFER_TOO_SMALL);
+    if (send_seq(tx) != seq) {
+        fuzz_fail("a refused send used a sequence number", 0, 0);
+    }
+
+    /* Below the smallest token nothing fits; conf_state is optional. */
+    major = gk5_wrap_size_limit(&minor, tx, conf_req, 0, 8, &in_max);
+    if (major != GK5_S_COMPLETE || in_max != 0) {
+        fuzz_fail("wrap_size_limit below the token overhead", major, minor);
+    }
+    set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_HEADER, NULL, 0);
+    set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, msg, sizeof(msg));
+    set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_PADDING, NULL, 0);
+    set_iov(&iov[3], GK5_IOV_BUFFER_TYPE_TRAILER, NULL, 0);
+    major = gk5_wrap_iov_length(&minor, tx, conf_req, 0, NULL, iov, 4);
+    if (major != GK5_S_COMPLETE || iov[0].buffer.length > sizeof(hdr) ||
+        iov[2].buffer.length > sizeof(pad) ||
+        iov[3].buffer.length > sizeof(trl)) {
+        fuzz_fail("wrap_iov_length without conf_state", major, minor);
+    }
+    iov[0].buffer.value = hdr;
+    iov[2].buffer.value = pad;
+    iov[3].buffer.value = trl;
+    major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 4);
+    if (major != GK5_S_COMPLETE || send_seq(tx) != seq + 1) {
+        fuzz_fail("wrap_iov without conf_state", major, minor);
+    }
+}
+
+/* The receiver's refusals on layouts that name no message. */
+static void misuse_receive(gk5_ctx *rx)
+{
+    uint8_t tok[64], pad[1] = {0};
+    gk5_iov_buffer iov[4];
+    uint32_t minor = 0, major, qop = 0;
+
+    memset(tok, 0, sizeof(tok));
+    set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_STREAM, tok, sizeof(tok));
+    major = gk5_unwrap_iov(&minor, rx, NULL, &qop, iov, 1);
+    expect("unwrap_iov of a STREAM without DATA", major, minor,
+           GK5_ERR_BAD_IOV);
+    set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_HEADER, tok, 16);
+    set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, tok + 16, 16);
+    set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_PADDING, pad, sizeof(pad));
+    set_iov(&iov[3], GK5_IOV_BUFFER_TYPE_TRAILER, tok + 32, 32);
+    major = gk5_unwrap_iov(&minor, rx, NULL, &qop, iov, 4);
+    expect("unwrap_iov with a non-empty PADDING", major, minor,
+           GK5_ERR_BAD_IOV);
+}
+
+/* conf_state is optional on both sides: a round trip without it, on
+ * contexts of its own (the input's receiver keeps its pristine window). */
+static void no_conf_state(const struct fuzz_cfg *cfg, int conf_req)
+{
+    uint8_t buf[128], msg[] = "no conf_state";
+    size_t len;
+    gk5_ctx *tx = NULL, *rx = NULL;
+    gk5_buffer in = {sizeof(msg), msg}, tok = {0, NULL}, out = {0, NULL};
+    gk5_iov_buffer iov[2];
+    uint32_t minor = 0, major, qop = 0;
+
+    len = fuzz_gssd_buffer(cfg, true, buf, sizeof(buf));
+    if (gk5_ctx_import_gssd(&minor, buf, len, &tx) != GK5_S_COMPLETE) {
+        fuzz_fail("import of the peer", 0, minor);
+    }
+    len = fuzz_gssd_buffer(cfg, false, buf, sizeof(buf));
+    if (gk5_ctx_import_gssd(&minor, buf, len, &rx) != GK5_S_COMPLETE) {
+        fuzz_fail("import of the receiver", 0, minor);
+    }
+    for (int round = 0; round < 2; round++) {
+        major = gk5_wrap(&minor, tx, conf_req, 0, &in, NULL, &tok);
+        if (major != GK5_S_COMPLETE) {
+            fuzz_fail("wrap without conf_state", major, minor);
+        }
+        if (round == 0) {
+            major = gk5_unwrap(&minor, rx, &tok, &out, NULL, &qop);
+        } else {
+            set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_STREAM, tok.value, tok.length);
+            set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, NULL, 0);
+            major = gk5_unwrap_iov(&minor, rx, NULL, &qop, iov, 2);
+        }
+        if (major != GK5_S_COMPLETE) {
+            fuzz_fail("unwrap without conf_state", major, minor);
+        }
+        gk5_buffer_release(&out);
+        gk5_buffer_release(&tok);
+    }
+    gk5_ctx_free(tx);
+    gk5_ctx_free(rx);
+}
+
+static void misuse(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1)
+{
+    gk5_ctx *tx = fuzz_ctx_fresh(cfg, true);
+    int conf_req = (b1 & FUZZ_B1_CONF) != 0;
+
+    misuse_send(tx, conf_req, cfg->enctype != 16);
+    fuzz_ctx_done(cfg, true, tx);
+    if (cfg->enctype != 16) {
+        misuse_receive(rx);
+    }
+    no_conf_state(cfg, conf_req);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_cfg cfg;
@@ -344,6 +521,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     rx = fuzz_ctx_fresh(&cfg, false);
+    if ((b1 & B1_MISUSE) != 0) {
+        misuse(&cfg, rx, b1);
+    }
     if ((b1 & FUZZ_B1_GENERATE) != 0) {
         generated(&cfg, rx, b1, data, size);
     } else {
