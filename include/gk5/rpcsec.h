@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
-/*
- * libgk5_rpc (pkg-config gk5-rpc): RPCSEC_GSS version 1 (RFC 2203) with
- * the Kerberos V5 mechanism, for libtirpc clients and for any RPC server.
+/**
+ * @file rpcsec.h
+ * @brief libgk5_rpc (pkg-config gk5-rpc): RPCSEC_GSS version 1 (RFC 2203)
+ * with the Kerberos V5 mechanism, for libtirpc clients and for any RPC
+ * server.
  *
  * Contexts are established with MIT's GSS-API (through libgk5_mit) and
  * every per-message operation after that is gk5's: the call and reply
  * verifiers, rpc_gss_integ_data and rpc_gss_priv_data bodies.  Bodies are
  * marshalled into gk5's own buffers and wrapped in place with the IOV API,
- * so calls and replies of any size (bounded by max_body) work.
+ * so calls and replies of any size (bounded by max_body) work
+ * (docs/design.md, "RPCSEC_GSS").
+ *
+ * Errors: the calls here return an AUTH, a verdict, or 0 / -1, and fill a
+ * gk5_rpc_error (when given one) with an enum gk5_rpc_err code, the GSS
+ * major and minor where GSS failed, and words.  Ownership: replies come
+ * back as malloc'd gk5_buffers for gk5_buffer_release(); every object has
+ * its own _free (or auth_destroy()), which accepts NULL.
  *
  * Client:
+ * @code
  *     CLIENT *clnt = clnt_tp_create(...);           // TCP
  *     gk5_rpc_error err;
  *     AUTH *auth = gk5_rpc_auth_create(clnt, "nfs@server",
@@ -20,8 +30,10 @@
  *     ... clnt_call(clnt, ...) ...
  *     auth_destroy(auth);                          // RPCSEC_GSS_DESTROY
  *     clnt_destroy(clnt);
+ * @endcode
  *
  * Server (transport-independent, one call message at a time):
+ * @code
  *     gk5_rpc_server *srv;  gk5_rpc_server_create(&opts, &srv, &err);
  *     switch (gk5_rpc_server_process(srv, msg, len, &call, &reply, &err)) {
  *     case GK5_RPC_CALL_DISPATCH:  // run the procedure on the arguments
@@ -32,6 +44,7 @@
  *     case GK5_RPC_CALL_REPLY:     // send reply, then gk5_buffer_release
  *     case GK5_RPC_CALL_DROP:      // send nothing (RFC 2203 5.3.3.1)
  *     }
+ * @endcode
  */
 #ifndef GK5_RPCSEC_H
 #define GK5_RPCSEC_H
@@ -50,83 +63,125 @@ extern "C" {
 
 /* ---- Services and flavours (RFC 2203 5; RFC 2623 pseudoflavours) ---- */
 
+/** The RPCSEC_GSS service (RFC 2203 rpc_gss_service_t). */
 typedef enum {
-    GK5_RPC_SVC_NONE = 1,      /* krb5: header MICs only */
-    GK5_RPC_SVC_INTEGRITY = 2, /* krb5i: rpc_gss_integ_data bodies */
-    GK5_RPC_SVC_PRIVACY = 3    /* krb5p: rpc_gss_priv_data bodies */
+    GK5_RPC_SVC_NONE = 1,      /**< krb5: header MICs only */
+    GK5_RPC_SVC_INTEGRITY = 2, /**< krb5i: rpc_gss_integ_data bodies */
+    GK5_RPC_SVC_PRIVACY = 3    /**< krb5p: rpc_gss_priv_data bodies */
 } gk5_rpc_service;
 
-#define GK5_RPC_FLAVOR_NONE 0u       /* AUTH_NONE */
-#define GK5_RPC_FLAVOR_SYS 1u        /* AUTH_SYS */
-#define GK5_RPC_FLAVOR_RPCSEC_GSS 6u /* RPCSEC_GSS */
-#define GK5_RPC_PSEUDO_KRB5 390003u  /* RPCSEC_GSS, krb5, service none */
-#define GK5_RPC_PSEUDO_KRB5I 390004u /* ... integrity */
-#define GK5_RPC_PSEUDO_KRB5P 390005u /* ... privacy */
+/** AUTH_NONE. */
+#define GK5_RPC_FLAVOR_NONE 0u
+/** AUTH_SYS. */
+#define GK5_RPC_FLAVOR_SYS 1u
+/** RPCSEC_GSS. */
+#define GK5_RPC_FLAVOR_RPCSEC_GSS 6u
+/** Pseudoflavour: RPCSEC_GSS, krb5, service none. */
+#define GK5_RPC_PSEUDO_KRB5 390003u
+/** Pseudoflavour: RPCSEC_GSS, krb5, integrity. */
+#define GK5_RPC_PSEUDO_KRB5I 390004u
+/** Pseudoflavour: RPCSEC_GSS, krb5, privacy. */
+#define GK5_RPC_PSEUDO_KRB5P 390005u
 
-/* RFC 2203 5.3.3.1: a sequence number this large ends the context. */
+/** RFC 2203 5.3.3.1: a sequence number this large ends the context. */
 #define GK5_RPC_MAXSEQ 0x80000000u
 
-/* "krb5", "krb5i", "krb5p" (or "?"). */
+/**
+ * The RFC 2623 name of a service.
+ *
+ * @param[in] svc  The service.
+ * @return "krb5", "krb5i" or "krb5p"; "?" for anything else.  Static.
+ */
 GK5_EXPORT const char *gk5_rpc_service_name(gk5_rpc_service svc);
-/* Parses "krb5|krb5i|krb5p" and "none|integrity|privacy"; 0 or -1. */
+
+/**
+ * Parse a service name: "krb5", "krb5i", "krb5p" or "none", "integrity",
+ * "privacy", in any case.
+ *
+ * @param[in]  name  The name.
+ * @param[out] svc   The service; 0 when the name is not one.
+ * @return 0, or -1 (name or svc NULL, or an unknown name).
+ */
 GK5_EXPORT int gk5_rpc_service_parse(const char *name, gk5_rpc_service *svc);
-/* 390003..390005 <-> service; 0 for a service that is not one. */
+
+/**
+ * The pseudoflavour of a service.
+ *
+ * @param[in] svc  The service.
+ * @return 390003, 390004 or 390005; 0 for a value that is not a service.
+ */
 GK5_EXPORT uint32_t gk5_rpc_pseudoflavor(gk5_rpc_service svc);
-/* 0 and *svc set, or -1 for a number that is not a krb5 pseudoflavour. */
+
+/**
+ * The service of a krb5 pseudoflavour.
+ *
+ * @param[in]  flavor  390003..390005.
+ * @param[out] svc     The service; 0 when flavor is not one.
+ * @return 0, or -1 (svc NULL, or not a krb5 pseudoflavour).
+ */
 GK5_EXPORT int gk5_rpc_service_from_pseudoflavor(uint32_t flavor,
                                                  gk5_rpc_service *svc);
 
 /* ---- Errors ---- */
 
+/** What went wrong in libgk5_rpc (gk5_rpc_error.code). */
 enum gk5_rpc_err {
-    GK5_RPC_OK = 0,
-    GK5_RPC_E_NOMEM,        /* out of memory */
-    GK5_RPC_E_INVALID,      /* bad argument or option */
-    GK5_RPC_E_TRANSPORT,    /* connect/send/receive failed or timed out */
-    GK5_RPC_E_UNSUPPORTED,  /* e.g. a transport other than a stream */
-    GK5_RPC_E_GSS,          /* a GSS call failed here (major, minor) */
-    GK5_RPC_E_SERVER_GSS,   /* the server's INIT reply: gss_major/minor */
-    GK5_RPC_E_REJECTED,     /* the server rejected the call (rpc, why) */
-    GK5_RPC_E_ACCEPT_STAT,  /* accepted, but not SUCCESS (accept_stat) */
-    GK5_RPC_E_BAD_VERIFIER, /* a verifier's MIC did not verify */
-    GK5_RPC_E_BAD_BODY,     /* integrity/privacy body failed its check */
-    GK5_RPC_E_SEQ_MISMATCH, /* sequence number in a reply is not ours */
-    GK5_RPC_E_MALFORMED,    /* undecodable message, credential, body */
-    GK5_RPC_E_TOO_BIG,      /* larger than max_body */
-    GK5_RPC_E_CONTEXT,      /* no such context / context problem */
-    GK5_RPC_E_EXPIRED,      /* context or credential expired */
-    GK5_RPC_E_SERVICE,      /* service not allowed / not the context's */
-    GK5_RPC_E__COUNT
+    GK5_RPC_OK = 0,         /**< success */
+    GK5_RPC_E_NOMEM,        /**< out of memory */
+    GK5_RPC_E_INVALID,      /**< bad argument or option */
+    GK5_RPC_E_TRANSPORT,    /**< connect/send/receive failed or timed out */
+    GK5_RPC_E_UNSUPPORTED,  /**< e.g. a transport other than a stream */
+    GK5_RPC_E_GSS,          /**< a GSS call failed here (major, minor) */
+    GK5_RPC_E_SERVER_GSS,   /**< the server's INIT reply: gss_major/minor */
+    GK5_RPC_E_REJECTED,     /**< the server rejected the call (rpc, why) */
+    GK5_RPC_E_ACCEPT_STAT,  /**< accepted, but not SUCCESS (accept_stat) */
+    GK5_RPC_E_BAD_VERIFIER, /**< a verifier's MIC did not verify */
+    GK5_RPC_E_BAD_BODY,     /**< integrity/privacy body failed its check */
+    GK5_RPC_E_SEQ_MISMATCH, /**< sequence number is not the call's */
+    GK5_RPC_E_MALFORMED,    /**< undecodable message, credential, body */
+    GK5_RPC_E_TOO_BIG,      /**< larger than max_body */
+    GK5_RPC_E_CONTEXT,      /**< no such context / context problem */
+    GK5_RPC_E_EXPIRED,      /**< context or credential expired */
+    GK5_RPC_E_SERVICE,      /**< service not allowed / not the context's */
+    GK5_RPC_E__COUNT        /**< not an error code: one past the last */
 };
 
-/* What failed, for people and programs.  Filled by every call that takes
- * one (NULL is allowed: then nothing is reported). */
+/** What failed, for people and programs.  Filled by every call that takes
+ *  one (NULL is allowed: then nothing is reported); cleared on entry. */
 typedef struct {
-    int code;           /* enum gk5_rpc_err */
-    int rpc_stat;       /* enum clnt_stat when the RPC failed, else 0 */
-    uint32_t auth_stat; /* enum auth_stat of a rejected call, else 0 */
-    uint32_t major;     /* GSS major status (gk5's, MIT's or the server's) */
-    uint32_t minor;     /* GSS minor status, same origin */
-    char text[512];     /* all of it in words */
+    int code;           /**< enum gk5_rpc_err */
+    int rpc_stat;       /**< enum clnt_stat when the RPC failed, else 0 */
+    uint32_t auth_stat; /**< enum auth_stat of a rejected call, else 0 */
+    uint32_t major;     /**< GSS major status (gk5's, MIT's or the
+                             server's) */
+    uint32_t minor;     /**< GSS minor status, same origin */
+    char text[512];     /**< all of it in words */
 } gk5_rpc_error;
 
-/* Words for an enum gk5_rpc_err code. */
+/**
+ * Words for an enum gk5_rpc_err code.
+ *
+ * @param[in] code  The code.
+ * @return Static text; "unknown gk5 RPC error" for other values.
+ */
 GK5_EXPORT const char *gk5_rpc_strerror(int code);
 
 /* ---- Client: an AUTH for libtirpc ---- */
 
-/* Zero-initialise; NULL/0 fields take the defaults. */
+/** Client options.  Zero-initialise; NULL/0 fields take the defaults.
+ *  Copied by gk5_rpc_auth_create(): not needed afterwards. */
 typedef struct {
-    const char *principal;     /* initiator's krb5 name; default: ccache's */
-    const char *ccache;        /* credential cache name */
-    const char *client_keytab; /* initial credentials from this keytab */
-    const int32_t *enctypes;   /* session-key enctypes to ask for */
-    size_t n_enctypes;
-    unsigned timeout_ms; /* control exchanges; default 25000 */
-    size_t max_body;     /* largest reply body; default 64 MiB */
+    const char *principal;     /**< initiator's krb5 name; default: ccache's */
+    const char *ccache;        /**< credential cache name */
+    const char *client_keytab; /**< initial credentials from this keytab */
+    const int32_t *enctypes;   /**< session-key enctypes to ask for */
+    size_t n_enctypes;         /**< how many (at most 32) */
+    unsigned timeout_ms;       /**< control exchanges; default 25000 */
+    size_t max_body;           /**< largest reply body; default 64 MiB */
 } gk5_rpc_auth_options;
 
-/* Establish an RPCSEC_GSS context with the server clnt talks to (a stream
+/**
+ * Establish an RPCSEC_GSS context with the server clnt talks to (a stream
  * CLIENT: clnt_vc / clnt_tp over TCP or a UNIX socket) for target, a
  * host-based service "service@host", and return an AUTH for
  * clnt->cl_auth.
@@ -158,153 +213,349 @@ typedef struct {
  * each reply is checked against its own call.  Sharing needs a server
  * that does not bind contexts to connections (gk5's, NFS-Ganesha, Linux):
  * a connection-bound one knows the context on clnt's connection only.
- * NULL on failure, with err filled in (GSS failures name the side). */
+ *
+ * @param[in]  clnt     A stream CLIENT; not taken over (destroy it
+ *                      yourself, after auth_destroy() preferably).
+ * @param[in]  target   "service@host".
+ * @param[in]  service  The service of the first calls
+ *                      (gk5_rpc_auth_set_service() changes it).
+ * @param[in]  opts     Options, or NULL.
+ * @param[out] err      May be NULL; what failed.
+ * @return The AUTH, released with auth_destroy() (which sends
+ *         RPCSEC_GSS_DESTROY and wipes the keys); NULL on failure, with
+ *         err->code typically GK5_RPC_E_INVALID, GK5_RPC_E_NOMEM,
+ *         GK5_RPC_E_UNSUPPORTED (not a stream CLIENT), GK5_RPC_E_TRANSPORT,
+ *         GK5_RPC_E_GSS (this side's MIT or gk5 call: major, minor; minor
+ *         GK5_ERR_MIT for MIT's), GK5_RPC_E_SERVER_GSS (the server's INIT
+ *         answer: its gss_major and gss_minor), GK5_RPC_E_REJECTED
+ *         (auth_stat), GK5_RPC_E_BAD_VERIFIER, GK5_RPC_E_MALFORMED.
+ */
 GK5_EXPORT GK5_WUR AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
                                              gk5_rpc_service service,
                                              const gk5_rpc_auth_options *opts,
                                              gk5_rpc_error *err);
 
-/* Switch the service of later calls (same context).  0, or -1. */
+/**
+ * Switch the service of later calls (same context).  Safe while other
+ * threads call.
+ *
+ * @param[in] auth     An AUTH from gk5_rpc_auth_create().
+ * @param[in] service  The new service.
+ * @return 0, or -1 (auth not one of ours, or not a service).
+ */
 GK5_EXPORT int gk5_rpc_auth_set_service(AUTH *auth, gk5_rpc_service service);
 
+/** What gk5_rpc_auth_inquire() reports. */
 typedef struct {
-    int32_t enctype;         /* session key enctype of the context */
-    gk5_rpc_service service; /* of the next call */
-    uint32_t window;         /* the server's seq_window */
-    uint32_t next_seq;       /* next sequence number to send */
-    uint32_t established;    /* contexts established so far (>= 1) */
-    size_t handle_len;       /* the server's context handle length */
+    int32_t enctype;         /**< session key enctype of the context */
+    gk5_rpc_service service; /**< of the next call */
+    uint32_t window;         /**< the server's seq_window */
+    uint32_t next_seq;       /**< next sequence number to send */
+    uint32_t established;    /**< contexts established so far (>= 1) */
+    size_t handle_len;       /**< the server's context handle length */
 } gk5_rpc_auth_info;
 
-/* 0, or -1 if auth is not one of ours. */
+/**
+ * Describe the AUTH's current context.
+ *
+ * @param[in]  auth  An AUTH from gk5_rpc_auth_create().
+ * @param[out] info  Zeroed on entry, filled on success.
+ * @return 0, or -1 (auth not one of ours, or info NULL).
+ */
 GK5_EXPORT int gk5_rpc_auth_inquire(AUTH *auth, gk5_rpc_auth_info *info);
 
-/* Why the last call of this thread on auth failed (its err), or NULL if
- * it did not.  libtirpc reports such a failure as RPC_AUTHERROR or
- * RPC_CANTDECODERES; this says what it was. */
+/**
+ * Why this thread's last call on auth failed.  libtirpc reports such a
+ * failure as RPC_AUTHERROR or RPC_CANTDECODERES; this says what it was.
+ *
+ * @param[in] auth  An AUTH from gk5_rpc_auth_create().
+ * @return The call's error, or NULL if it did not fail (or auth is not one
+ *         of ours).  It belongs to auth and this thread: valid until the
+ *         thread's next call with auth, or auth_destroy().
+ */
 GK5_EXPORT const gk5_rpc_error *gk5_rpc_auth_last_error(AUTH *auth);
 
 /* ---- Server: message-level RPCSEC_GSS ---- */
 
+/** Server options.  Zero-initialise; 0/NULL fields take the defaults.
+ *  Read only by gk5_rpc_server_create(). */
 typedef struct {
-    const char *keytab;    /* acceptor keytab; default KRB5_KTNAME */
-    const char *principal; /* "service@host"; NULL: any key in keytab */
-    uint32_t window;       /* seq_window, 1..1024; default 128 */
-    size_t max_contexts;   /* context table bound; default 65536 */
-    uint32_t idle_timeout; /* seconds before an unused context goes;
-                              default 3600 */
-    unsigned flavors;      /* allowed: bit GK5_RPC_FLAVOR_NONE/SYS, bit
-                              (16 + service) for RPCSEC_GSS services;
-                              0: all */
-    size_t max_body;       /* largest call body; default 64 MiB */
+    const char *keytab;    /**< acceptor keytab; default KRB5_KTNAME */
+    const char *principal; /**< "service@host"; NULL: any key in keytab */
+    uint32_t window;       /**< seq_window, 1..1024; default 128 */
+    size_t max_contexts;   /**< context table bound; default 65536 */
+    uint32_t idle_timeout; /**< seconds before an unused context goes;
+                                default 3600 */
+    unsigned flavors;      /**< allowed: GK5_RPC_ALLOW_* bits; 0: all */
+    size_t max_body;       /**< largest call body; default 64 MiB */
 } gk5_rpc_server_options;
 
+/** gk5_rpc_server_options.flavors: allow AUTH_NONE. */
 #define GK5_RPC_ALLOW_NONE (1u << GK5_RPC_FLAVOR_NONE)
+/** gk5_rpc_server_options.flavors: allow AUTH_SYS. */
 #define GK5_RPC_ALLOW_SYS (1u << GK5_RPC_FLAVOR_SYS)
+/** gk5_rpc_server_options.flavors: allow RPCSEC_GSS with service svc. */
 #define GK5_RPC_ALLOW_GSS(svc) (1u << (16 + (unsigned)(svc)))
 
+/** A message-level RPCSEC_GSS server: its acceptor credential and its
+ *  table of contexts (opaque). */
 typedef struct gk5_rpc_server gk5_rpc_server;
+/** One call gk5_rpc_server_process() passed to the program (opaque). */
 typedef struct gk5_rpc_call gk5_rpc_call;
 
-/* 0, or -1 with err (e.g. the keytab has no key for principal). */
+/**
+ * Make a server.  The acceptor credential is acquired now (not when no
+ * RPCSEC_GSS service is allowed).
+ *
+ * @param[in]  opts  Options, or NULL for the defaults.
+ * @param[out] out   The server, for gk5_rpc_server_free().
+ * @param[out] err   May be NULL; what failed.
+ * @return 0, or -1 with err->code GK5_RPC_E_INVALID (out NULL, window
+ *         above 1024), GK5_RPC_E_NOMEM or GK5_RPC_E_GSS (the credential:
+ *         e.g. the keytab has no key for principal; major and minor as
+ *         gk5_mit_acceptor_cred_create() gave them).
+ */
 GK5_EXPORT GK5_WUR int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
                                              gk5_rpc_server **out,
                                              gk5_rpc_error *err);
-/* Wipes and frees every context; NULL is fine.  No call may be running. */
+
+/**
+ * Wipe and free every context, and the server.  No call may be running
+ * (gk5_rpc_server_process(), gk5_rpc_server_reply(), a TCP server on it).
+ *
+ * @param[in] srv  The server; NULL is fine.
+ */
 GK5_EXPORT void gk5_rpc_server_free(gk5_rpc_server *srv);
 
+/** What to do with a call message. */
 typedef enum {
-    GK5_RPC_CALL_DISPATCH = 0, /* *call is for the program */
-    GK5_RPC_CALL_REPLY = 1,    /* send *reply (gk5 answered the call) */
-    GK5_RPC_CALL_DROP = 2      /* send nothing; err says why */
+    GK5_RPC_CALL_DISPATCH = 0, /**< *call is for the program */
+    GK5_RPC_CALL_REPLY = 1,    /**< send *reply (gk5 answered the call) */
+    GK5_RPC_CALL_DROP = 2      /**< send nothing; err says why */
 } gk5_rpc_verdict;
 
-/* One RPC call message (no record mark).  msg may be modified (privacy
- * bodies are decrypted in place) and must outlive *call.  DISPATCH: *call
- * holds the procedure's plaintext arguments, reply with
- * gk5_rpc_server_reply (or gk5_rpc_call_free to drop it).  REPLY: *reply
- * is the whole reply message to send (gk5_buffer_release it): context
+/**
+ * Process one RPC call message (no record mark).
+ *
+ * DISPATCH: *call holds the procedure's plaintext arguments; answer with
+ * gk5_rpc_server_reply() (or drop it with gk5_rpc_call_free()).  REPLY:
+ * *reply is the whole reply message to send: context
  * INIT/CONTINUE_INIT/DESTROY results, and every rejection
- * (RPCSEC_GSS_CREDPROBLEM, CTXPROBLEM, AUTH_BADCRED, GARBAGE_ARGS...).
- * DROP: nothing is sent (replayed or below-window sequence numbers, or a
- * message that is not a call).  The header MIC is verified before the
- * sequence window moves, so a forged call never changes state.
- * Thread-safe: calls for the same or different contexts may run at once. */
+ * (RPCSEC_GSS_CREDPROBLEM, CTXPROBLEM, AUTH_BADCRED, AUTH_TOOWEAK,
+ * GARBAGE_ARGS...), with err saying why.  DROP: nothing is sent (replayed
+ * or below-window sequence numbers, a message that is not a call, no
+ * memory for a reply).  The header MIC is verified before the sequence
+ * window moves, so a forged call never changes state.  Thread-safe: calls
+ * for the same or different contexts may run at once.
+ *
+ * @param[in]     srv    The server.
+ * @param[in,out] msg    The message; may be modified (privacy bodies are
+ *                       decrypted in place) and must outlive *call.
+ * @param[in]     len    Its length.
+ * @param[out]    call   DISPATCH: the call, until gk5_rpc_server_reply()
+ *                       or gk5_rpc_call_free(); else NULL.
+ * @param[out]    reply  REPLY: the reply (malloc'd): gk5_buffer_release()
+ *                       it; else empty.
+ * @param[out]    err    May be NULL; for REPLY and DROP, why (code
+ *                       GK5_RPC_E_MALFORMED, _CONTEXT, _EXPIRED, _SERVICE,
+ *                       _SEQ_MISMATCH, _BAD_VERIFIER, _TOO_BIG, _GSS,
+ *                       _REJECTED, _NOMEM, _INVALID; auth_stat for
+ *                       rejections).
+ * @return The verdict; DROP with GK5_RPC_E_INVALID for a NULL srv, call
+ *         or reply.
+ */
 GK5_EXPORT GK5_WUR gk5_rpc_verdict gk5_rpc_server_process(gk5_rpc_server *srv,
                                                           void *msg, size_t len,
                                                           gk5_rpc_call **call,
                                                           gk5_buffer *reply,
                                                           gk5_rpc_error *err);
 
-/* accept_stat values (RFC 5531). */
+/* accept_stat values (RFC 5531 9). */
+/** The procedure ran. */
 #define GK5_RPC_SUCCESS 0u
+/** The program is not served here. */
 #define GK5_RPC_PROG_UNAVAIL 1u
+/** The version is not served (results: mismatch_info, 8 bytes). */
 #define GK5_RPC_PROG_MISMATCH 2u
+/** No such procedure. */
 #define GK5_RPC_PROC_UNAVAIL 3u
+/** The arguments could not be decoded. */
 #define GK5_RPC_GARBAGE_ARGS 4u
+/** The server failed. */
 #define GK5_RPC_SYSTEM_ERR 5u
 
-/* Build the reply to call: accept_stat, and for GK5_RPC_SUCCESS the
- * procedure's XDR-encoded results (wrapped for the call's service, with
- * the verifier).  Frees call in every case.  0, or -1 with err. */
+/**
+ * Build the reply to call: accept_stat, and for GK5_RPC_SUCCESS the
+ * procedure's results, wrapped for the call's service, with the verifier.
+ * When the reply cannot be protected (the context expired while the call
+ * ran) the reply is an RPCSEC_GSS_CTXPROBLEM rejection and 0 is returned,
+ * err saying why.
+ *
+ * @param[in]  srv          The server.
+ * @param[in]  call         The call; freed in every case.
+ * @param[in]  accept_stat  GK5_RPC_SUCCESS .. GK5_RPC_SYSTEM_ERR.
+ * @param[in]  results      SUCCESS: the XDR-encoded results; PROG_MISMATCH:
+ *                          8 bytes of mismatch_info, or anything else for
+ *                          "this version only"; otherwise ignored.
+ * @param[in]  len          Their length.
+ * @param[out] reply        The reply message (malloc'd):
+ *                          gk5_buffer_release() it.
+ * @param[out] err          May be NULL; what failed.
+ * @return 0, or -1 with err->code GK5_RPC_E_INVALID (a NULL argument, an
+ *         accept_stat out of range), GK5_RPC_E_NOMEM or GK5_RPC_E_TOO_BIG.
+ */
 GK5_EXPORT GK5_WUR int
 gk5_rpc_server_reply(gk5_rpc_server *srv, gk5_rpc_call *call,
                      uint32_t accept_stat, const void *results, size_t len,
                      gk5_buffer *reply, gk5_rpc_error *err);
+
+/**
+ * Drop a call without replying.
+ *
+ * @param[in] call  The call; NULL is fine.
+ */
 GK5_EXPORT void gk5_rpc_call_free(gk5_rpc_call *call);
 
-/* The call's header fields and credentials. */
+/* The call's header fields and credentials; each answers 0 (or NULL) for
+ * a NULL call.  Strings and bytes are valid while the call is. */
+
+/** @param[in] call  The call.  @return Its XID. */
 GK5_EXPORT uint32_t gk5_rpc_call_xid(const gk5_rpc_call *call);
+/** @param[in] call  The call.  @return Its program number. */
 GK5_EXPORT uint32_t gk5_rpc_call_prog(const gk5_rpc_call *call);
+/** @param[in] call  The call.  @return Its program version. */
 GK5_EXPORT uint32_t gk5_rpc_call_vers(const gk5_rpc_call *call);
+/** @param[in] call  The call.  @return Its procedure number. */
 GK5_EXPORT uint32_t gk5_rpc_call_proc(const gk5_rpc_call *call);
-/* GK5_RPC_FLAVOR_NONE, _SYS or _RPCSEC_GSS. */
+/** @param[in] call  The call.
+ *  @return GK5_RPC_FLAVOR_NONE, _SYS or _RPCSEC_GSS. */
 GK5_EXPORT uint32_t gk5_rpc_call_flavor(const gk5_rpc_call *call);
-/* The service of an RPCSEC_GSS call; 0 otherwise. */
+/** @param[in] call  The call.
+ *  @return The service of an RPCSEC_GSS call; 0 otherwise. */
 GK5_EXPORT gk5_rpc_service gk5_rpc_call_service(const gk5_rpc_call *call);
-/* The client's principal ("user@REALM") for RPCSEC_GSS calls, else NULL;
- * valid while call is. */
+/** @param[in] call  The call.
+ *  @return The client's principal ("user@REALM") for RPCSEC_GSS calls,
+ *          else NULL; gk5's, valid while call is. */
 GK5_EXPORT const char *gk5_rpc_call_principal(const gk5_rpc_call *call);
-/* The session key's enctype for RPCSEC_GSS calls, else 0. */
+/** @param[in] call  The call.
+ *  @return The session key's enctype for RPCSEC_GSS calls, else 0. */
 GK5_EXPORT int32_t gk5_rpc_call_enctype(const gk5_rpc_call *call);
-/* The raw credential body (e.g. authsys_parms for AUTH_SYS). */
+/**
+ * The raw credential body (e.g. authsys_parms for AUTH_SYS).
+ *
+ * @param[in]  call  The call.
+ * @param[out] len   May be NULL; its length.
+ * @return The bytes (inside msg), valid while call is.
+ */
 GK5_EXPORT const void *gk5_rpc_call_cred(const gk5_rpc_call *call, size_t *len);
-/* The procedure's XDR-encoded arguments, plaintext. */
+/**
+ * The procedure's XDR-encoded arguments, plaintext (checked against the
+ * call's integrity or privacy body).
+ *
+ * @param[in]  call  The call.
+ * @param[out] len   May be NULL; their length.
+ * @return The bytes (inside msg), valid while call is.
+ */
 GK5_EXPORT const void *gk5_rpc_call_args(const gk5_rpc_call *call, size_t *len);
 
-/* Live contexts in the table. */
+/**
+ * The number of contexts in the table (pending and established).
+ *
+ * @param[in] srv  The server; NULL gives 0.
+ * @return The count.
+ */
 GK5_EXPORT size_t gk5_rpc_server_contexts(const gk5_rpc_server *srv);
 
 /* ---- A small TCP server on top (record marking, a thread per
  * connection) ---- */
 
-/* The program: for call, set *accept_stat and, for GK5_RPC_SUCCESS, the
- * XDR-encoded results in *results (malloc'd; gk5 frees it).  Return 0, or
- * -1 to close the connection without a reply. */
+/**
+ * The program, called for every call to dispatch, from the connection
+ * threads (several at once).
+ *
+ * @param[in]  arg          The arg given to gk5_rpc_tcp_server_create().
+ * @param[in]  call         The call (gk5_rpc_call_args() and the rest).
+ * @param[out] accept_stat  GK5_RPC_SUCCESS or another accept_stat.
+ * @param[out] results      For GK5_RPC_SUCCESS (and PROG_MISMATCH), the
+ *                          XDR-encoded results, malloc'd: gk5 wipes and
+ *                          frees them.
+ * @return 0, or -1 to close the connection without a reply.
+ */
 typedef int (*gk5_rpc_dispatch_fn)(void *arg, const gk5_rpc_call *call,
                                    uint32_t *accept_stat, gk5_buffer *results);
 
+/** A record-marking TCP loop around a gk5_rpc_server, a thread per
+ *  connection (opaque). */
 typedef struct gk5_rpc_tcp_server gk5_rpc_tcp_server;
 
-/* Serve srv's program on listen_fd (bound and listening; not closed by
- * gk5). 0, or -1 with err. */
+/**
+ * Serve srv's program on listen_fd.
+ *
+ * @param[in]  srv        The server: borrowed, must outlive ts.
+ * @param[in]  listen_fd  A bound, listening stream socket; never closed by
+ *                        gk5.
+ * @param[in]  dispatch   The program.
+ * @param[in]  arg        Passed to dispatch.
+ * @param[out] out        The TCP server, for gk5_rpc_tcp_server_free().
+ * @param[out] err        May be NULL; what failed.
+ * @return 0, or -1 with err->code GK5_RPC_E_INVALID (a NULL argument, a
+ *         negative descriptor), GK5_RPC_E_NOMEM or GK5_RPC_E_TRANSPORT
+ *         (pipe2).
+ */
 GK5_EXPORT GK5_WUR int
 gk5_rpc_tcp_server_create(gk5_rpc_server *srv, int listen_fd,
                           gk5_rpc_dispatch_fn dispatch, void *arg,
                           gk5_rpc_tcp_server **out, gk5_rpc_error *err);
-/* Accept and serve until gk5_rpc_tcp_server_stop; then close every
- * connection and wait for their threads.  0, or -1 with err. */
+
+/**
+ * Accept and serve until gk5_rpc_tcp_server_stop(); then close every
+ * connection and wait for their threads.  Runs on the calling thread; may
+ * run again after it returned.
+ *
+ * @param[in]  ts   The TCP server.
+ * @param[out] err  May be NULL; what failed.
+ * @return 0 after a stop, or -1 with err->code GK5_RPC_E_INVALID (ts NULL,
+ *         already running), GK5_RPC_E_TRANSPORT (poll, accept or the
+ *         listening socket failed) or GK5_RPC_E_NOMEM (a thread).
+ */
 GK5_EXPORT int gk5_rpc_tcp_server_run(gk5_rpc_tcp_server *ts,
                                       gk5_rpc_error *err);
-/* Told of every call gk5 answered itself with a refusal (verdict REPLY:
+
+/**
+ * Told of every call gk5 answered itself with a refusal (verdict REPLY:
  * AUTH_ERROR, GARBAGE_ARGS...) or dropped (DROP), with err saying why;
- * called from connection threads, at once.  Set before run. */
+ * called from the connection threads, several at once.
+ *
+ * @param[in] arg      The arg given to gk5_rpc_tcp_server_set_log().
+ * @param[in] verdict  REPLY or DROP.
+ * @param[in] err      Why; valid during the call only.
+ */
 typedef void (*gk5_rpc_log_fn)(void *arg, gk5_rpc_verdict verdict,
                                const gk5_rpc_error *err);
+
+/**
+ * Set the refusal log.  Call before gk5_rpc_tcp_server_run().
+ *
+ * @param[in] ts   The TCP server; NULL is ignored.
+ * @param[in] log  The function, or NULL for none.
+ * @param[in] arg  Passed to log.
+ */
 GK5_EXPORT void gk5_rpc_tcp_server_set_log(gk5_rpc_tcp_server *ts,
                                            gk5_rpc_log_fn log, void *arg);
-/* Async-signal-safe: makes run return. */
+
+/**
+ * Make gk5_rpc_tcp_server_run() return.  Async-signal-safe.
+ *
+ * @param[in] ts  The TCP server; NULL is ignored.
+ */
 GK5_EXPORT void gk5_rpc_tcp_server_stop(gk5_rpc_tcp_server *ts);
+
+/**
+ * Free a TCP server that is not running (neither srv nor listen_fd is
+ * touched).
+ *
+ * @param[in] ts  The TCP server; NULL is fine.
+ */
 GK5_EXPORT void gk5_rpc_tcp_server_free(gk5_rpc_tcp_server *ts);
 
 #ifdef __cplusplus

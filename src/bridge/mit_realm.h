@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The embedded default (DESIGN.md): a throwaway MIT krb5 realm with a real
- * krb5kdc on 127.0.0.1 in a temporary folder, and security contexts
- * established in-process with MIT's GSS-API against it.  The same realm as
+ * The embedded default (docs/design.md, "The throwaway realm"): a
+ * throwaway MIT krb5 realm with a real krb5kdc on 127.0.0.1 in a temporary
+ * folder, and security contexts established in-process with MIT's GSS-API
+ * against it.  The same realm as
  * tests/interop/kdc.sh makes (same file names, principals and settings):
  * `gk5 demo` uses this C version so that the installed binary needs no
  * script; the interop tests may use either (gk5_mit_realm_attach).

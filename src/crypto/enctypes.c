@@ -13,6 +13,7 @@
 
 #include "crypto_int.h"
 #include "profile.h"
+#include "../common/trace.h"
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
@@ -228,7 +229,8 @@ const struct gk5_enctype *gk5i_enctype_get(int32_t num)
     return NULL;
 }
 
-uint32_t gk5i_enctype_usable(int32_t num, const struct gk5_enctype **et)
+/* The table's verdict on an enctype: 0 and the row, or the refusal code. */
+static uint32_t verdict(int32_t num, const struct gk5_enctype **et)
 {
     const struct gk5_enctype *row = gk5i_enctype_get(num);
 
@@ -251,6 +253,27 @@ uint32_t gk5i_enctype_usable(int32_t num, const struct gk5_enctype **et)
         *et = row;
     }
     return GK5_OK;
+}
+
+/* Tracing: a refusal, in the words gk5_strerror gives it. */
+static void __attribute__((cold)) trace_refusal(uint32_t err)
+{
+    char words[256];
+
+    gk5i_enctype_error_words(err, words, sizeof(words));
+    gk5i_trace("enctype refused: %s", words);
+}
+
+/* Every use of an enctype asks here, so a refusal is traced once, where it
+ * is made; gk5_enctype_check (a question, not a use) does not trace. */
+uint32_t gk5i_enctype_usable(int32_t num, const struct gk5_enctype **et)
+{
+    uint32_t err = verdict(num, et);
+
+    if (err != GK5_OK && GK5_TRACE_ON()) {
+        trace_refusal(err);
+    }
+    return err;
 }
 
 void gk5i_enctype_error_words(uint32_t err, char *buf, size_t len)
@@ -303,7 +326,7 @@ GK5_EXPORT uint32_t gk5_enctype_row(size_t i, gk5_enctype_desc *out)
 
 GK5_EXPORT uint32_t gk5_enctype_check(int32_t enctype)
 {
-    return gk5i_enctype_usable(enctype, NULL);
+    return verdict(enctype, NULL);
 }
 
 GK5_EXPORT uint32_t gk5_enctype_describe(int32_t enctype, gk5_enctype_desc *out)

@@ -35,6 +35,18 @@ static const uint32_t usage_acceptor[UK__COUNT] = {
     [UK_RECV_SIGN] = KG_USAGE_INITIATOR_SIGN,
 };
 
+/* Numbers for "ctx N" in GK5_TRACE lines. */
+static _Atomic uint32_t trace_ids;
+
+uint32_t gk5i_slot_usage(const gk5_ctx *ctx, enum gk5_uk_slot slot)
+{
+    if (ctx->et->rfc1964) {
+        return KG_USAGE_V1_SIGN;
+    }
+    return (ctx->ctxflags & GK5_CTXF_INITIATOR) ? usage_initiator[slot]
+                                                : usage_acceptor[slot];
+}
+
 /* RFC 1964 DES3 contexts use the UK_SEND_SEAL slot only (mech_int.h). */
 static bool slot_used(const struct gk5_enctype *et, enum gk5_uk_slot slot)
 {
@@ -113,6 +125,8 @@ static uint32_t ctx_alloc(const struct gk5_enctype *et, uint32_t ctxflags,
         goto cleanup;
     }
     ctx->et = et;
+    ctx->trace_id =
+        atomic_fetch_add_explicit(&trace_ids, 1, memory_order_relaxed) + 1;
     ctx->ctxflags = ctxflags;
     ctx->endtime = endtime;
     atomic_init(&ctx->options, GK5_CTX_REPLAY | GK5_CTX_SEQUENCE);
@@ -353,6 +367,10 @@ uint32_t gk5i_ctx_check_expiry(const gk5_ctx *ctx)
     now = time(NULL);
     /* A clock that cannot be read, or reads before 1970, fails closed. */
     if (now < 0 || (uint64_t)now >= ctx->endtime) {
+        if (GK5_TRACE_ON()) {
+            gk5i_trace("ctx %u: expired: endtime %u, now %lld", ctx->trace_id,
+                       (unsigned)ctx->endtime, (long long)now);
+        }
         return GK5_ERR_CTX_EXPIRED;
     }
     return GK5_OK;
@@ -364,6 +382,9 @@ GK5_EXPORT void gk5_ctx_free(gk5_ctx *ctx)
 
     if (ctx == NULL) {
         return;
+    }
+    if (GK5_TRACE_ON()) {
+        gk5i_trace_ctx(ctx, "free");
     }
     count = atomic_load_explicit(&ctx->lane_count, memory_order_acquire);
     for (uint32_t i = 0; i < count; i++) {
@@ -392,7 +413,7 @@ GK5_EXPORT uint32_t gk5_ctx_inquire(uint32_t *minor, const gk5_ctx *ctx,
         err = GK5_ERR_CTX_NO_CONTEXT;
         goto cleanup;
     }
-    if (info == NULL) {
+    if (info == NULL || minor == NULL) {
         err = GK5_ERR_INVALID_ARGUMENT;
         goto cleanup;
     }
@@ -418,7 +439,8 @@ GK5_EXPORT uint32_t gk5_ctx_set_flags(uint32_t *minor, gk5_ctx *ctx,
         err = GK5_ERR_CTX_NO_CONTEXT;
         goto cleanup;
     }
-    if ((flags & ~(GK5_CTX_REPLAY | GK5_CTX_SEQUENCE)) != 0) {
+    /* No change when the status cannot be reported (minor NULL). */
+    if (minor == NULL || (flags & ~(GK5_CTX_REPLAY | GK5_CTX_SEQUENCE)) != 0) {
         err = GK5_ERR_INVALID_ARGUMENT;
         goto cleanup;
     }

@@ -120,7 +120,7 @@ GK5_EXPORT uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
         err = GK5_ERR_CTX_NO_CONTEXT;
         goto cleanup;
     }
-    if (out == NULL) {
+    if (out == NULL || minor == NULL) {
         err = GK5_ERR_INVALID_ARGUMENT;
         goto cleanup;
     }
@@ -169,6 +169,9 @@ GK5_EXPORT uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
     out->value = buf;
     out->length = (size_t)(p - buf);
     buf = NULL;
+    if (GK5_TRACE_ON()) {
+        gk5i_trace_ctx(ctx, "export");
+    }
 
 cleanup:
     if (buf != NULL) {
@@ -339,7 +342,8 @@ GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
     if (ctx != NULL) {
         *ctx = NULL;
     }
-    if (ctx == NULL || (buf == NULL && len != 0)) {
+    /* Nothing is made when the status cannot be reported (minor NULL). */
+    if (minor == NULL || ctx == NULL || (buf == NULL && len != 0)) {
         err = GK5_ERR_INVALID_ARGUMENT;
         goto cleanup;
     }
@@ -421,5 +425,8 @@ cleanup:
     }
     gk5i_subkeys_wipe(&probe);
     gk5_ctx_free(made);
+    if (GK5_TRACE_ON()) {
+        gk5i_trace_import("import", err == GK5_OK ? *ctx : NULL, err, len);
+    }
     return gk5i_status(minor, err);
 }

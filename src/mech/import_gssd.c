@@ -4,7 +4,8 @@
  * Contexts established by someone else: the buffer rpc.gssd and gssproxy
  * write for the Linux kernel, and MIT's lucid v1 context.
  *
- * The rpc.gssd buffer (DESIGN.md), host byte order, no padding:
+ * The rpc.gssd buffer (docs/design.md, "The rpc.gssd context buffer"),
+ * host byte order, no padding:
  *
  *   offset  size  field
  *        0     4  flags: 0x1 initiator, 0x2 CFX (RFC 4121), 0x4 acceptor
@@ -92,7 +93,8 @@ GK5_EXPORT uint32_t gk5_ctx_import_gssd(uint32_t *minor, const void *buf,
     if (ctx != NULL) {
         *ctx = NULL;
     }
-    if (ctx == NULL || (buf == NULL && len != 0)) {
+    /* Nothing is made when the status cannot be reported (minor NULL). */
+    if (minor == NULL || ctx == NULL || (buf == NULL && len != 0)) {
         err = GK5_ERR_INVALID_ARGUMENT;
         goto cleanup;
     }
@@ -135,6 +137,9 @@ GK5_EXPORT uint32_t gk5_ctx_import_gssd(uint32_t *minor, const void *buf,
                        send_seq, p + GSSD_OFF_KEY, et->key_bytes, ctx);
 
 cleanup:
+    if (GK5_TRACE_ON()) {
+        gk5i_trace_import("import_gssd", err == GK5_OK ? *ctx : NULL, err, len);
+    }
     return gk5i_status(minor, err);
 }
 
@@ -170,7 +175,7 @@ GK5_EXPORT uint32_t gk5_ctx_import_lucid(uint32_t *minor,
     if (ctx != NULL) {
         *ctx = NULL;
     }
-    if (ctx == NULL || lucid == NULL) {
+    if (minor == NULL || ctx == NULL || lucid == NULL) {
         err = GK5_ERR_INVALID_ARGUMENT;
         goto cleanup;
     }
@@ -230,5 +235,8 @@ GK5_EXPORT uint32_t gk5_ctx_import_lucid(uint32_t *minor,
 
 cleanup:
     gk5_ctx_free(made);
+    if (GK5_TRACE_ON()) {
+        gk5i_trace_import("import_lucid", err == GK5_OK ? *ctx : NULL, err, 0);
+    }
     return gk5i_status(minor, err);
 }

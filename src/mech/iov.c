@@ -49,6 +49,17 @@ static uint32_t check_call(const gk5_ctx *ctx, uint32_t qop)
     return gk5i_ctx_check_expiry(ctx);
 }
 
+/* Tracing: a call that failed, as its caller sees it (the token layer and
+ * the window trace what they saw before this). */
+static inline uint32_t traced(const char *op, const gk5_ctx *ctx,
+                              uint32_t major, const uint32_t *minor)
+{
+    if (GK5_ERROR(major) != 0 && GK5_TRACE_ON()) {
+        gk5i_trace_outcome(ctx, op, major, minor);
+    }
+    return major;
+}
+
 static bool is_major_error(uint32_t major)
 {
     return GK5_ERROR(major) != 0;
@@ -347,7 +358,8 @@ uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
         *conf_state = 0;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("wrap", ctx, gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT),
+                      minor);
     }
     err = check_call(ctx, qop);
     if (err == GK5_OK) {
@@ -358,7 +370,7 @@ uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
                             special, allocated);
     }
     if (err != GK5_OK) {
-        return gk5i_status(minor, err);
+        return traced("wrap", ctx, gk5i_status(minor, err), minor);
     }
     major = wrap_dispatch(minor, ctx, conf_req, conf_state, iov, iov_count);
     if (is_major_error(major)) {
@@ -368,7 +380,7 @@ uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
             }
         }
     }
-    return major;
+    return traced("wrap", ctx, major, minor);
 }
 
 uint32_t gk5_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx, int conf_req,
@@ -382,17 +394,20 @@ uint32_t gk5_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx, int conf_req,
         *conf_state = 0;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("wrap_iov_length", ctx,
+                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
     }
     err = check_call(ctx, qop);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_WRAP_LENGTH, &f);
     }
     if (err != GK5_OK) {
-        return gk5i_status(minor, err);
+        return traced("wrap_iov_length", ctx, gk5i_status(minor, err), minor);
     }
-    return tok_ops(ctx)->wrap_iov_length(minor, ctx, conf_req, conf_state, iov,
-                                         iov_count);
+    return traced("wrap_iov_length", ctx,
+                  tok_ops(ctx)->wrap_iov_length(minor, ctx, conf_req,
+                                                conf_state, iov, iov_count),
+                  minor);
 }
 
 /*
@@ -416,14 +431,15 @@ uint32_t gk5_unwrap_iov(uint32_t *minor, gk5_ctx *ctx, int *conf_state,
         *qop = GK5_QOP_DEFAULT;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("unwrap", ctx,
+                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
     }
     err = check_call(ctx, GK5_QOP_DEFAULT);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_UNWRAP, &f);
     }
     if (err != GK5_OK) {
-        return gk5i_status(minor, err);
+        return traced("unwrap", ctx, gk5i_status(minor, err), minor);
     }
     if (f.stream != NULL &&
         (f.data->type & GK5_IOV_BUFFER_FLAG_ALLOCATE) != 0) {
@@ -431,7 +447,8 @@ uint32_t gk5_unwrap_iov(uint32_t *minor, gk5_ctx *ctx, int *conf_state,
         copy =
             malloc(f.stream->buffer.length != 0 ? f.stream->buffer.length : 1);
         if (copy == NULL) {
-            return gk5i_status(minor, GK5_ERR_NOMEM);
+            return traced("unwrap", ctx, gk5i_status(minor, GK5_ERR_NOMEM),
+                          minor);
         }
         f.data->type &= ~GK5_IOV_BUFFER_FLAG_ALLOCATE;
     }
@@ -446,7 +463,7 @@ uint32_t gk5_unwrap_iov(uint32_t *minor, gk5_ctx *ctx, int *conf_state,
             f.data->type |= GK5_IOV_BUFFER_FLAG_ALLOCATED;
         }
     }
-    return major;
+    return traced("unwrap", ctx, major, minor);
 }
 
 uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
@@ -458,7 +475,8 @@ uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
     uint32_t err, major;
 
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("get_mic", ctx,
+                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
     }
     err = check_call(ctx, qop);
     if (err == GK5_OK) {
@@ -468,7 +486,7 @@ uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
         err = allocate_one(f.mic, GK5I_MIC_TOKEN_MAX, &allocated);
     }
     if (err != GK5_OK) {
-        return gk5i_status(minor, err);
+        return traced("get_mic", ctx, gk5i_status(minor, err), minor);
     }
     lane = gk5i_lane_acquire(ctx, &err);
     if (lane == NULL) {
@@ -480,7 +498,7 @@ uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
     if (is_major_error(major) && allocated) {
         release_one(f.mic);
     }
-    return major;
+    return traced("get_mic", ctx, major, minor);
 }
 
 uint32_t gk5_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t *qop,
@@ -494,22 +512,25 @@ uint32_t gk5_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t *qop,
         *qop = GK5_QOP_DEFAULT;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("verify_mic", ctx,
+                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
     }
     err = check_call(ctx, GK5_QOP_DEFAULT);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_VERIFY_MIC, &f);
     }
     if (err != GK5_OK) {
-        return gk5i_status(minor, err);
+        return traced("verify_mic", ctx, gk5i_status(minor, err), minor);
     }
     lane = gk5i_lane_acquire(ctx, &err);
     if (lane == NULL) {
-        return gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
+        return traced("verify_mic", ctx,
+                      gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM),
+                      minor);
     }
     major = tok_ops(ctx)->verify_mic_iov(minor, ctx, lane, iov, iov_count);
     gk5i_lane_release(ctx, lane);
-    return major;
+    return traced("verify_mic", ctx, major, minor);
 }
 
 void gk5_release_iov(gk5_iov_buffer *iov, int iov_count)
@@ -555,7 +576,8 @@ uint32_t gk5_wrap(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
         out->value = NULL;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("wrap", ctx, gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT),
+                      minor);
     }
     err = check_call(ctx, qop);
     if (err == GK5_OK &&
@@ -618,7 +640,7 @@ cleanup:
             *conf_state = 0;
         }
     }
-    return major;
+    return traced("wrap", ctx, major, minor);
 }
 
 /*
@@ -647,7 +669,8 @@ uint32_t gk5_unwrap(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *in,
         out->value = NULL;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("unwrap", ctx,
+                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
     }
     err = check_call(ctx, GK5_QOP_DEFAULT);
     if (err == GK5_OK &&
@@ -699,7 +722,7 @@ cleanup:
             *conf_state = 0;
         }
     }
-    return major;
+    return traced("unwrap", ctx, major, minor);
 }
 
 /* RFC 2743 2.3.1 GSS_GetMIC: one allocation, the token. */
@@ -714,7 +737,8 @@ uint32_t gk5_get_mic(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
         token->value = NULL;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("get_mic", ctx,
+                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
     }
     err = check_call(ctx, qop);
     if (err == GK5_OK && (msg == NULL || token == NULL ||
@@ -722,7 +746,7 @@ uint32_t gk5_get_mic(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
         err = GK5_ERR_INVALID_ARGUMENT;
     }
     if (err != GK5_OK) {
-        return gk5i_status(minor, err);
+        return traced("get_mic", ctx, gk5i_status(minor, err), minor);
     }
     set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_DATA, msg->value, msg->length);
     set_iov(&iov[1],
@@ -733,7 +757,7 @@ uint32_t gk5_get_mic(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
         token->value = iov[1].buffer.value;
         token->length = iov[1].buffer.length;
     }
-    return major;
+    return major; /* traced by gk5_get_mic_iov */
 }
 
 /* RFC 2743 2.3.2 GSS_VerifyMIC: no allocation at all. */
@@ -747,7 +771,8 @@ uint32_t gk5_verify_mic(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *msg,
         *qop = GK5_QOP_DEFAULT;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("verify_mic", ctx,
+                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
     }
     err = check_call(ctx, GK5_QOP_DEFAULT);
     if (err == GK5_OK && (msg == NULL || token == NULL ||
@@ -756,12 +781,12 @@ uint32_t gk5_verify_mic(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *msg,
         err = GK5_ERR_INVALID_ARGUMENT;
     }
     if (err != GK5_OK) {
-        return gk5i_status(minor, err);
+        return traced("verify_mic", ctx, gk5i_status(minor, err), minor);
     }
     set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_DATA, msg->value, msg->length);
     set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_MIC_TOKEN, token->value,
             token->length);
-    return gk5_verify_mic_iov(minor, ctx, qop, iov, 2);
+    return gk5_verify_mic_iov(minor, ctx, qop, iov, 2); /* traced there */
 }
 
 /* RFC 2743 2.2.8 GSS_Wrap_size_limit. */
@@ -774,16 +799,20 @@ uint32_t gk5_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx, int conf_req,
         *in_max = 0;
     }
     if (minor == NULL) {
-        return gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT);
+        return traced("wrap_size_limit", ctx,
+                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
     }
     err = check_call(ctx, qop);
     if (err == GK5_OK && in_max == NULL) {
         err = GK5_ERR_INVALID_ARGUMENT;
     }
     if (err != GK5_OK) {
-        return gk5i_status(minor, err);
+        return traced("wrap_size_limit", ctx, gk5i_status(minor, err), minor);
     }
-    return tok_ops(ctx)->wrap_size_limit(minor, ctx, conf_req, out_max, in_max);
+    return traced(
+        "wrap_size_limit", ctx,
+        tok_ops(ctx)->wrap_size_limit(minor, ctx, conf_req, out_max, in_max),
+        minor);
 }
 
 void gk5_buffer_release(gk5_buffer *buf)

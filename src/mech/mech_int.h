@@ -15,6 +15,8 @@
  *                    contiguous gk5_wrap/... wrappers, gk5_wrap_size_limit
  *   rfc4121_tokens.c RFC 4121 MIC and Wrap tokens
  *   rfc1964_tokens.c RFC 1964 MIC and Wrap tokens for DES3 (-Ddes3=true)
+ *   mech_trace.c     GK5_TRACE lines about contexts and call outcomes
+ *                    (the sink is src/common/trace.c)
  */
 #ifndef GK5_MECH_INT_H
 #define GK5_MECH_INT_H
@@ -24,6 +26,7 @@
 #include <stdbool.h>
 
 #include <gk5/gk5.h>
+#include "../common/trace.h"
 #include "../crypto/crypto_int.h"
 
 /* RFC 4121 2: key usage numbers. */
@@ -76,6 +79,7 @@ struct gk5_seqstate {
 
 struct gk5_ctx {
     const struct gk5_enctype *et;
+    uint32_t trace_id;         /* "ctx N" in GK5_TRACE lines (from 1) */
     uint32_t ctxflags;         /* GK5_CTXF_* (fixed at import) */
     _Atomic uint32_t options;  /* GK5_CTX_REPLAY | GK5_CTX_SEQUENCE */
     uint32_t endtime;          /* 0: no expiry */
@@ -136,11 +140,35 @@ GK5_HIDDEN void gk5i_seq_destroy(struct gk5_seqstate *st);
  * GK5_CTX_SEQUENCE). */
 GK5_HIDDEN uint32_t gk5i_seq_check(struct gk5_seqstate *st, uint32_t options,
                                    uint64_t seq);
+/* The same on a context's window with its options, tracing any verdict
+ * other than "in order" as operation op ("unwrap", "verify_mic"). */
+GK5_HIDDEN uint32_t gk5i_seq_check_ctx(gk5_ctx *ctx, const char *op,
+                                       uint64_t seq);
 /* Snapshot/restore for export. */
 GK5_HIDDEN void gk5i_seq_get(struct gk5_seqstate *st, bool *started,
                              uint64_t *next, uint64_t *bitmap);
 GK5_HIDDEN void gk5i_seq_set(struct gk5_seqstate *st, bool started,
                              uint64_t next, uint64_t bitmap);
+
+/* ---- mech_trace.c (call only when GK5_TRACE_ON()) ---- */
+/* "ctx N: SOURCE: ..." for an import (source "import_gssd", ...): the
+ * context's enctype, role, flags, counters and window; or, when err is not
+ * 0 (ctx NULL), the refusal in gk5_strerror's words.  len: the buffer's
+ * length, 0 when there is none (lucid). */
+GK5_HIDDEN void gk5i_trace_import(const char *source, const gk5_ctx *ctx,
+                                  uint32_t err, size_t len);
+/* "ctx N: WHAT: send seq S, receive window ...": export, free. */
+GK5_HIDDEN void gk5i_trace_ctx(const gk5_ctx *ctx, const char *what);
+/* "ctx N: OP: MAJOR_NAME: minor words" for a per-message call that did not
+ * return plain GSS_S_COMPLETE (supplementary-only answers are traced by the
+ * window, not here).  minor may be NULL. */
+GK5_HIDDEN void gk5i_trace_outcome(const gk5_ctx *ctx, const char *op,
+                                   uint32_t major, const uint32_t *minor);
+/* gk5_strerror's words for err, into buf (gk5_strerror's thread-local
+ * buffer, which a caller may still hold, is left alone). */
+GK5_HIDDEN void gk5i_trace_words(uint32_t err, char *buf, size_t len);
+/* RFC 4121 2: the key usage a slot holds for this context's role. */
+GK5_HIDDEN uint32_t gk5i_slot_usage(const gk5_ctx *ctx, enum gk5_uk_slot slot);
 
 /* ---- status.c ---- */
 /* The translation point: a gk5 error code -> major status, *minor = err. */

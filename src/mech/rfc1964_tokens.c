@@ -28,9 +28,9 @@
  * STREAM (the whole token) with one DATA buffer, which it points at the
  * message inside the stream; the pad is then the end of the stream.
  *
- * Receive order (DESIGN.md): framing and OID, TOK_ID, SGN_ALG / SEAL_ALG /
- * filler, lengths -> decrypt the body -> checksum -> SND_SEQ and direction
- * -> pad -> receive window.  Decisions:
+ * Receive order (docs/design.md, "RFC 1964 DES3 tokens"): framing and
+ * OID, TOK_ID, SGN_ALG / SEAL_ALG / filler, lengths -> decrypt the body ->
+ * checksum -> SND_SEQ and direction -> pad -> receive window.  Decisions:
  *   - SND_SEQ is outside the checksum; only its direction bytes authenticate
  *     it (a changed ciphertext byte decrypts to noise under CBC).  So
  *     direction bytes other than 00000000 or ffffffff are an integrity
@@ -47,6 +47,7 @@
  *   - Nothing here allocates: crypto segments live in a stack array, and
  *     iov.c has done any ALLOCATE before the call.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,6 +236,75 @@ static uint32_t v1_check_header(const uint8_t *t, size_t avail, uint16_t tok_id,
     return GK5_OK;
 }
 
+/* ---- tracing (called only when GK5_TRACE_ON()) ----
+ * The framing and bytes 0..7 are public; SND_SEQ is shown only as the
+ * number it decrypts to, and nothing after the checksum ever. */
+
+/* "ctx N: OP: TEXT (TOK_ID 02 01, SGN_ALG 0x0004, SEAL_ALG 0x0002, filler
+ * ff ff; N bytes)": t = the token at TOK_ID (NULL if not found), avail =
+ * the contiguous bytes there, total = the token's whole length. */
+static void __attribute__((cold, format(printf, 6, 7)))
+v1_trace(const gk5_ctx *ctx, const char *op, const uint8_t *t, size_t avail,
+         size_t total, const char *fmt, ...)
+{
+    struct gk5i_trace_buf b;
+    va_list ap;
+
+    gk5i_trace_buf_init(&b);
+    gk5i_trace_buf_add(&b, "ctx %u: %s: ", ctx->trace_id, op);
+    va_start(ap, fmt);
+    gk5i_trace_buf_vadd(&b, fmt, ap);
+    va_end(ap);
+    gk5i_trace_buf_add(&b, " (");
+    if (t != NULL && avail >= V1_HDR_BYTES) {
+        gk5i_trace_buf_add(&b,
+                           "TOK_ID %02x %02x, SGN_ALG 0x%04x, SEAL_ALG "
+                           "0x%04x, filler %02x %02x; ",
+                           t[0], t[1], load_le16(t + 2), load_le16(t + 4), t[6],
+                           t[7]);
+    }
+    gk5i_trace_buf_add(&b, "%zu bytes)", total);
+    gk5i_trace("%s", b.text);
+}
+
+/* The RFC 2743 3.1 framing refused: its first octets (tag and length). */
+static void __attribute__((cold))
+v1_trace_framing(const gk5_ctx *ctx, const char *op, const uint8_t *p,
+                 size_t avail, size_t total, uint32_t err)
+{
+    char words[256];
+    char start[32] = "";
+    size_t used = 0;
+
+    gk5i_trace_words(err, words, sizeof(words));
+    for (size_t i = 0; i < avail && i < 6; i++) {
+        used +=
+            (size_t)snprintf(start + used, sizeof(start) - used, " %02x", p[i]);
+    }
+    v1_trace(ctx, op, NULL, 0, total,
+             "RFC 2743 framing: %s; want 60, a DER length, the krb5 OID; "
+             "token starts%s",
+             words, start);
+}
+
+/* A check after the header (lengths, checksum, SND_SEQ, pad): one
+ * answer for every integrity failure, with the key usage. */
+static void __attribute__((cold))
+v1_trace_err(const gk5_ctx *ctx, const char *op, const uint8_t *t, size_t avail,
+             size_t total, uint32_t err)
+{
+    char words[256];
+
+    if (err == GK5_ERR_INTEGRITY) {
+        v1_trace(ctx, op, t, avail, total,
+                 "integrity check failed: key usage %u",
+                 (unsigned)KG_USAGE_V1_SIGN);
+        return;
+    }
+    gk5i_trace_words(err, words, sizeof(words));
+    v1_trace(ctx, op, t, avail, total, "%s", words);
+}
+
 /* ---- crypto segment lists (on the stack: no allocation per message) ---- */
 
 struct v1_civ {
@@ -409,10 +479,9 @@ cleanup:
 }
 
 /* RFC 2743 1.2.3 via the receive window; 32-bit numbers. */
-static uint32_t v1_window(gk5_ctx *ctx, uint32_t seq)
+static uint32_t v1_window(gk5_ctx *ctx, const char *op, uint32_t seq)
 {
-    return gk5i_seq_check(&ctx->recv, atomic_load(&ctx->options),
-                          (uint64_t)seq);
+    return gk5i_seq_check_ctx(ctx, op, (uint64_t)seq);
 }
 
 /* The next send number: RFC 1964 SND_SEQ is 32 bits, and for these
@@ -702,7 +771,7 @@ static uint32_t v1_unwrap_verify(gk5_ctx *ctx, gk5_ukey *uk, const uint8_t *t,
     if (!civ_pad_ok(civ, 2, civ->n - 1, body_after_conf)) {
         return GK5_ERR_INTEGRITY;
     }
-    *supp = v1_window(ctx, seq);
+    *supp = v1_window(ctx, "unwrap", seq);
     return GK5_OK;
 }
 
@@ -732,8 +801,8 @@ static uint32_t v1_unwrap_header(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
 {
     struct v1_civ civ;
     gk5_iov_buffer *padbuf = b->padding != NULL ? b->padding : b->trailer;
-    size_t total, body, inner, pad_len, cksum_idx;
-    uint8_t *t;
+    size_t total = 0, body, inner, pad_len, cksum_idx, avail = 0;
+    uint8_t *t = NULL;
     uint8_t pad;
     bool decrypted = false;
     uint32_t err;
@@ -756,11 +825,15 @@ static uint32_t v1_unwrap_header(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
     err = v1_parse_framing(b->header->buffer.value, b->header->buffer.length,
                            total, &inner);
     if (err != GK5_OK) {
+        if (GK5_TRACE_ON()) {
+            v1_trace_framing(ctx, "unwrap", b->header->buffer.value,
+                             b->header->buffer.length, total, err);
+        }
         goto cleanup;
     }
     t = (uint8_t *)b->header->buffer.value + inner;
-    err = v1_check_header(t, b->header->buffer.length - inner, V1_TOK_WRAP,
-                          sealed);
+    avail = b->header->buffer.length - inner;
+    err = v1_check_header(t, avail, V1_TOK_WRAP, sealed);
     if (err != GK5_OK) {
         goto cleanup;
     }
@@ -818,6 +891,10 @@ cleanup:
     if (err != GK5_OK && decrypted) {
         civ_wipe_data(&civ, 1);
     }
+    /* Framing was traced where it failed; BAD_IOV is the caller's layout. */
+    if (err != GK5_OK && t != NULL && GK5_TRACE_ON()) {
+        v1_trace_err(ctx, "unwrap", t, avail, total, err);
+    }
     return err;
 }
 
@@ -844,20 +921,26 @@ static uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
     }
     err = v1_parse_framing(s, len, len, &inner);
     if (err != GK5_OK) {
+        if (GK5_TRACE_ON()) {
+            v1_trace_framing(ctx, "unwrap", s, len, len, err);
+        }
         return err;
     }
     t = s + inner;
     err = v1_check_header(t, len - inner, V1_TOK_WRAP, sealed);
-    if (err != GK5_OK) {
-        return err;
-    }
     /* confounder | data | pad: whole DES blocks, at least one pad block. */
-    if (len - inner < V1_WRAP_HDR + V1_BLOCK) {
-        return GK5_ERR_TOKEN_TRUNCATED;
+    if (err == GK5_OK && len - inner < V1_WRAP_HDR + V1_BLOCK) {
+        err = GK5_ERR_TOKEN_TRUNCATED;
     }
-    body = len - inner - V1_WRAP_HDR;
-    if (body % V1_BLOCK != 0) {
-        return GK5_ERR_BAD_CIPHERTEXT_LENGTH;
+    body = err == GK5_OK ? len - inner - V1_WRAP_HDR : 0;
+    if (err == GK5_OK && body % V1_BLOCK != 0) {
+        err = GK5_ERR_BAD_CIPHERTEXT_LENGTH;
+    }
+    if (err != GK5_OK) {
+        if (GK5_TRACE_ON()) {
+            v1_trace_err(ctx, "unwrap", t, len - inner, len, err);
+        }
+        return err;
     }
     msg = t + V1_WRAP_HDR;
 
@@ -898,6 +981,9 @@ static uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
     if (err != GK5_OK) {
         if (*sealed) {
             zap(t + V1_CONF_OFF, V1_CONF_BYTES + body);
+        }
+        if (GK5_TRACE_ON()) {
+            v1_trace_err(ctx, "unwrap", t, len - inner, len, err);
         }
         return err;
     }
@@ -1040,9 +1126,9 @@ static uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     struct v1_bufs b;
     gk5_iov_buffer *tok;
     gk5_ukey *uk = v1_key(lane);
-    size_t inner;
+    size_t inner = 0;
     bool sealed;
-    uint8_t *t;
+    uint8_t *t = NULL;
     uint32_t seq;
     uint32_t supp = 0;
     uint32_t err;
@@ -1063,6 +1149,10 @@ static uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     err = v1_parse_framing(tok->buffer.value, tok->buffer.length,
                            tok->buffer.length, &inner);
     if (err != GK5_OK) {
+        if (GK5_TRACE_ON()) {
+            v1_trace_framing(ctx, "verify_mic", tok->buffer.value,
+                             tok->buffer.length, tok->buffer.length, err);
+        }
         goto cleanup;
     }
     t = (uint8_t *)tok->buffer.value + inner;
@@ -1074,10 +1164,11 @@ static uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
         err = GK5_ERR_TOKEN_TRUNCATED;
         goto cleanup;
     }
-    if (tok->buffer.length - inner > V1_MIC_BYTES) {
-        err = GK5_ERR_TOKEN_TRAILING;
-        goto cleanup;
-    }
+    /* Bytes after SGN_CKSUM inside the RFC 2743 framing are ignored, as
+     * MIT's receiver ignores them: Heimdal (7.8) sizes its DES3 MIC
+     * tokens for 2 bytes more than it writes (51 bytes, MIT's 49).  They
+     * are covered by no checksum, so nothing reads them; bytes after the
+     * framed token are still refused (v1_unframe: GK5_ERR_TOKEN_TRAILING). */
     civ.n = 0;
     v1_mic_civ(&civ, t, iov, iov_count);
     err = gk5i_verify_checksum_iov(uk, civ.v, civ.n);
@@ -1088,9 +1179,13 @@ static uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     if (err != GK5_OK) {
         goto cleanup;
     }
-    supp = v1_window(ctx, seq);
+    supp = v1_window(ctx, "verify_mic", seq);
 
 cleanup:
+    if (err != GK5_OK && t != NULL && GK5_TRACE_ON()) {
+        v1_trace_err(ctx, "verify_mic", t, tok->buffer.length - inner,
+                     tok->buffer.length, err);
+    }
     if (err != GK5_OK) {
         return gk5i_status(minor, err);
     }

@@ -23,6 +23,7 @@
  *
  * Crypto segments are built in a stack array: nothing here allocates.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "mech_int.h"
@@ -144,6 +145,107 @@ static uint32_t integrity_failure(uint32_t err)
     return GK5_ERR_INTEGRITY;
 }
 
+/* ---- tracing (called only when GK5_TRACE_ON()) ----
+ * Header fields are public (they travel in clear); nothing after the
+ * header is ever shown. */
+
+static const char *op_name(uint16_t tok_id)
+{
+    return tok_id == TOK_ID_MIC ? "verify_mic" : "unwrap";
+}
+
+/* "ctx N: OP: TEXT (flags 0x03 SentByAcceptor Sealed, EC 0, RRC 0,
+ * SND_SEQ 5)": a token whose header parsed. */
+static void __attribute__((cold, format(printf, 4, 5)))
+trace_tok(const gk5_ctx *ctx, uint16_t tok_id, const struct cfx_hdr *h,
+          const char *fmt, ...)
+{
+    struct gk5i_trace_buf b;
+    va_list ap;
+
+    gk5i_trace_buf_init(&b);
+    gk5i_trace_buf_add(&b, "ctx %u: %s: ", ctx->trace_id, op_name(tok_id));
+    va_start(ap, fmt);
+    gk5i_trace_buf_vadd(&b, fmt, ap);
+    va_end(ap);
+    gk5i_trace_buf_add(
+        &b, " (TOK_ID %02x %02x, flags 0x%02x%s%s%s", tok_id >> 8,
+        tok_id & 0xff, h->flags,
+        (h->flags & FLAG_SENT_BY_ACCEPTOR) ? " SentByAcceptor" : "",
+        (h->flags & FLAG_SEALED) ? " Sealed" : "",
+        (h->flags & FLAG_ACCEPTOR_SUBKEY) ? " AcceptorSubkey" : "");
+    if (tok_id == TOK_ID_WRAP) {
+        gk5i_trace_buf_add(&b, ", EC %u, RRC %u", h->ec, h->rrc);
+    }
+    gk5i_trace_buf_add(&b, ", SND_SEQ %llu)", (unsigned long long)h->seq);
+    gk5i_trace("%s", b.text);
+}
+
+/* A header parse_header refused: what was wrong, against what this
+ * context wants, and the header bytes that arrived (at most 16). */
+static void __attribute__((cold))
+trace_bad_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
+                 uint16_t tok_id, uint32_t err)
+{
+    bool initiator = is_initiator(ctx);
+    bool subkey = (ctx->ctxflags & GK5_CTXF_ACCEPTOR_SUBKEY) != 0;
+    struct gk5i_trace_buf b;
+    char words[256];
+
+    gk5i_trace_words(err, words, sizeof(words));
+    gk5i_trace_buf_init(&b);
+    gk5i_trace_buf_add(&b, "ctx %u: %s: token header: %s", ctx->trace_id,
+                       op_name(tok_id), words);
+    switch (GK5_ERR_CODE(err)) {
+    case GK5_ERR_TOKEN_ID:
+        gk5i_trace_buf_add(&b, "; want TOK_ID %02x %02x", tok_id >> 8,
+                           tok_id & 0xff);
+        break;
+    case GK5_ERR_TOKEN_DIRECTION:
+        gk5i_trace_buf_add(&b, "; we are the %s: want SentByAcceptor %s",
+                           initiator ? "initiator" : "acceptor",
+                           initiator ? "set" : "clear");
+        break;
+    case GK5_ERR_TOKEN_SUBKEY_FLAG:
+        gk5i_trace_buf_add(&b,
+                           "; the context has %s acceptor subkey: want "
+                           "AcceptorSubkey %s",
+                           subkey ? "an" : "no", subkey ? "set" : "clear");
+        break;
+    case GK5_ERR_TOKEN_FLAGS:
+        gk5i_trace_buf_add(&b, "; a MIC is never Sealed");
+        break;
+    default:
+        break;
+    }
+    gk5i_trace_buf_add(&b, " (%zu bytes%s", len, len != 0 ? ":" : "");
+    for (size_t i = 0; i < len && i < TOK_HDR_LEN; i++) {
+        gk5i_trace_buf_add(&b, " %02x", p[i]);
+    }
+    gk5i_trace_buf_add(&b, ")");
+    gk5i_trace("%s", b.text);
+}
+
+/* A failed decryption or checksum: one answer whatever failed (MAC,
+ * padding, header copy), with the key usage it was checked under. */
+static void __attribute__((cold))
+trace_integrity(const gk5_ctx *ctx, uint16_t tok_id, const struct cfx_hdr *h,
+                enum gk5_uk_slot slot, uint32_t err)
+{
+    char words[256];
+
+    if (err == GK5_ERR_INTEGRITY) {
+        trace_tok(ctx, tok_id, h, "integrity check failed: %s, key usage %u",
+                  tok_id == TOK_ID_MIC            ? "MIC"
+                  : (h->flags & FLAG_SEALED) != 0 ? "sealed"
+                                                  : "integrity only",
+                  (unsigned)gk5i_slot_usage(ctx, slot));
+    } else {
+        gk5i_trace_words(err, words, sizeof(words));
+        trace_tok(ctx, tok_id, h, "%s", words);
+    }
+}
+
 /* RFC 4121 4.2.6.1 / 4.2.6.2: the 16-octet header.  A MIC has five filler
  * octets where a Wrap has filler, EC and RRC. */
 static void put_header(uint8_t *p, uint16_t tok_id, uint8_t flags, uint16_t ec,
@@ -169,7 +271,7 @@ static void put_header(uint8_t *p, uint16_t tok_id, uint8_t flags, uint16_t ec,
  * ignore unknown flags"); in a sealed token they are still checked through
  * the encrypted header copy.
  */
-static uint32_t parse_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
+static uint32_t check_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
                              uint16_t tok_id, struct cfx_hdr *h)
 {
     uint8_t want_dir = is_initiator(ctx) ? FLAG_SENT_BY_ACCEPTOR : 0;
@@ -213,6 +315,17 @@ static uint32_t parse_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
     }
     h->seq = load_be64(p + 8);
     return GK5_OK;
+}
+
+static uint32_t parse_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
+                             uint16_t tok_id, struct cfx_hdr *h)
+{
+    uint32_t err = check_header(ctx, p, len, tok_id, h);
+
+    if (err != GK5_OK && GK5_TRACE_ON()) {
+        trace_bad_header(ctx, p, len, tok_id, err);
+    }
+    return err;
 }
 
 /* Rotates p[0..n) left by r (r < n) in place: three reversals, no
@@ -433,19 +546,21 @@ static uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
             goto cleanup;
         }
     }
-    *supplementary =
-        gk5i_seq_check(&ctx->recv, atomic_load(&ctx->options), h->seq);
+    *supplementary = gk5i_seq_check_ctx(ctx, "unwrap", h->seq);
 
 cleanup:
+    if (err != GK5_OK && GK5_TRACE_ON()) {
+        trace_integrity(ctx, TOK_ID_WRAP, h, UK_RECV_SEAL, err);
+    }
     return err;
 }
 
 /* Lengths of a Wrap token whose payload (after the header) is
  * payload_len octets: EC against the real lengths (MIT's CVE-2024-37370
  * and -37371 trusted it).  *tail_len: what follows the data. */
-static uint32_t check_wrap_lengths(const struct gk5_enctype *et,
-                                   const struct cfx_hdr *h, size_t payload_len,
-                                   size_t *tail_len)
+static uint32_t wrap_lengths_fit(const struct gk5_enctype *et,
+                                 const struct cfx_hdr *h, size_t payload_len,
+                                 size_t *tail_len)
 {
     if ((h->flags & FLAG_SEALED) != 0) {
         size_t least = et->conf_bytes + sealed_tail_len(et, 0);
@@ -468,6 +583,37 @@ static uint32_t check_wrap_lengths(const struct gk5_enctype *et,
         *tail_len = et->cksum_bytes;
     }
     return GK5_OK;
+}
+
+/* The same, tracing a refusal with the lengths behind it; room names
+ * what payload_len counts. */
+static uint32_t check_wrap_lengths(const gk5_ctx *ctx, const struct cfx_hdr *h,
+                                   size_t payload_len, const char *room,
+                                   size_t *tail_len)
+{
+    const struct gk5_enctype *et = ctx->et;
+    uint32_t err = wrap_lengths_fit(et, h, payload_len, tail_len);
+
+    if (err == GK5_OK || !GK5_TRACE_ON()) {
+        return err;
+    }
+    if ((h->flags & FLAG_SEALED) != 0) {
+        trace_tok(ctx, TOK_ID_WRAP, h,
+                  "sealed token: %zu bytes %s cannot hold the confounder "
+                  "(%zu), EC filler (%u), header copy (%u) and MAC (%zu)",
+                  payload_len, room, et->conf_bytes, h->ec, TOK_HDR_LEN,
+                  et->mac_bytes);
+    } else if (h->ec != et->cksum_bytes) {
+        trace_tok(ctx, TOK_ID_WRAP, h,
+                  "integrity-only token: EC %u is not the checksum length %zu",
+                  h->ec, et->cksum_bytes);
+    } else {
+        trace_tok(ctx, TOK_ID_WRAP, h,
+                  "integrity-only token: %zu bytes %s cannot hold the "
+                  "checksum (%zu)",
+                  payload_len, room, et->cksum_bytes);
+    }
+    return err;
 }
 
 /* RFC 4121 4.2.5: a whole token in one STREAM buffer, any RRC.  The
@@ -495,7 +641,8 @@ static uint32_t unwrap_stream(gk5_ctx *ctx, struct gk5_lane *lane,
         goto cleanup;
     }
     payload_len = len - TOK_HDR_LEN;
-    err = check_wrap_lengths(et, h, payload_len, &tail_len);
+    err =
+        check_wrap_lengths(ctx, h, payload_len, "after the header", &tail_len);
     if (err != GK5_OK) {
         goto cleanup;
     }
@@ -558,29 +705,54 @@ static uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
         if (header->buffer.length != front) {
             err = header->buffer.length < front ? GK5_ERR_TOKEN_TRUNCATED
                                                 : GK5_ERR_BAD_IOV;
+            if (GK5_TRACE_ON()) {
+                trace_tok(ctx, TOK_ID_WRAP, h,
+                          "HEADER buffer is %zu bytes, want %zu with a "
+                          "TRAILER buffer",
+                          header->buffer.length, front);
+            }
             goto cleanup;
         }
         have_tail = trailer->buffer.length;
     } else {
         if (header->buffer.length < front + least_tail) {
             err = GK5_ERR_TOKEN_TRUNCATED;
+            if (GK5_TRACE_ON()) {
+                trace_tok(ctx, TOK_ID_WRAP, h,
+                          "HEADER buffer is %zu bytes, at least %zu without "
+                          "a TRAILER buffer",
+                          header->buffer.length, front + least_tail);
+            }
             goto cleanup;
         }
         have_tail = header->buffer.length - front;
     }
     /* EC is checked against what the confounder and tail can hold (the
      * data's length does not matter to it). */
-    err = check_wrap_lengths(et, h, have_tail + (sealed ? et->conf_bytes : 0),
-                             &tail_len);
+    err = check_wrap_lengths(ctx, h, have_tail + (sealed ? et->conf_bytes : 0),
+                             "beside the data", &tail_len);
     if (err != GK5_OK) {
         goto cleanup;
     }
     if (have_tail != tail_len) {
         err = sealed ? GK5_ERR_TOKEN_EC : GK5_ERR_BAD_IOV;
+        if (GK5_TRACE_ON()) {
+            trace_tok(ctx, TOK_ID_WRAP, h,
+                      "the %s holds %zu bytes of trailer, the header says %zu",
+                      trailer != NULL ? "TRAILER buffer" : "HEADER buffer",
+                      have_tail, tail_len);
+        }
         goto cleanup;
     }
     if (h->rrc != (trailer != NULL ? 0 : have_tail)) {
         err = GK5_ERR_BAD_IOV;
+        if (GK5_TRACE_ON()) {
+            trace_tok(ctx, TOK_ID_WRAP, h,
+                      "RRC %u does not match the buffers: want %zu %s a "
+                      "TRAILER buffer (a STREAM buffer takes any RRC)",
+                      h->rrc, trailer != NULL ? (size_t)0 : have_tail,
+                      trailer != NULL ? "with" : "without");
+        }
         goto cleanup;
     }
 
@@ -664,7 +836,8 @@ static uint32_t cfx_unwrap_to(uint32_t *minor, gk5_ctx *ctx,
         goto cleanup;
     }
     payload_len = in_len - TOK_HDR_LEN;
-    err = check_wrap_lengths(et, &h, payload_len, &tail_len);
+    err =
+        check_wrap_lengths(ctx, &h, payload_len, "after the header", &tail_len);
     if (err != GK5_OK) {
         goto cleanup;
     }
@@ -778,6 +951,12 @@ static uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     if (token->buffer.length != need) {
         err = token->buffer.length < need ? GK5_ERR_TOKEN_TRUNCATED
                                           : GK5_ERR_TOKEN_TRAILING;
+        if (GK5_TRACE_ON()) {
+            trace_tok(ctx, TOK_ID_MIC, &h,
+                      "MIC token is %zu bytes, want %zu (header 16, checksum "
+                      "%zu)",
+                      token->buffer.length, need, et->cksum_bytes);
+        }
         goto cleanup;
     }
     k = add_message(segs, k, iov, iov_count);
@@ -786,10 +965,12 @@ static uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     err = gk5i_verify_checksum_iov(lane->uk[UK_RECV_SIGN], segs, k);
     if (err != GK5_OK) {
         err = integrity_failure(err);
+        if (GK5_TRACE_ON()) {
+            trace_integrity(ctx, TOK_ID_MIC, &h, UK_RECV_SIGN, err);
+        }
         goto cleanup;
     }
-    supplementary =
-        gk5i_seq_check(&ctx->recv, atomic_load(&ctx->options), h.seq);
+    supplementary = gk5i_seq_check_ctx(ctx, "verify_mic", h.seq);
 
 cleanup:
     major = gk5i_status(minor, err);

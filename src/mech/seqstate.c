@@ -19,6 +19,8 @@
  * Callers run gk5i_seq_check only for a token that passed decryption and
  * the integrity check, so a forged token never moves the window.
  */
+#include <stdio.h>
+
 #include "mech_int.h"
 
 #define SEQ32_MASK 0xffffffffu
@@ -150,14 +152,98 @@ static uint32_t report(enum seq_verdict v, uint32_t options)
     return 0;
 }
 
-uint32_t gk5i_seq_check(struct gk5_seqstate *st, uint32_t options, uint64_t seq)
+/* The window as a verdict found it, for the trace line. */
+struct seq_before {
+    bool started;
+    bool wide;
+    uint64_t next;
+};
+
+/*
+ * Tracing: one line for a verdict other than "in order", with the number
+ * against the window as it stood (next expected, base = the lowest number
+ * it can still tell apart, size), and what was reported.
+ */
+static void __attribute__((cold))
+trace_verdict(const gk5_ctx *ctx, const char *op, uint64_t seq,
+              enum seq_verdict v, const struct seq_before *w, uint32_t supp)
 {
+    uint64_t mask = w->wide ? UINT64_MAX : SEQ32_MASK;
+    uint64_t base;
+    char what[64];
+    const char *off = "not reported (replay and sequence detection are off)";
+
+    if (!w->wide) {
+        seq &= SEQ32_MASK;
+    }
+    if (!w->started) {
+        gk5i_trace("ctx %u: %s: receive window starts at sequence %llu (the "
+                   "first authenticated token)",
+                   ctx->trace_id, op, (unsigned long long)seq);
+        return;
+    }
+    switch (v) {
+    case SEQ_GAP:
+        snprintf(what, sizeof(what), "leaves a gap of %llu",
+                 (unsigned long long)((seq - w->next) & mask));
+        off = "not reported (sequence detection is off)";
+        break;
+    case SEQ_DUPLICATE:
+        snprintf(what, sizeof(what), "is a duplicate");
+        break;
+    case SEQ_OLD:
+        snprintf(what, sizeof(what),
+                 "is too old to be checked for duplication");
+        break;
+    case SEQ_LATE:
+        snprintf(what, sizeof(what),
+                 "is out of sequence: a later one was received");
+        off = "not reported (sequence detection is off)";
+        break;
+    case SEQ_IN_ORDER:
+    default:
+        return;
+    }
+    /* 64-bit numbers do not wrap: the window cannot reach below 0. */
+    base = w->wide && w->next < GK5_SEQ_WINDOW
+               ? 0
+               : (w->next - GK5_SEQ_WINDOW) & mask;
+    gk5i_trace("ctx %u: %s: sequence %llu %s (window base %llu, size %u, "
+               "next expected %llu): %s",
+               ctx->trace_id, op, (unsigned long long)seq, what,
+               (unsigned long long)base, (unsigned)GK5_SEQ_WINDOW,
+               (unsigned long long)w->next,
+               supp != 0 ? gk5_major_name(supp) : off);
+}
+
+static uint32_t seq_check(struct gk5_seqstate *st, uint32_t options,
+                          uint64_t seq, const gk5_ctx *ctx, const char *op)
+{
+    struct seq_before w;
     enum seq_verdict v;
+    uint32_t supp;
 
     pthread_mutex_lock(&st->lock);
+    w.started = st->started;
+    w.wide = st->wide;
+    w.next = st->next;
     v = classify_and_record(st, seq);
     pthread_mutex_unlock(&st->lock);
-    return report(v, options);
+    supp = report(v, options);
+    if ((v != SEQ_IN_ORDER || !w.started) && ctx != NULL && GK5_TRACE_ON()) {
+        trace_verdict(ctx, op, seq, v, &w, supp);
+    }
+    return supp;
+}
+
+uint32_t gk5i_seq_check(struct gk5_seqstate *st, uint32_t options, uint64_t seq)
+{
+    return seq_check(st, options, seq, NULL, NULL);
+}
+
+uint32_t gk5i_seq_check_ctx(gk5_ctx *ctx, const char *op, uint64_t seq)
+{
+    return seq_check(&ctx->recv, atomic_load(&ctx->options), seq, ctx, op);
 }
 
 void gk5i_seq_get(struct gk5_seqstate *st, bool *started, uint64_t *next,

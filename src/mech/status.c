@@ -50,7 +50,6 @@ uint32_t gk5i_status(uint32_t *minor, uint32_t err)
     case GK5_ERR_TOKEN_DIRECTION:
     case GK5_ERR_TOKEN_SUBKEY_FLAG:
     case GK5_ERR_TOKEN_EC:
-    case GK5_ERR_TOKEN_HEADER_COPY:
     case GK5_ERR_TOKEN_ALG:
     case GK5_ERR_TOKEN_FRAMING:
     case GK5_ERR_TOKEN_TRAILING:
@@ -72,16 +71,6 @@ uint32_t gk5i_status(uint32_t *minor, uint32_t err)
     case GK5_ERR_ENCTYPE_REJECTED:
     case GK5_ERR_ENCTYPE_NOT_BUILT:
         return GK5_S_UNAVAILABLE;
-    /* RFC 2743 1.2.3: these are informatory, with a COMPLETE routine
-     * status; the token itself was authentic. */
-    case GK5_ERR_SEQ_DUPLICATE:
-        return GK5_S_DUPLICATE_TOKEN;
-    case GK5_ERR_SEQ_OLD:
-        return GK5_S_OLD_TOKEN;
-    case GK5_ERR_SEQ_UNSEQ:
-        return GK5_S_UNSEQ_TOKEN;
-    case GK5_ERR_SEQ_GAP:
-        return GK5_S_GAP_TOKEN;
     case GK5_ERR_NOMEM:
     case GK5_ERR_INVALID_ARGUMENT:
     case GK5_ERR_CRYPTO_BACKEND:
@@ -89,12 +78,18 @@ uint32_t gk5i_status(uint32_t *minor, uint32_t err)
     case GK5_ERR_BAD_KEY_LENGTH:
     case GK5_ERR_BAD_S2K_PARAMS:
     case GK5_ERR_S2K_WEAK:
-    case GK5_ERR_BAD_USAGE:
     case GK5_ERR_BAD_IOV:
     case GK5_ERR_CTX_SEQ_EXHAUSTED:
     case GK5_ERR_CONF_UNAVAILABLE:
     case GK5_ERR_MIT:
     case GK5_ERR_EXPORT_IN_USE:
+    /* Retired codes (gk5.h): nothing returns them any more. */
+    case GK5_ERR_RESERVED_12:
+    case GK5_ERR_RESERVED_21:
+    case GK5_ERR_RESERVED_34:
+    case GK5_ERR_RESERVED_35:
+    case GK5_ERR_RESERVED_36:
+    case GK5_ERR_RESERVED_37:
     case GK5_ERR__COUNT:
         break;
     }
@@ -138,8 +133,9 @@ static const char *err_words(uint32_t code)
                "default (4096 for aes-sha1, 32768 for aes-sha2 and camellia), "
                "as MIT krb5 refuses too; such keys are for test vectors "
                "only (GK5_S2K_ALLOW_WEAK)";
-    case GK5_ERR_BAD_USAGE:
-        return "the key usage number is not acceptable";
+    case GK5_ERR_RESERVED_12:
+        return "reserved gk5 error code 12, which no gk5 call returns "
+               "(formerly: the key usage number is not acceptable)";
     case GK5_ERR_BAD_IOV:
         return "an IOV buffer is missing, duplicated or of the wrong size";
     case GK5_ERR_TOKEN_TRUNCATED:
@@ -156,9 +152,10 @@ static const char *err_words(uint32_t code)
         return "the token's AcceptorSubkey flag does not match the context";
     case GK5_ERR_TOKEN_EC:
         return "the token's EC field does not fit its lengths";
-    case GK5_ERR_TOKEN_HEADER_COPY:
-        return "the encrypted copy of the token header differs from the "
-               "header";
+    case GK5_ERR_RESERVED_21:
+        return "reserved gk5 error code 21, which no gk5 call returns "
+               "(formerly: the encrypted copy of the token header differs "
+               "from the header)";
     case GK5_ERR_TOKEN_ALG:
         return "the token's SGN_ALG or SEAL_ALG is not the context's "
                "(RFC 1964)";
@@ -190,15 +187,21 @@ static const char *err_words(uint32_t code)
     case GK5_ERR_IMPORT_DIGEST:
         return "the context buffer's digest does not match its contents: it "
                "was changed or damaged";
-    case GK5_ERR_SEQ_DUPLICATE:
-        return "duplicate token: this sequence number was already received";
-    case GK5_ERR_SEQ_OLD:
-        return "old token: too far behind the receive window to be checked "
-               "for duplication";
-    case GK5_ERR_SEQ_UNSEQ:
-        return "out-of-sequence token: a later token was already received";
-    case GK5_ERR_SEQ_GAP:
-        return "gap: one or more earlier tokens have not been received";
+    /* The receive window reports through the supplementary bits of the
+     * major status, whose words are below; these four minor codes were
+     * never returned. */
+    case GK5_ERR_RESERVED_34:
+        return "reserved gk5 error code 34, which no gk5 call returns "
+               "(formerly: duplicate token)";
+    case GK5_ERR_RESERVED_35:
+        return "reserved gk5 error code 35, which no gk5 call returns "
+               "(formerly: old token)";
+    case GK5_ERR_RESERVED_36:
+        return "reserved gk5 error code 36, which no gk5 call returns "
+               "(formerly: out-of-sequence token)";
+    case GK5_ERR_RESERVED_37:
+        return "reserved gk5 error code 37, which no gk5 call returns "
+               "(formerly: gap in the sequence)";
     case GK5_ERR_BAD_QOP:
         return "unsupported quality of protection (only the default, 0)";
     case GK5_ERR_CONF_UNAVAILABLE:

@@ -299,8 +299,10 @@ check_trace() {
         problem "$side trace is empty: the mechglue did not load $SO"
         return
     fi
-    n=$(grep -cvE '^\[[0-9]+\] gk5_mech: ' "$f")
-    [ "$n" = 0 ] || problem "$side trace: $n lines without the '[PID] gk5_mech: ' prefix"
+    # The module's lines, and libgk5's own (GK5_TRACE is one switch for
+    # both: "[PID] SECONDS.MICROS: gk5: ...").
+    n=$(grep -cvE '^\[[0-9]+\] (gk5_mech: |[0-9]+\.[0-9]{6}: gk5: )' "$f")
+    [ "$n" = 0 ] || problem "$side trace: $n lines without the '[PID] gk5_mech: ' or '[PID] TIME: gk5: ' prefix"
     grep -q 'gk5_mech: loaded (gk5 .*), interposing krb5$' "$f" ||
         problem "$side trace: no 'loaded (gk5 ...)' line"
     n=$(grep -cE "gk5_mech: context 0x[0-9a-f]+ served by gk5: $e \([0-9]+\), $role, flags 0x[0-9a-f]+$" "$f")

@@ -38,8 +38,8 @@ static void fill_key(uint8_t *key, size_t len, uint8_t seed)
     }
 }
 
-/* The rpc.gssd buffer exactly as DESIGN.md lays it out: host byte order,
- * no padding. */
+/* The rpc.gssd buffer exactly as docs/design.md ("The rpc.gssd context
+ * buffer") lays it out: host byte order, no padding. */
 static size_t gssd_buf(uint8_t *out, uint32_t flags, uint32_t endtime,
                        uint64_t send_seq, uint32_t enctype, const uint8_t *key,
                        size_t key_len)
@@ -172,7 +172,7 @@ static void expect_cfx_subkeys(const gk5_ctx *ctx, int32_t enctype,
 struct cfx_enctype {
     int32_t enctype;
     size_t key_len;
-    size_t gssd_len; /* DESIGN.md: 36 for 128-bit keys, 52 for 256-bit */
+    size_t gssd_len; /* docs/design.md: 36 for 128-bit keys, 52 for 256-bit */
 };
 
 static const struct cfx_enctype cfx_enctypes[] = {
@@ -438,6 +438,53 @@ static void test_gssd_bad_arguments(void **state)
                      GK5_S_FAILURE);
     assert_null(ctx);
     assert_int_equal(gk5_ctx_import_gssd(NULL, buf, len, &ctx),
+                     GK5_S_CALL_INACCESSIBLE_WRITE);
+    assert_null(ctx); /* nothing made that the caller cannot learn of */
+}
+
+/* RFC 2744 3.9.1: without a minor the call can report nothing, so it must
+ * also do nothing: no context made (none leaked), none exported, no flags
+ * changed. */
+static void test_null_minor_changes_nothing(void **state)
+{
+    uint8_t key[16], buf[64];
+    uint32_t minor = 0;
+    gk5_ctx *ctx = NULL, *made = NULL;
+    gk5_buffer exp = {0, NULL};
+    gk5_ctx_info info;
+    gk5_lucid_ctx l;
+    size_t len;
+
+    (void)state;
+    fill_key(key, 16, 5);
+    len = gssd_buf(buf, GK5_GSSD_FLAG_CFX, 0, 0, 17, key, 16);
+    assert_int_equal(gk5_ctx_import_gssd(&minor, buf, len, &ctx),
+                     GK5_S_COMPLETE);
+
+    memset(&l, 0, sizeof(l));
+    l.version = 1;
+    l.protocol = 1;
+    l.cfx_kd.ctx_key.type = 17;
+    l.cfx_kd.ctx_key.length = 16;
+    l.cfx_kd.ctx_key.data = key;
+    assert_int_equal(gk5_ctx_import_lucid(NULL, &l, &made),
+                     GK5_S_CALL_INACCESSIBLE_WRITE);
+    assert_null(made);
+
+    assert_int_equal(gk5_ctx_export(NULL, ctx, &exp),
+                     GK5_S_CALL_INACCESSIBLE_WRITE);
+    assert_null(exp.value);
+    assert_int_equal(gk5_ctx_export(&minor, ctx, &exp), GK5_S_COMPLETE);
+    assert_int_equal(gk5_ctx_import(NULL, exp.value, exp.length, &made),
+                     GK5_S_CALL_INACCESSIBLE_WRITE);
+    assert_null(made);
+    gk5_buffer_release(&exp);
+
+    assert_int_equal(gk5_ctx_set_flags(NULL, ctx, 0),
+                     GK5_S_CALL_INACCESSIBLE_WRITE);
+    assert_int_equal(gk5_ctx_inquire(&minor, ctx, &info), GK5_S_COMPLETE);
+    assert_int_equal(info.flags, GK5_CTX_REPLAY | GK5_CTX_SEQUENCE);
+    assert_int_equal(gk5_ctx_inquire(NULL, ctx, &info),
                      GK5_S_CALL_INACCESSIBLE_WRITE);
     gk5_ctx_free(ctx);
 }
@@ -1570,6 +1617,7 @@ int main(void)
         cmocka_unit_test(test_gssd_cfx_mismatch),
         cmocka_unit_test(test_gssd_refused_enctypes),
         cmocka_unit_test(test_gssd_bad_arguments),
+        cmocka_unit_test(test_null_minor_changes_nothing),
         cmocka_unit_test(test_lucid_cfx),
         cmocka_unit_test(test_lucid_malformed),
         cmocka_unit_test(test_lucid_rfc1964),

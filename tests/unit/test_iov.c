@@ -840,8 +840,9 @@ static void test_call_checks(void **state)
     gk5_ctx_free(acc);
 }
 
-/* The per-message path allocates nothing with caller buffers (DESIGN.md),
- * and the contiguous calls allocate exactly their output. */
+/* The per-message path allocates nothing with caller buffers
+ * (docs/design.md, "IOV rules"), and the contiguous calls allocate exactly
+ * their output. */
 static void test_allocation_count(void **state)
 {
     int32_t ets[MAX_ENCTYPES];

@@ -272,9 +272,10 @@ static gk5_buffer wrap_without_trailer(gk5_ctx *ctx, int conf,
     return tok;
 }
 
-/* DESIGN.md: without a TRAILER the trailer is rotated into the HEADER and
- * RRC is 16 + MAC length (sealed) or the checksum length; gk5_unwrap takes
- * such a token, and un-rotating it gives the RRC 0 form. */
+/* docs/design.md ("RFC 4121 tokens, EC and RRC"): without a TRAILER the
+ * trailer is rotated into the HEADER and RRC is 16 + MAC length (sealed) or
+ * the checksum length; gk5_unwrap takes such a token, and un-rotating it
+ * gives the RRC 0 form. */
 static void test_iov_without_trailer_to_gk5_unwrap(void **state)
 {
     int32_t ets[MAX_ENCTYPES];

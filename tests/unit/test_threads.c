@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * Many threads on one context (DESIGN.md "Tokens and sequence numbers"):
- * 2, 4 and 8 threads wrap and make MICs on one initiator at once; every
- * sequence number is used exactly once, 0..N-1 with none missing; then as
- * many threads unwrap them all at once on one acceptor, which sees each
- * number exactly once (never a duplicate), and a second pass finds every
- * one recorded.  Built for ThreadSanitizer runs: no sleeps, plain
- * pthreads.
+ * Many threads on one context (docs/design.md, "Context lifecycle and
+ * threads"): 2, 4 and 8 threads wrap and make MICs on one initiator at
+ * once; every sequence number is used exactly once, 0..N-1 with none
+ * missing; then as many threads unwrap them all at once on one acceptor,
+ * which sees each number exactly once (never a duplicate), and a second
+ * pass finds every one recorded.  Built for ThreadSanitizer runs: no
+ * sleeps, plain pthreads.
  */
 #include <pthread.h>
 

@@ -32,8 +32,9 @@
 #define TOK_USAGE_INITIATOR_SEAL 24
 #define TOK_USAGE_INITIATOR_SIGN 25
 
-/* The rpc.gssd / gssproxy buffer for the kernel (DESIGN.md): host byte
- * order, u32 flags, u32 endtime, u64 send_seq, u32 enctype, raw key. */
+/* The rpc.gssd / gssproxy buffer for the kernel (docs/design.md, "The
+ * rpc.gssd context buffer"): host byte order, u32 flags, u32 endtime, u64
+ * send_seq, u32 enctype, raw key. */
 static inline gk5_ctx *tok_ctx(int32_t enctype, uint32_t flags,
                                uint64_t send_seq, const uint8_t *key,
                                size_t key_len)

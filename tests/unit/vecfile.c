@@ -307,7 +307,8 @@ static void add_field(vec_block *b, const char *line, unsigned lineno)
 }
 
 /* A source names an RFC and its section ("RFC 3961 A.1") or the reference
- * file the data came from ("... via shared/reference/mit_krb5_kats.txt"). */
+ * file the data came from ("... via shared/reference/mit_krb5_kats.txt",
+ * a file kept beside the repository: docs/design.md, "Reference data"). */
 static bool source_ok(const char *s)
 {
     if (strncmp(s, "RFC ", 4) == 0) {

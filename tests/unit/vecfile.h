@@ -11,7 +11,7 @@
  *     at most once per block.
  *   - Every block has `source = ...` naming the RFC and section ("RFC 3962
  *     Appendix B") or the reference file it came from (a source that
- *     mentions shared/reference/).
+ *     mentions shared/reference/; docs/design.md, "Reference data").
  *   - A value is a "quoted string" (its bytes, no escapes: for ASCII
  *     passwords and salts), or hex (spaces between digits allowed; "-" or
  *     nothing = empty), or a decimal integer, as the field demands.
