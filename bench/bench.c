@@ -1808,7 +1808,8 @@ static int parse_size(const char *s, size_t *out)
     return 0;
 }
 
-/* Comma-separated list; each item through parse_item. */
+/* Comma-separated list; each item through parse_item, which prints what
+ * is wrong with a bad one. */
 static int parse_list(const char *arg, const char *what,
                       int (*parse_item)(const char *item, void *slot),
                       void *slots, size_t slot_size, size_t max, size_t *count)
@@ -1817,7 +1818,7 @@ static int parse_list(const char *arg, const char *what,
     char *save = NULL;
 
     if (strlen(arg) >= sizeof(buf)) {
-        cli_error("bench: %s list too long", what);
+        cli_error("bench: --%s: list too long", what);
         return -1;
     }
     snprintf(buf, sizeof(buf), "%s", arg);
@@ -1825,17 +1826,16 @@ static int parse_list(const char *arg, const char *what,
     for (char *item = strtok_r(buf, ",", &save); item != NULL;
          item = strtok_r(NULL, ",", &save)) {
         if (*count == max) {
-            cli_error("bench: at most %zu %s", max, what);
+            cli_error("bench: --%s: at most %zu", what, max);
             return -1;
         }
         if (parse_item(item, (uint8_t *)slots + *count * slot_size) != 0) {
-            cli_error("bench: bad %s '%s'", what, item);
-            return -1;
+            return -1; /* parse_item said why */
         }
         (*count)++;
     }
     if (*count == 0) {
-        cli_error("bench: empty %s list", what);
+        cli_error("bench: --%s: empty list: nothing to measure", what);
         return -1;
     }
     return 0;
@@ -1843,7 +1843,12 @@ static int parse_list(const char *arg, const char *what,
 
 static int parse_size_item(const char *item, void *slot)
 {
-    return parse_size(item, slot);
+    if (parse_size(item, slot) != 0) {
+        cli_error("bench: --sizes: '%s' is not a size from 1 byte to 64m",
+                  item);
+        return -1;
+    }
+    return 0;
 }
 
 static int parse_enctype_item(const char *item, void *slot)
@@ -1851,6 +1856,9 @@ static int parse_enctype_item(const char *item, void *slot)
     int32_t et = 0;
 
     if (gk5_enctype_from_name(item, &et) != GK5_OK) {
+        cli_error("bench: --enctypes: unknown enctype '%s' (see 'gk5 "
+                  "enctypes')",
+                  item);
         return -1;
     }
     *(int32_t *)slot = et;
@@ -1993,6 +2001,17 @@ int gk5_cli_bench(int argc, char **argv)
                            sizeof(cfg.enctypes[0]), MAX_ENCTYPES,
                            &cfg.n_enctypes) != 0) {
                 return CLI_EXIT_USAGE;
+            }
+            /* Before the KDC starts: a list with an enctype gk5 cannot
+             * measure (rc4, single DES, des3 not built, unknown) is an
+             * error that says why, not a run that skips it. */
+            for (size_t i = 0; i < cfg.n_enctypes; i++) {
+                uint32_t refusal = gk5_enctype_check(cfg.enctypes[i]);
+
+                if (refusal != GK5_OK) {
+                    cli_error("bench: --enctypes: %s", gk5_strerror(refusal));
+                    return CLI_EXIT_FAIL;
+                }
             }
             break;
         case OPT_CPU_CLOCK:

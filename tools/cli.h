@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <gk5/gk5.h>
+
 /* Exit statuses: 0 success, 1 the operation failed (crypto/GSS failure),
  * 2 bad usage (unknown option, missing argument, bad hex). */
 #define CLI_EXIT_OK 0
@@ -23,6 +25,7 @@ int gk5_cli_unwrap(int argc, char **argv);
 int gk5_cli_mic(int argc, char **argv);
 int gk5_cli_verify(int argc, char **argv);
 int gk5_cli_inspect(int argc, char **argv); /* cli_inspect.c */
+int gk5_cli_ctx(int argc, char **argv);     /* cli_ctx.c */
 #ifdef GK5_HAVE_MIT
 int gk5_cli_demo(int argc, char **argv);  /* demo.c */
 int gk5_cli_bench(int argc, char **argv); /* bench/bench.c */
@@ -36,10 +39,22 @@ int gk5_cli_nfs4(int argc, char **argv); /* cli_nfs4.c */
 /* Parse hex ("" or "-" = empty) into a malloc'd buffer; 0 or -1. */
 int cli_hex_decode(const char *hex, uint8_t **out, size_t *out_len);
 void cli_hex_print(FILE *f, const uint8_t *p, size_t n); /* + newline */
-/* Read a whole stream/file; 0 or -1 (message printed). */
+/* Read a whole stream/file; 0 or -1 (message printed).  what names the
+ * stream in messages. */
+int cli_read_stream(FILE *f, const char *what, uint8_t **out, size_t *out_len);
 int cli_read_all(FILE *f, uint8_t **out, size_t *out_len);
 int cli_read_file(const char *path, uint8_t **out, size_t *out_len);
+/* Replace path atomically: a private (0600) temporary file beside it,
+ * fsync, rename.  0 or -1 (message printed). */
 int cli_write_file(const char *path, const uint8_t *p, size_t n);
+/* A new private (0600) file: O_CREAT | O_EXCL, or with force replaced as
+ * cli_write_file does.  0 or -1 (message, naming cmd, printed). */
+int cli_create_file(const char *cmd, const char *path, const uint8_t *p,
+                    size_t n, bool force);
+/* Open path for reading and hold flock(LOCK_EX) on the inode it names
+ * (see the comment inside on why that inode and not a sidecar file);
+ * fclose() releases it.  NULL with the message printed. */
+FILE *cli_open_locked(const char *path);
 /* "error: ..." on stderr, prefixed with the program name. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "warning: ..." on stderr, prefixed with the program name. */
@@ -48,10 +63,37 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * "crypto encrypt"): '?' unknown option, ':' missing argument (optstring
  * starts with ':' and opterr is 0).  Returns CLI_EXIT_USAGE. */
 int cli_option_error(const char *cmd, int c, char **argv);
-/* Parse a decimal number 0..UINT32_MAX; 0 or -1. */
+/* Parse a decimal number 0..UINT32_MAX (0..UINT64_MAX); 0 or -1. */
 int cli_parse_u32(const char *s, uint32_t *out);
+int cli_parse_u64(const char *s, uint64_t *out);
+/* "CMD: OPT: 'S' is not a number[ RANGE]"; returns CLI_EXIT_USAGE. */
+int cli_bad_number(const char *cmd, const char *opt, const char *s,
+                   const char *range);
+/* 0 if len is the enctype's key length (or the enctype is refused: the
+ * operation says why); else -1 and "CMD: OPT: NAME needs a 32-byte key (64
+ * hex digits), got 16 bytes". */
+int cli_check_key_length(const char *cmd, const char *opt, int32_t enctype,
+                         size_t len);
+/* Words for a major status and its minor code, each said once (gk5's
+ * words for GSS_S_CONTEXT_EXPIRED and GK5_ERR_CTX_EXPIRED are the same).
+ * Returns buf. */
+const char *cli_gss_words(uint32_t major, uint32_t minor, char *buf,
+                          size_t len);
 /* Wipe (zap) then free a buffer that held secrets; NULL is fine. */
 void cli_free_secret(void *p, size_t n);
+
+/* cli_ctx.c: context files.  gk5's export starts with the magic "gk5C"
+ * (src/mech/export.c); an rpc.gssd buffer starts with its flags word,
+ * whose known bits are the low three, so the two cannot be confused. */
+enum cli_ctx_format { CLI_CTX_AUTO, CLI_CTX_GSSD, CLI_CTX_EXPORT };
+/* "gssd" or "gk5" (the --format words). */
+const char *cli_ctx_format_name(enum cli_ctx_format format);
+enum cli_ctx_format cli_ctx_detect(const uint8_t *buf, size_t len);
+/* Import buf in format (CLI_CTX_AUTO: detected); *used (may be NULL) gets
+ * the format tried.  The import's major status, *minor set. */
+uint32_t cli_ctx_import(uint32_t *minor, const uint8_t *buf, size_t len,
+                        enum cli_ctx_format format, enum cli_ctx_format *used,
+                        gk5_ctx **ctx);
 
 /* cli_inspect.c: a token's header decoded without keys.  The decoder reads
  * only p[0..n) and never fails to return (it is a fuzz target). */

@@ -463,9 +463,8 @@ static int run_subcommand(const struct subcommand *s, int argc, char **argv)
     }
     if (a.opt[OPT_USAGE] != NULL &&
         cli_parse_u32(a.opt[OPT_USAGE], &a.usage) != 0) {
-        cli_error("%s: --usage: not a key usage number: '%s'", cmd,
-                  a.opt[OPT_USAGE]);
-        ret = CLI_EXIT_USAGE;
+        ret = cli_bad_number(cmd, "--usage", a.opt[OPT_USAGE],
+                             "(a key usage, 0 to 4294967295)");
         goto cleanup;
     }
     ret = decode_hex_options(&a);
@@ -475,8 +474,15 @@ static int run_subcommand(const struct subcommand *s, int argc, char **argv)
     /* A name that is not in the table is refused like an unknown number:
      * the enctype, not the command line, is what cannot be used. */
     if (gk5_enctype_from_name(a.opt[OPT_ENCTYPE], &a.enctype) != GK5_OK) {
-        cli_error("%s: unknown enctype '%s' (see 'gk5 enctypes')", cmd,
-                  a.opt[OPT_ENCTYPE]);
+        cli_error("%s: --enctype: unknown enctype '%s' (see 'gk5 enctypes')",
+                  cmd, a.opt[OPT_ENCTYPE]);
+        ret = CLI_EXIT_FAIL;
+        goto cleanup;
+    }
+    /* Said here, with both lengths; the library's words say only that
+     * the length is wrong. */
+    if (a.key != NULL &&
+        cli_check_key_length(cmd, "--key", a.enctype, a.key_len) != 0) {
         ret = CLI_EXIT_FAIL;
         goto cleanup;
     }

@@ -17,8 +17,6 @@
 
 enum mech_op { OP_WRAP, OP_UNWRAP, OP_MIC, OP_VERIFY };
 
-enum ctx_format { FORMAT_AUTO, FORMAT_GSSD, FORMAT_GK5 };
-
 enum {
     OPT_CTX = 256,
     OPT_CTX_OUT,
@@ -46,7 +44,7 @@ struct mech_args {
     const char *ctx_path;
     const char *ctx_out;
     const char *token_path;
-    enum ctx_format format;
+    enum cli_ctx_format format;
     int conf_req;
     uint32_t accept; /* supplementary bits tolerated */
 };
@@ -82,9 +80,14 @@ static void mech_usage(FILE *f, enum mech_op op)
         "default: the\n"
         "                    --ctx file itself, so that no sequence number "
         "is sent twice.\n"
-        "                    Written whenever the call succeeded or "
-        "reported only\n"
-        "                    supplementary status.\n";
+        "                    Written (atomically: a temporary file, fsync, "
+        "rename) only\n"
+        "                    when the call succeeded; a refused token "
+        "leaves it as it\n"
+        "                    was.  The --ctx file is locked (flock) from "
+        "the read to the\n"
+        "                    write-back, so concurrent calls on one file "
+        "take turns.\n";
     static const char accept[] =
         "  --accept LIST     supplementary statuses to tolerate, "
         "comma-separated:\n"
@@ -99,13 +102,19 @@ static void mech_usage(FILE *f, enum mech_op op)
         "warned\n"
         "                    about too, but the message is written and the "
         "exit\n"
-        "                    status is 0.\n";
+        "                    status is 0.  A refused token is not recorded "
+        "in the saved\n"
+        "                    window: the same token again with --accept "
+        "takes it.\n";
     static const char accept_verify[] =
         "                    status is a failure: a warning naming it and "
         "exit\n"
         "                    status 1.  A tolerated one is warned about "
         "too, with exit\n"
-        "                    status 0.\n";
+        "                    status 0.  A refused token is not recorded in "
+        "the saved\n"
+        "                    window: the same token again with --accept "
+        "takes it.\n";
 
     switch (op) {
     case OP_WRAP:
@@ -192,9 +201,11 @@ static int parse_accept(struct mech_args *a, const char *list)
     return 0;
 }
 
-static int not_here(const struct mech_args *a, char **argv)
+/* opt: "--accept"; not argv[optind - 1], which is the option's value when
+ * it was given as a separate word. */
+static int not_here(const struct mech_args *a, const char *opt)
 {
-    cli_error("%s: option '%s' does not apply", a->cmd, argv[optind - 1]);
+    cli_error("%s: option '%s' does not apply", a->cmd, opt);
     fprintf(stderr, "Try 'gk5 %s --help'.\n", a->cmd);
     return CLI_EXIT_USAGE;
 }
@@ -222,9 +233,9 @@ static int parse_args(struct mech_args *a, int argc, char **argv, int *done)
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "gssd") == 0) {
-                a->format = FORMAT_GSSD;
+                a->format = CLI_CTX_GSSD;
             } else if (strcmp(optarg, "gk5") == 0) {
-                a->format = FORMAT_GK5;
+                a->format = CLI_CTX_EXPORT;
             } else {
                 cli_error("%s: --format: '%s' is neither gssd nor gk5", a->cmd,
                           optarg);
@@ -233,19 +244,19 @@ static int parse_args(struct mech_args *a, int argc, char **argv, int *done)
             break;
         case OPT_NO_CONF:
             if (a->op != OP_WRAP) {
-                return not_here(a, argv);
+                return not_here(a, "--no-conf");
             }
             a->conf_req = 0;
             break;
         case OPT_TOKEN:
             if (a->op != OP_VERIFY) {
-                return not_here(a, argv);
+                return not_here(a, "--token");
             }
             a->token_path = optarg;
             break;
         case OPT_ACCEPT:
             if (a->op != OP_UNWRAP && a->op != OP_VERIFY) {
-                return not_here(a, argv);
+                return not_here(a, "--accept");
             }
             if (parse_accept(a, optarg) != 0) {
                 return CLI_EXIT_USAGE;
@@ -282,45 +293,42 @@ static int parse_args(struct mech_args *a, int argc, char **argv, int *done)
 static int gss_fail(const struct mech_args *a, const char *what, uint32_t major,
                     uint32_t minor)
 {
+    char words[1024];
+
     cli_error("%s: %s%s%s: %s", a->cmd, what, *what != '\0' ? ": " : "",
-              gk5_major_name(major), gk5_display_status(major, minor));
+              gk5_major_name(major),
+              cli_gss_words(major, minor, words, sizeof(words)));
     return CLI_EXIT_FAIL;
 }
 
-/* gk5's export format starts with the magic "gk5C" (src/mech/export.c);
- * an rpc.gssd buffer starts with its flags word, whose known bits are the
- * low three, so the two cannot be confused. */
-static int looks_like_gk5_export(const uint8_t *buf, size_t len)
-{
-    return len >= 4 && memcmp(buf, "gk5C", 4) == 0;
-}
-
-static int load_context(const struct mech_args *a, gk5_ctx **ctx)
+/* Read and import the --ctx file, leaving it locked in *held (see
+ * cli_open_locked) until the caller has written the context back: two
+ * calls on one file then run one after the other, and the second starts
+ * from the counter the first saved, so no sequence number is sent twice. */
+static int load_context(const struct mech_args *a, FILE **held, gk5_ctx **ctx)
 {
     uint8_t *buf = NULL;
     size_t len = 0;
     uint32_t major;
     uint32_t minor = 0;
-    enum ctx_format format = a->format;
+    enum cli_ctx_format used = CLI_CTX_AUTO;
     char what[512];
     int ret;
 
     *ctx = NULL;
-    if (cli_read_file(a->ctx_path, &buf, &len) != 0) {
+    *held = cli_open_locked(a->ctx_path);
+    if (*held == NULL) {
         ret = CLI_EXIT_FAIL;
         goto cleanup;
     }
-    if (format == FORMAT_AUTO) {
-        format = looks_like_gk5_export(buf, len) ? FORMAT_GK5 : FORMAT_GSSD;
+    if (cli_read_stream(*held, a->ctx_path, &buf, &len) != 0) {
+        ret = CLI_EXIT_FAIL;
+        goto cleanup;
     }
-    if (format == FORMAT_GK5) {
-        major = gk5_ctx_import(&minor, buf, len, ctx);
-    } else {
-        major = gk5_ctx_import_gssd(&minor, buf, len, ctx);
-    }
+    major = cli_ctx_import(&minor, buf, len, a->format, &used, ctx);
     if (GK5_ERROR(major) != 0) {
         snprintf(what, sizeof(what), "cannot import %s context '%s'",
-                 format == FORMAT_GK5 ? "gk5" : "gssd", a->ctx_path);
+                 cli_ctx_format_name(used), a->ctx_path);
         ret = gss_fail(a, what, major, minor);
         goto cleanup;
     }
@@ -398,6 +406,7 @@ static int run(enum mech_op op, int argc, char **argv)
 {
     struct mech_args a = {.op = op, .cmd = op_names[op], .conf_req = 1};
     gk5_ctx *ctx = NULL;
+    FILE *held = NULL; /* the --ctx file, locked */
     uint8_t *in = NULL;
     size_t in_len = 0;
     uint8_t *token = NULL;
@@ -416,7 +425,7 @@ static int run(enum mech_op op, int argc, char **argv)
     if (ret != CLI_EXIT_OK || done) {
         goto cleanup;
     }
-    ret = load_context(&a, &ctx);
+    ret = load_context(&a, &held, &ctx);
     if (ret != CLI_EXIT_OK) {
         goto cleanup;
     }
@@ -454,16 +463,17 @@ static int run(enum mech_op op, int argc, char **argv)
         goto cleanup;
     }
     ret = check_supplementary(&a, major);
+    if (ret != CLI_EXIT_OK) {
+        /* The window has already recorded a GAP or UNSEQ token's number
+         * (src/mech/seqstate.c records, then reports): saving it would
+         * make the retry that the message suggests, with --accept, a
+         * DUPLICATE.  A refused token leaves the file as it was. */
+        goto cleanup;
+    }
 
     /* The context is saved before any output: a token must never leave
      * while the file still holds the sequence number it used. */
-    {
-        int saved = save_context(&a, ctx);
-
-        if (saved != CLI_EXIT_OK) {
-            ret = saved;
-        }
-    }
+    ret = save_context(&a, ctx);
     if (ret == CLI_EXIT_OK && op != OP_VERIFY) {
         ret = write_stdout(&a, out.value, out.length);
     }
@@ -475,6 +485,9 @@ cleanup:
     cli_free_secret(in, in_len);
     free(token);
     gk5_ctx_free(ctx);
+    if (held != NULL) {
+        fclose(held); /* releases the lock, after the write-back */
+    }
     return ret;
 }
 

@@ -817,7 +817,8 @@ cleanup:
 #define BENCH_MAX_SIZES 8
 #define BENCH_SPAN (1024u * 1024u) /* offsets cycle below 1 MiB (+ size) */
 /* libtirpc's client marshals krb5i/krb5p bodies into its 256 KiB record
- * buffer (DESIGN.md): above this it cannot carry a call or reply. */
+ * buffer (docs/design.md, "libtirpc"): above this it cannot carry a call
+ * or reply. */
 #define BENCH_LIBTIRPC_MAX (192u * 1024u)
 
 enum bench_op { BENCH_WRITE, BENCH_READ, BENCH_GETATTR };
@@ -1265,24 +1266,37 @@ static const struct option nfs4_options[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* 0, or -1 with the message (naming the item at fault) printed. */
 static int parse_enctypes(struct nfs4_args *a, const char *list)
 {
     char copy[256];
 
     if (strlen(list) >= sizeof(copy)) {
+        cli_error("%s: --enctype: list too long", a->cmd);
         return -1;
     }
     strcpy(copy, list);
     for (char *save = NULL, *t = strtok_r(copy, ",", &save); t != NULL;
          t = strtok_r(NULL, ",", &save)) {
         int32_t et;
-        if (a->n_enctypes == NFS4_MAX_ENCTYPES ||
-            gk5_enctype_from_name(t, &et) != GK5_OK) {
+        if (a->n_enctypes == NFS4_MAX_ENCTYPES) {
+            cli_error("%s: --enctype: at most %d enctypes", a->cmd,
+                      NFS4_MAX_ENCTYPES);
+            return -1;
+        }
+        if (gk5_enctype_from_name(t, &et) != GK5_OK) {
+            cli_error("%s: --enctype: unknown enctype '%s' (see 'gk5 "
+                      "enctypes')",
+                      a->cmd, t);
             return -1;
         }
         a->enctypes[a->n_enctypes++] = et;
     }
-    return a->n_enctypes > 0 ? 0 : -1;
+    if (a->n_enctypes == 0) {
+        cli_error("%s: --enctype: empty list", a->cmd);
+        return -1;
+    }
+    return 0;
 }
 
 /* HOST:PORT:/PATH */
@@ -1351,8 +1365,11 @@ int gk5_cli_nfs4(int argc, char **argv)
      * own argv (optind 0 starts it afresh). */
     argc--;
     argv++;
+    opterr = 0;
     optind = 0;
-    while ((opt = getopt_long(argc, argv, "", nfs4_options, NULL)) != -1) {
+    /* ':' first: a missing value is reported as such (cli_option_error),
+     * not as an unknown option. */
+    while ((opt = getopt_long(argc, argv, ":", nfs4_options, NULL)) != -1) {
         uint32_t v;
         switch (opt) {
         case OPT_SEC:
@@ -1392,8 +1409,6 @@ int gk5_cli_nfs4(int argc, char **argv)
             break;
         case OPT_ENCTYPE:
             if (parse_enctypes(&a, optarg) != 0) {
-                cli_error("%s: --enctype: bad list '%s' (see 'gk5 enctypes')",
-                          a.cmd, optarg);
                 return CLI_EXIT_USAGE;
             }
             break;

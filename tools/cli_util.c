@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * Helpers shared by the gk5 command-line tool: hex in and out, whole-file
- * and whole-stream reads, atomic private file writes, messages.
+ * and whole-stream reads, locked context files, atomic private file
+ * writes, messages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +11,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <gk5/crypto.h>
+#include <gk5/gk5.h>
 
 #include "common/util.h"
 #include "cli.h"
@@ -64,7 +69,7 @@ int cli_option_error(const char *cmd, int c, char **argv)
     return CLI_EXIT_USAGE;
 }
 
-int cli_parse_u32(const char *s, uint32_t *out)
+int cli_parse_u64(const char *s, uint64_t *out)
 {
     unsigned long long v;
     char *end = NULL;
@@ -74,11 +79,73 @@ int cli_parse_u32(const char *s, uint32_t *out)
     }
     errno = 0;
     v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v > UINT32_MAX) {
+    if (errno != 0 || *end != '\0') {
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+
+    if (cli_parse_u64(s, &v) != 0 || v > UINT32_MAX) {
         return -1;
     }
     *out = (uint32_t)v;
     return 0;
+}
+
+int cli_bad_number(const char *cmd, const char *opt, const char *s,
+                   const char *range)
+{
+    cli_error("%s: %s: '%s' is not a number%s%s", cmd, opt, s,
+              range != NULL ? " " : "", range != NULL ? range : "");
+    return CLI_EXIT_USAGE;
+}
+
+int cli_check_key_length(const char *cmd, const char *opt, int32_t enctype,
+                         size_t len)
+{
+    gk5_enctype_desc d;
+
+    /* An enctype gk5 refuses has no key length to hold the key to: the
+     * operation reports the refusal itself. */
+    if (gk5_enctype_check(enctype) != GK5_OK ||
+        gk5_enctype_describe(enctype, &d) != GK5_OK || d.key_bytes == len) {
+        return 0;
+    }
+    cli_error("%s: %s: %s needs a %zu-byte key (%zu hex digits), got %zu "
+              "byte%s",
+              cmd, opt, d.name, d.key_bytes, 2 * d.key_bytes, len,
+              len == 1 ? "" : "s");
+    return -1;
+}
+
+const char *cli_gss_words(uint32_t major, uint32_t minor, char *buf, size_t len)
+{
+    char major_words[512];
+    const char *minor_words;
+
+    /* Both may come from the same thread-local buffer: copy the first. */
+    snprintf(major_words, sizeof(major_words), "%s",
+             gk5_display_status(major, 0));
+    if (minor == 0) {
+        snprintf(buf, len, "%s", major_words);
+        return buf;
+    }
+    minor_words = gk5_strerror(minor);
+    /* "the security context has expired" is both the major status's words
+     * and the minor code's: say it once. */
+    if (strstr(major_words, minor_words) != NULL) {
+        snprintf(buf, len, "%s", major_words);
+    } else if (strstr(minor_words, major_words) != NULL) {
+        snprintf(buf, len, "%s", minor_words);
+    } else {
+        snprintf(buf, len, "%s: %s", major_words, minor_words);
+    }
+    return buf;
 }
 
 void cli_free_secret(void *p, size_t n)
@@ -170,8 +237,7 @@ void cli_hex_print(FILE *f, const uint8_t *p, size_t n)
 
 /* Grows without realloc so that no copy of the data (a context file holds
  * keys) is left behind in freed memory. */
-static int read_stream(FILE *f, const char *what, uint8_t **out,
-                       size_t *out_len)
+int cli_read_stream(FILE *f, const char *what, uint8_t **out, size_t *out_len)
 {
     uint8_t *buf = NULL;
     size_t cap = 4096;
@@ -227,7 +293,7 @@ cleanup:
 
 int cli_read_all(FILE *f, uint8_t **out, size_t *out_len)
 {
-    return read_stream(f, "standard input", out, out_len);
+    return cli_read_stream(f, "standard input", out, out_len);
 }
 
 int cli_read_file(const char *path, uint8_t **out, size_t *out_len)
@@ -242,7 +308,7 @@ int cli_read_file(const char *path, uint8_t **out, size_t *out_len)
         cli_error("cannot open '%s': %s", path, strerror(errno));
         goto cleanup;
     }
-    ret = read_stream(f, path, out, out_len);
+    ret = cli_read_stream(f, path, out, out_len);
 
 cleanup:
     if (f != NULL) {
@@ -251,9 +317,108 @@ cleanup:
     return ret;
 }
 
-/* Written to a private temporary file beside path, then renamed over it:
- * a context file holds keys (mode 0600), and a reader never sees half of
- * one, even when path is the file the context was read from. */
+FILE *cli_open_locked(const char *path)
+{
+    /*
+     * Which inode to lock.  The write-back replaces the file by rename(2),
+     * so the inode a path names changes with every call; a lock on a
+     * sidecar "FILE.lock" would avoid that but leaves a file behind beside
+     * every context and takes a second name that a user may not expect.
+     * The lock is on the context file itself: once flock() returns, the
+     * path is checked to still name the inode that was locked.  If a
+     * writer renamed a new file over it meanwhile (it held the lock until
+     * after its rename), the old inode is stale: open the path again and
+     * lock the new one.  Each retry means another call finished, so this
+     * ends.  Advisory only: it orders gk5 calls, not other programs.
+     */
+    for (;;) {
+        struct stat held;
+        struct stat named;
+        FILE *f;
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0) {
+            cli_error("cannot open '%s': %s", path, strerror(errno));
+            return NULL;
+        }
+        while (flock(fd, LOCK_EX) != 0) {
+            if (errno != EINTR) {
+                cli_error("cannot lock '%s': %s", path, strerror(errno));
+                close(fd);
+                return NULL;
+            }
+        }
+        if (fstat(fd, &held) != 0) {
+            cli_error("cannot read '%s': %s", path, strerror(errno));
+            close(fd);
+            return NULL;
+        }
+        if (stat(path, &named) != 0 || named.st_dev != held.st_dev ||
+            named.st_ino != held.st_ino) {
+            close(fd); /* replaced (or removed) while we waited */
+            continue;
+        }
+        f = fdopen(fd, "rb");
+        if (f == NULL) {
+            cli_error("cannot read '%s': %s", path, strerror(errno));
+            close(fd);
+        }
+        return f; /* fclose() releases the lock */
+    }
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    for (size_t off = 0; off < n;) {
+        ssize_t w = write(fd, p + off, n - off);
+
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            if (w == 0) {
+                errno = EIO;
+            }
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
+}
+
+/* The directory entry made by a rename or a create reaches the disk only
+ * with the directory: best effort (some file systems refuse to fsync a
+ * directory; the data itself is already synced). */
+static void sync_parent(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = NULL;
+    int fd;
+
+    if (slash == NULL) {
+        fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    } else {
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+
+        dir = malloc(n + 1);
+        if (dir == NULL) {
+            return;
+        }
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        free(dir);
+    }
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+/* Written to a private temporary file beside path, synced, then renamed
+ * over it: a context file holds keys (mode 0600), a reader never sees half
+ * of one, even when path is the file the context was read from, and a
+ * crash leaves the old file or the new one, never an empty one. */
 int cli_write_file(const char *path, const uint8_t *p, size_t n)
 {
     char *tmp = NULL;
@@ -275,17 +440,9 @@ int cli_write_file(const char *path, const uint8_t *p, size_t n)
         tmp = NULL;
         goto cleanup;
     }
-    for (size_t off = 0; off < n;) {
-        ssize_t w = write(fd, p + off, n - off);
-
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            cli_error("cannot write '%s': %s", path, strerror(errno));
-            goto cleanup;
-        }
-        off += (size_t)w;
+    if (write_all(fd, p, n) != 0 || fsync(fd) != 0) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        goto cleanup;
     }
     if (close(fd) != 0) {
         fd = -1;
@@ -299,6 +456,7 @@ int cli_write_file(const char *path, const uint8_t *p, size_t n)
     }
     free(tmp);
     tmp = NULL;
+    sync_parent(path);
     ret = 0;
 
 cleanup:
@@ -310,4 +468,38 @@ cleanup:
         free(tmp);
     }
     return ret;
+}
+
+int cli_create_file(const char *cmd, const char *path, const uint8_t *p,
+                    size_t n, bool force)
+{
+    int fd;
+
+    if (force) {
+        return cli_write_file(path, p, n);
+    }
+    /* O_EXCL: never follow a link planted at path, never overwrite. */
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        if (errno == EEXIST) {
+            cli_error("%s: '%s' already exists (--force replaces it)", cmd,
+                      path);
+        } else {
+            cli_error("%s: cannot create '%s': %s", cmd, path, strerror(errno));
+        }
+        return -1;
+    }
+    if (write_all(fd, p, n) != 0 || fsync(fd) != 0) {
+        cli_error("%s: cannot write '%s': %s", cmd, path, strerror(errno));
+        close(fd);
+        unlink(path);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        cli_error("%s: cannot write '%s': %s", cmd, path, strerror(errno));
+        unlink(path);
+        return -1;
+    }
+    sync_parent(path);
+    return 0;
 }

@@ -99,8 +99,10 @@ static void mit_why(struct row *r, const char *call, OM_uint32 major,
 static void gk5_why(struct row *r, const char *call, uint32_t major,
                     uint32_t minor)
 {
+    char words[512];
+
     snprintf(r->why, sizeof(r->why), "%s: %s", call,
-             gk5_display_status(major, minor));
+             cli_gss_words(major, minor, words, sizeof(words)));
 }
 
 static bool same(const void *a, size_t a_len, const void *b, size_t b_len)

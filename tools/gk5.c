@@ -9,9 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
+#include "crypto/crypto_int.h"
 #include "cli.h"
 
 struct command {
@@ -30,6 +33,8 @@ static const struct command commands[] = {
     {"mic", gk5_cli_mic, "the MIC token for the message on stdin"},
     {"verify", gk5_cli_verify, "check a MIC token against the message"},
     {"inspect", gk5_cli_inspect, "decode a token's header, without keys"},
+    {"ctx", gk5_cli_ctx,
+     "context files: make a gssd buffer from a key, show, convert"},
 #ifdef GK5_HAVE_MIT
     {"demo", gk5_cli_demo,
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
@@ -142,6 +147,47 @@ int gk5_cli_enctypes(int argc, char **argv)
     return CLI_EXIT_OK;
 }
 
+/* ---- gk5 --version ---- */
+
+/* The version, then what this binary was built with: one "name: value"
+ * line each, so that a bug report says which code paths ran. */
+static int print_version(void)
+{
+    gk5_enctype_desc des3;
+    bool des3_built = gk5_enctype_describe(16, &des3) == GK5_OK &&
+                      des3.state == GK5_ENCTYPE_SUPPORTED;
+    /* The fast paths are on by default; turning them "on" again changes
+     * nothing and is the one call that says whether this build and CPU
+     * have them (src/crypto/crypto_int.h). */
+    bool onepass = gk5i_onepass_set_enabled(true);
+#ifdef GK5_HAVE_MIT
+    const char *mit = "yes (gk5 demo, gk5 bench)";
+#else
+    const char *mit = "no (-Dmit=enabled builds it)";
+#endif
+#ifdef GK5_HAVE_RPC
+    const char *rpc = "yes (gk5 rpc, gk5 nfs4)";
+#else
+    const char *rpc = "no (-Drpc=enabled builds it)";
+#endif
+
+    printf("gk5 %s\n", gk5_version());
+    printf("des3: %s\n",
+           des3_built ? "yes (RFC 1964 tokens)" : "no (-Ddes3=true builds it)");
+    printf("MIT krb5 bridge: %s\n", mit);
+    printf("RPCSEC_GSS: %s\n", rpc);
+    printf("AES-NI/SHA-NI one-pass path: %s\n",
+           onepass ? "yes (this CPU: AES on AES-NI, RFC 3962 sealed in one "
+                     "pass)"
+                   : "no (AES runs on OpenSSL's EVP layer)");
+    printf("OpenSSL: %s\n", OpenSSL_version(OPENSSL_VERSION));
+    if (fflush(stdout) != 0) {
+        cli_error("cannot write output");
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
 /* ---- main ---- */
 
 int main(int argc, char **argv)
@@ -165,10 +211,19 @@ int main(int argc, char **argv)
             usage(stdout);
             return CLI_EXIT_OK;
         case 'V':
-            printf("gk5 %s\n", gk5_version());
-            return CLI_EXIT_OK;
+            return print_version();
         default:
-            cli_error("unknown option '%s'", argv[optind - 1]);
+            if (optopt != 0 && argv[optind - 1][0] == '-' &&
+                argv[optind - 1][1] == '-') {
+                /* --help=x, --version=x */
+                cli_error("option '%.*s' takes no argument",
+                          (int)strcspn(argv[optind - 1], "="),
+                          argv[optind - 1]);
+            } else if (optopt != 0) {
+                cli_error("unknown option '-%c'", optopt);
+            } else {
+                cli_error("unknown option '%s'", argv[optind - 1]);
+            }
             fprintf(stderr, "Try 'gk5 --help'.\n");
             return CLI_EXIT_USAGE;
         }

@@ -8,7 +8,7 @@
 #
 # Known answers come from the RFCs' appendices (RFC 3962 B, RFC 8009 A,
 # RFC 6803 section 10, RFC 3961 A.4), cross-checked against MIT krb5's
-# crypto tests (../shared/reference/mit_krb5_kats.txt), which carry the same
+# crypto tests (docs/design.md, "Reference data"), which carry the same
 # values; where only MIT has a value (the RFC 3962 enctypes' PRF, an
 # aes128-cts-hmac-sha1-96 decrypt and checksum) the source says so.
 set -u

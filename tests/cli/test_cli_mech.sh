@@ -112,7 +112,13 @@ check "third wrap (--format gk5) uses seq 2" \
 g t2 out unwrap --ctx a.ctx --ctx-out a.ctx
 check "unwrap seq 2 (a gap after 0)" "$([ $rc = 1 ] && [ ! -s out ] && grep -q GSS_S_GAP_TOKEN err; echo $?)" "exit $rc"
 g t2 out unwrap --ctx a.ctx --ctx-out a.ctx
-check "the window was saved even so: seq 2 again is a duplicate" \
+check "a refused token is not saved in the window: seq 2 again is still a gap" \
+    "$([ $rc = 1 ] && [ ! -s out ] && grep -q GSS_S_GAP_TOKEN err; echo $?)" "exit $rc"
+g t2 out unwrap --ctx a.ctx --ctx-out a.ctx --accept gap
+check "--accept gap: seq 2 is delivered with a warning" \
+    "$([ $rc = 0 ] && cmp -s out msg && grep -q 'warning.*GSS_S_GAP_TOKEN' err; echo $?)" "exit $rc"
+g t2 out unwrap --ctx a.ctx --ctx-out a.ctx
+check "taken, it is saved: seq 2 again is a duplicate" \
     "$([ $rc = 1 ] && [ ! -s out ] && grep -q GSS_S_DUPLICATE_TOKEN err; echo $?)" "exit $rc"
 g t1 out unwrap --ctx a.ctx --ctx-out a.ctx --accept unseq
 check "--accept unseq: seq 1 late is delivered with a warning" \

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
+# The CLI's messages: every usage error names the option at fault, a wrong
+# key length says expected and actual, the library's words are not said
+# twice, --version says what was built in, and `gk5 bench --enctypes`
+# refuses a list it cannot measure.  Each cell asserts the words and the
+# exit status.  Run by meson with GK5_CLI and GK5_DES3 (0/1).
+set -u
+
+cli=${GK5_CLI:?GK5_CLI must name the gk5 binary}
+case $cli in /*) ;; *) cli=$PWD/$cli ;; esac
+des3=${GK5_DES3:-0}
+wrapper=${GK5_CLI_WRAPPER:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck disable=SC2034  # read by tap.sh: not_ok shows its last lines
+TAP_ERR=$tmp/err
+# shellcheck source=/dev/null  # tests/tap.sh
+. "$(dirname "$0")/../tap.sh"
+cd "$tmp" || exit 1
+
+# expect RC TEXT ARGS...: exit status RC, the fixed string TEXT on stderr,
+# nothing on stdout.  The cell is named after the command line.
+expect() {
+    local want=$1 text=$2 rc
+    shift 2
+    # shellcheck disable=SC2086  # the wrapper is a word list on purpose
+    $wrapper "$cli" "$@" </dev/null >out 2>err
+    rc=$?
+    if [ "$rc" = "$want" ] && [ ! -s out ] && grep -qF -- "$text" err; then
+        ok "gk5 $*: exit $want, '$text'"
+    else
+        not_ok "gk5 $*: want exit $want and '$text'; got exit $rc"
+    fi
+}
+
+k128=000102030405060708090a0b0c0d0e0f
+k256=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+"$cli" ctx new --enctype 17 --key $k128 --out i.gssd >/dev/null
+"$cli" ctx new --enctype 17 --key $k128 --acceptor --out a.gssd >/dev/null
+
+# ------------------------------------------------------------ --version
+"$cli" --version >out 2>err
+rc=$?
+if [ "$des3" = 1 ]; then d=yes; else d=no; fi
+if [ $rc = 0 ] && grep -Eq '^gk5 [0-9]+\.[0-9]+' out && grep -q "^des3: $d" out &&
+    grep -Eq '^MIT krb5 bridge: (yes|no)' out && grep -Eq '^RPCSEC_GSS: (yes|no)' out &&
+    grep -Eq '^AES-NI/SHA-NI one-pass path: (yes|no)' out &&
+    grep -Eq '^OpenSSL: OpenSSL [0-9]+\.[0-9]+' out; then
+    ok "gk5 --version: version, des3 $d, MIT, RPC, one-pass, OpenSSL"
+else
+    not_ok "gk5 --version: $(tr '\n' '|' <out)"
+fi
+expect 2 "option '--version' takes no argument" --version=1
+expect 2 "unknown option '-x'" -x
+expect 2 "unknown option '--frobnicate'" --frobnicate
+
+# ------------------------------------------- options named in every parser
+expect 2 "enctypes: unknown option '--bogus'" enctypes --bogus
+expect 2 "inspect: unknown option '--bogus'" inspect --bogus
+expect 2 "wrap: unknown option '--frobnicate'" wrap --ctx i.gssd --frobnicate
+expect 2 "wrap: option '--ctx' needs an argument" wrap --ctx
+expect 2 "wrap: option '--no-conf' takes no argument" wrap --no-conf=1 --ctx i.gssd
+expect 2 "wrap: --format: 'json' is neither gssd nor gk5" wrap --ctx i.gssd --format json
+expect 2 "wrap: option '--accept' does not apply" wrap --ctx i.gssd --accept gap
+expect 2 "unwrap: --accept: unknown status 'bogus'" unwrap --ctx a.gssd --accept bogus
+expect 2 "verify: --token FILE is required" verify --ctx a.gssd
+expect 2 "mic: unexpected argument 'extra'" mic --ctx i.gssd extra
+expect 2 "crypto checksum: --usage: 'x' is not a number" \
+    crypto checksum --enctype 17 --key $k128 --usage x --in 00
+expect 2 "crypto prf: option '--key' needs an argument" crypto prf --enctype 17 --in 00 --key
+expect 2 "crypto prf: --key: not valid hex" crypto prf --enctype 17 --key 0g --in 00
+expect 1 "crypto prf: --enctype: unknown enctype 'aes512'" crypto prf --enctype aes512 --key $k128 --in 00
+expect 2 "ctx new: --send-seq: 'x' is not a number" ctx new --enctype 17 --key $k128 --send-seq x --out x
+expect 2 "ctx show: unknown option '--key'" ctx show i.gssd --key
+if "$cli" --help | grep -q '^  rpc '; then
+    expect 2 "rpc ping: --timeout: 'x' is not a positive number" rpc ping --timeout x 127.0.0.1:1
+    expect 2 "rpc ping: option '--timeout' needs an argument" rpc ping 127.0.0.1:1 --timeout
+    expect 2 "nfs4 cat: option '--timeout' needs an argument" nfs4 cat 127.0.0.1:1:/x --timeout
+    expect 2 "nfs4 cat: unknown option '--frobnicate'" nfs4 cat 127.0.0.1:1:/x --frobnicate
+    expect 2 "nfs4 cat: --enctype: unknown enctype 'aes512'" nfs4 cat --enctype aes512 127.0.0.1:1:/x
+else
+    tap_skip "rpc and nfs4 option messages" "built without RPC"
+fi
+
+# ------------------------------------------- key lengths: expected, actual
+expect 1 "crypto prf: --key: aes256-cts-hmac-sha1-96 needs a 32-byte key (64 hex digits), got 16 bytes" \
+    crypto prf --enctype 18 --key $k128 --in 00
+expect 1 "crypto encrypt: --key: aes128-cts-hmac-sha256-128 needs a 16-byte key (32 hex digits), got 32 bytes" \
+    crypto encrypt --enctype 19 --key $k256 --usage 1 --in 00
+expect 1 "crypto derive: --key: camellia128-cts-cmac needs a 16-byte key (32 hex digits), got 1 byte" \
+    crypto derive --enctype 25 --key 00 --constant 0000000299
+expect 1 "ctx new: --key: aes256-cts-hmac-sha384-192 needs a 32-byte key (64 hex digits), got 16 bytes" \
+    ctx new --enctype 20 --key $k128 --out x
+# A refused enctype is refused for what it is, not for the key.
+expect 1 "rc4-hmac (23) is deliberately unsupported: RFC 8429" crypto prf --enctype 23 --key $k256 --in 00
+
+# ------------------------------------------------- no doubled phrases
+"$cli" ctx new --enctype 17 --key $k128 --endtime 1 --out old.gssd >/dev/null
+printf 'x' | "$cli" wrap --ctx old.gssd >out 2>err
+rc=$?
+if [ $rc = 1 ] && grep -qF "wrap: GSS_S_CONTEXT_EXPIRED: the security context has expired" err &&
+    [ "$(grep -o 'has expired' err | wc -l)" = 1 ]; then
+    ok "expired context: exit 1, the words once"
+else
+    not_ok "expired context: exit $rc, $(cat err)"
+fi
+# The words of a refused enctype in a context file: the major's, then the
+# table's, each once.  (The enctype's low byte is patched: little-endian.)
+if [ "$(printf '\001\000' | od -An -tu2 | tr -d ' ')" = 1 ]; then
+    "$cli" ctx new --enctype 17 --key $k128 --out rc4.gssd >/dev/null
+    printf '\027' | dd of=rc4.gssd bs=1 seek=16 conv=notrunc status=none
+    printf 'x' | "$cli" wrap --ctx rc4.gssd >out 2>err
+    rc=$?
+    if [ $rc = 1 ] && grep -qF "GSS_S_UNAVAILABLE: the operation or option is unavailable: rc4-hmac (23) is deliberately unsupported" err &&
+        [ "$(grep -o 'unavailable' err | wc -l)" = 1 ]; then
+        ok "rc4 context file: exit 1, UNAVAILABLE and the table's reason, once each"
+    else
+        not_ok "rc4 context file: exit $rc, $(cat err)"
+    fi
+else
+    tap_skip "rc4 context file" "big-endian host"
+fi
+
+# ------------------------------------------------ gk5 bench --enctypes
+if "$cli" --help | grep -q '^  bench '; then
+    expect 1 "bench: --enctypes: rc4-hmac (23) is deliberately unsupported: RFC 8429" \
+        bench --quick --enctypes 23
+    expect 1 "bench: --enctypes: rc4-hmac (23) is deliberately unsupported" \
+        bench --quick --enctypes 17,rc4-hmac
+    expect 1 "bench: --enctypes: des-cbc-crc (1) is deliberately unsupported: RFC 6649" \
+        bench --quick --enctypes 1
+    expect 1 "bench: --enctypes: unknown enctype 99" bench --quick --enctypes 99
+    expect 2 "bench: --enctypes: unknown enctype 'aes512' (see 'gk5 enctypes')" \
+        bench --quick --enctypes aes512
+    expect 2 "bench: --enctypes: empty list" bench --quick --enctypes ''
+    expect 2 "bench: --enctypes: empty list" bench --quick --enctypes ,
+    expect 2 "bench: option '--enctypes' needs an argument" bench --quick --enctypes
+    if [ "$des3" = 1 ]; then
+        tap_skip "bench --enctypes 16 without des3" "des3 is built"
+    else
+        expect 1 "bench: --enctypes: des3-cbc-sha1 (16) is not built (-Ddes3=true)" \
+            bench --quick --enctypes 16
+    fi
+    expect 2 "bench: --sizes: 'lots' is not a size" bench --quick --sizes lots
+else
+    tap_skip "bench --enctypes refusals" "built without MIT (no gk5 bench)"
+fi
+
+tap_done
