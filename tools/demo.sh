@@ -5,13 +5,28 @@
 # missing, build, run `gk5 demo` (a throwaway MIT KDC on loopback, MIT
 # GSS-API contexts per enctype, gk5 and MIT exchanging tokens both ways,
 # gk5's RPCSEC_GSS client and server, NFS-Ganesha with gk5's NFSv4 client).
+# A step that fails says which it was on stderr, and the status is not 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup-debian.sh
-if [ -d build ]; then
-    meson setup --reconfigure build -Dmit=enabled >/dev/null
-else
-    meson setup build -Dmit=enabled >/dev/null
+
+fail() {
+    echo "demo.sh: FAILED: $*" >&2
+    exit 1
+}
+
+tools/setup-debian.sh demo || fail "installing packages (tools/setup-debian.sh demo)"
+
+# meson's messages are kept out of the way unless configuring fails; then
+# they are what says why.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+setup=(meson setup build -Dmit=enabled -Dtools=enabled)
+[ -f build/meson-private/cmd_line.txt ] && setup+=(--reconfigure)
+if ! "${setup[@]}" >"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    fail "configuring build/ (${setup[*]}; full log: build/meson-logs/meson-log.txt)"
 fi
-ninja -C build
+ninja -C build || fail "building (ninja -C build)"
+rm -f "$log"
+trap - EXIT
 exec build/tools/gk5 demo "$@"

@@ -1,27 +1,76 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
-# Installs every Debian 12 package gk5's build, tests, demo and benchmark
-# need.  Run as root on a fresh machine; safe to run again.
+# Installs the Debian 12 packages gk5 needs that are missing.  Run as root;
+# safe to run again.
+#
+#   tools/setup-debian.sh demo   what tools/demo.sh needs: gk5's build with
+#                                MIT krb5 and libtirpc, the throwaway KDC's
+#                                programs and NFS-Ganesha (MEM FSAL)
+#   tools/setup-debian.sh test   what tools/test-all.sh needs: all of demo,
+#                                cmocka, MIT's client and sample programs,
+#                                Heimdal's client libraries,
+#                                Ganesha's VFS FSAL, clang, the sanitizer
+#                                and libFuzzer runtimes, valgrind, llvm,
+#                                clang-format and the man page tools
+#   tools/setup-debian.sh        the same as test
+#
+# Exit status: 0 when everything is installed, 2 usage error, else apt's.
 set -euo pipefail
 
-packages=(
+usage() {
+    echo "usage: $0 [demo|test]   (no argument: test)"
+}
+
+demo_packages=(
     # build
     gcc pkg-config meson ninja-build libssl-dev
+    # MIT krb5: the library gk5_mit bridges to, and the throwaway realm's
+    # programs (krb5kdc and kdb5_util; kadmin.local is in krb5-admin-server)
+    libkrb5-dev krb5-kdc krb5-admin-server
+    # RPCSEC_GSS on libtirpc, and the NFS server `gk5 demo` mounts
+    libtirpc-dev nfs-ganesha nfs-ganesha-mem
+)
+
+test_packages=(
+    "${demo_packages[@]}"
     # unit tests
     libcmocka-dev
-    # MIT krb5: the KDC and GSS-API peers for interop, demo and bench
-    krb5-kdc krb5-admin-server krb5-user libkrb5-dev
-    # RPCSEC_GSS: libtirpc, and the real servers the peer tests start
-    libtirpc-dev nfs-ganesha nfs-ganesha-mem nfs-ganesha-vfs
+    # MIT's client programs (kinit, klist, kvno) in the interop, RPC and
+    # peer tests; Ganesha's VFS FSAL for the peer tests
+    krb5-user nfs-ganesha-vfs
     # the interposer: MIT's sample GSS-API programs run with gk5_mech.so
     krb5-gss-samples
-    # hardening: libFuzzer + sanitizer runtimes, valgrind; llvm-profdata and
-    # llvm-cov for the fuzz corpora's coverage
+    # Heimdal's GSS-API as the second interop peer (client libraries only:
+    # heimdal-kdc conflicts with MIT's KDC and is not needed)
+    heimdal-multidev libgssapi3-heimdal
+    # hardening: clang, libFuzzer + sanitizer runtimes, valgrind; llvm-profdata
+    # and llvm-cov for the fuzz corpora's coverage; clang-format
     clang libclang-rt-14-dev valgrind clang-format llvm-14
+    # manual pages: made with help2man and scdoc, checked with man -l
+    help2man scdoc man-db
     # scripts
     procps coreutils
 )
+
+case "${1-test}" in
+demo) packages=("${demo_packages[@]}") ;;
+test) packages=("${test_packages[@]}") ;;
+-h | --help)
+    usage
+    exit 0
+    ;;
+*)
+    echo "setup-debian.sh: unknown package set '$1'" >&2
+    usage >&2
+    exit 2
+    ;;
+esac
+if [ $# -gt 1 ]; then
+    echo "setup-debian.sh: one package set only, not '$*'" >&2
+    usage >&2
+    exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -22,19 +22,37 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-tools/setup-debian.sh
+# Any failure ends the run (set -e); this names the step it was in.
+current_step="installing packages (tools/setup-debian.sh test)"
+on_exit() {
+    local status=$?
+    [ "$status" = 0 ] ||
+        echo "test-all.sh: FAILED (status $status) in step: $current_step" >&2
+}
+trap on_exit EXIT
+tools/setup-debian.sh test
 
-step() { printf '\n===== %s =====\n' "$*"; }
+step() {
+    current_step=$*
+    printf '\n===== %s =====\n' "$*"
+}
 builddir=${GK5_BUILD_ROOT:-$top/build-ci}
 mkdir -p "$builddir"
 
 configure() { # dir, meson args...
-    local dir=$1; shift
-    if [ -d "$dir" ]; then
-        meson setup --wipe "$dir" "$@" >/dev/null
-    else
-        meson setup "$dir" "$@" >/dev/null
+    local dir=$1 log
+    shift
+    local setup=(meson setup "$dir" "$@")
+    [ -f "$dir/meson-private/cmd_line.txt" ] && setup+=(--wipe)
+    # meson's messages only when configuring fails: they say why.
+    log=$(mktemp)
+    if ! "${setup[@]}" >"$log" 2>&1; then
+        tail -n 20 "$log" >&2
+        rm -f "$log"
+        echo "test-all.sh: configuring failed: ${setup[*]} (full log: $dir/meson-logs/meson-log.txt)" >&2
+        return 1
     fi
+    rm -f "$log"
     ninja -C "$dir"
 }
 
