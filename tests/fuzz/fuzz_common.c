@@ -117,8 +117,8 @@ size_t fuzz_gssd_buffer_seq(const struct fuzz_cfg *cfg, bool peer, uint64_t seq,
     bool cfx = cfg->enctype != 16;
     uint32_t flags = 0;
 
-    /* DESIGN.md "The rpc.gssd context buffer": host byte order, u32 flags,
-     * u32 endtime, u64 send_seq, u32 enctype, key. */
+    /* docs/design.md, "The rpc.gssd context buffer": host byte order, u32
+     * flags, u32 endtime, u64 send_seq, u32 enctype, key. */
     if (klen == 0 || cap < 20 + klen) {
         return 0;
     }

@@ -21,8 +21,8 @@
 #                           MEM FSAL (nfs-ganesha-vfs; as root)
 #   GK5_GANESHA_SECTYPE     the export's SecType (default all four)
 #
-# The configuration follows the facts in DESIGN.md ("Real RPCSEC_GSS peers
-# on loopback"): NFSv4 only, TCP only, no NLM/RQUOTA/rpcbind, 4 MiB RPC
+# The configuration follows the facts in docs/design.md ("NFS-Ganesha"):
+# NFSv4 only, TCP only, no NLM/RQUOTA/rpcbind, 4 MiB RPC
 # buffers, graceless, an export "/" of the MEM FSAL with sys and the three
 # krb5 flavours, every user squashed to 0 (test principals have no passwd
 # entry) and MEM's Inode_Size above the largest test file (GK5_GANESHA_INODE

@@ -5,7 +5,8 @@
  * port on 127.0.0.1, and an AUTH for a flavour -- AUTH_SYS, or RPCSEC_GSS
  * krb5/krb5i/krb5p made either by gk5 (gk5_rpc_auth_create, the default)
  * or by libtirpc's own rpc_gss_seccreate (--via libtirpc, for comparison:
- * libtirpc's client breaks above ~256 KiB bodies, see DESIGN.md).
+ * libtirpc's client breaks above ~256 KiB bodies, see docs/design.md,
+ * "libtirpc").
  *
  * The initiator is gk5-client@GK5.TEST from the realm's client.keytab
  * (GK5_REALM_DIR, set by tests/interop/kdc.sh run), through a MEMORY

@@ -31,7 +31,8 @@ enum {
 #define ECHO_MAX_OPAQUE GK5_ECHO_MAX_OPAQUE
 
 /* libtirpc's record buffers are capped at 256 KiB (__rpc_get_t_size);
- * ask for the cap so that krb5i/krb5p bodies up to it fit (DESIGN.md). */
+ * ask for the cap so that krb5i/krb5p bodies up to it fit (docs/design.md,
+ * "libtirpc"). */
 #define TIRPC_BUFSZ (256u * 1024u)
 
 /* xdrproc_t has had a variadic and a three-argument form: every XDR

@@ -23,7 +23,8 @@
 # serving), and concurrency: one AUTH on 8 threads and 64 contexts at once.
 #
 # libtirpc's client marshals krb5i/krb5p bodies into its 256 KiB record
-# buffer (DESIGN.md), so its large cells stop at 128 KiB; gk5's go to 4 MiB.
+# buffer (docs/design.md, "libtirpc"), so its large cells stop at 128 KiB;
+# gk5's go to 4 MiB.
 #
 # Every server listens on 127.0.0.1 port 0 (it prints the port it got), is
 # recorded by PID, and is stopped by that PID on every exit path.

@@ -20,8 +20,8 @@
  * Exit 0 when every call passed, 1 when one failed, 2 for bad usage, and
  * 77 (with a line saying SKIP and why) when libtirpc's client cannot carry
  * the request: krb5i/krb5p bodies are marshalled into its record buffer,
- * which is capped at 256 KiB (DESIGN.md), so larger ones are refused here
- * instead of crashing inside libtirpc.
+ * which is capped at 256 KiB (docs/design.md, "libtirpc"), so larger ones
+ * are refused here instead of crashing inside libtirpc.
  *
  * Initial credentials: the ccache in KRB5CCNAME (kinit beforehand) or
  * --ccache, or with --client-keytab fresh ones from that keytab into a
@@ -616,7 +616,7 @@ int main(int argc, char **argv)
     }
     if (gss && svc != rpcsec_gss_svc_none && size > TIRPC_GSS_BODY_CAP) {
         printf("tirpc_client: SKIP: libtirpc's client cannot carry %s bodies "
-               "above 256 KiB (its record buffer; DESIGN.md): %zu bytes "
+               "above 256 KiB (its record buffer; docs/design.md): %zu bytes "
                "asked, %u allowed here\n",
                sec, size, TIRPC_GSS_BODY_CAP);
         return EXIT_SKIP;

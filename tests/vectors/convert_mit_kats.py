@@ -3,7 +3,8 @@
 # Copyright (c) 2026 The gk5 authors
 """Convert MIT krb5's known-answer data to gk5 vector files.
 
-Reads shared/reference/mit_krb5_kats.txt (one record per line, values from
+Reads shared/reference/mit_krb5_kats.txt, a file kept beside the repository
+(docs/design.md, "Reference data": one record per line, values from
 MIT krb5 1.21.3's crypto tests) and writes, next to this script, one
 `name = value` block file per MIT test program:
 
@@ -90,7 +91,7 @@ class Output:
 
     def text(self):
         head = ["# Converted by tests/vectors/convert_mit_kats.py from",
-                "# shared/reference/mit_krb5_kats.txt (MIT krb5 1.21.3, %s)."
+                "# MIT krb5 1.21.3's %s (docs/design.md, \"Reference data\")."
                 % self.test, "#"]
         head += ["# " + line for line in self.header]
         if self.rejected:
