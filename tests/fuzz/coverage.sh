@@ -93,6 +93,8 @@ for exe in "$build"/tests/fuzz/fuzz_*; do
     objects+=(-object "$exe")
 done
 "$profdata" merge -sparse "$prof"/*.profraw -o "$prof/all.profdata"
+# Kept for a closer look (llvm-cov show/report with the same objects).
+cp "$prof/all.profdata" "$build/fuzz-corpora.profdata"
 
 # llvm-cov's first -object is the positional binary; the rest follow.
 first=${objects[1]}
