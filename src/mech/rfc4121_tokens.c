@@ -398,10 +398,7 @@ static uint32_t cfx_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
     header = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_HEADER);
     trailer = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_TRAILER);
     padding = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_PADDING);
-    if (header == NULL || iov_count > GK5I_IOV_MAX) {
-        err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
+    /* iov.c has checked the layout (mech_int.h): the HEADER is there. */
     wrap_lengths(et, sealed, trailer != NULL, &header_len, &trailer_len, &rrc);
     if (header->buffer.length < header_len ||
         (trailer != NULL && trailer->buffer.length < trailer_len)) {
@@ -460,18 +457,11 @@ static uint32_t cfx_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
     gk5_iov_buffer *header, *trailer, *padding;
     size_t header_len, trailer_len;
     uint16_t rrc;
-    uint32_t err = GK5_OK;
 
-    if (conf_state != NULL) {
-        *conf_state = 0;
-    }
     header = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_HEADER);
     trailer = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_TRAILER);
     padding = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_PADDING);
-    if (header == NULL) {
-        err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
+    /* iov.c has checked the layout (mech_int.h): the HEADER is there. */
     wrap_lengths(ctx->et, conf_req != 0, trailer != NULL, &header_len,
                  &trailer_len, &rrc);
     header->buffer.length = header_len;
@@ -484,9 +474,7 @@ static uint32_t cfx_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
     if (conf_state != NULL) {
         *conf_state = conf_req != 0;
     }
-
-cleanup:
-    return gk5i_status(minor, err);
+    return gk5i_status(minor, GK5_OK);
 }
 
 /*
@@ -632,10 +620,8 @@ static uint32_t unwrap_stream(gk5_ctx *ctx, struct gk5_lane *lane,
     size_t len = stream->buffer.length, payload_len, tail_len = 0, front;
     uint32_t err;
 
-    if (data == NULL) {
-        err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
+    /* A STREAM comes with exactly one DATA (iov.c, or gk5_unwrap's own
+     * two buffers). */
     err = parse_header(ctx, p, len, TOK_ID_WRAP, h);
     if (err != GK5_OK) {
         goto cleanup;
@@ -688,7 +674,8 @@ static uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
     uint8_t *p;
     uint32_t err;
 
-    if (header == NULL || (padding != NULL && padding->buffer.length != 0)) {
+    /* iov.c has checked the layout: without a STREAM there is a HEADER. */
+    if (padding != NULL && padding->buffer.length != 0) {
         err = GK5_ERR_BAD_IOV;
         goto cleanup;
     }
@@ -781,10 +768,6 @@ static uint32_t cfx_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
     if (conf_state != NULL) {
         *conf_state = 0;
     }
-    if (iov_count > GK5I_IOV_MAX) {
-        err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
     stream = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_STREAM);
     if (stream != NULL) {
         err = unwrap_stream(ctx, lane, stream, iov, iov_count, &h,
@@ -795,8 +778,6 @@ static uint32_t cfx_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
     if (err == GK5_OK && conf_state != NULL) {
         *conf_state = (h.flags & FLAG_SEALED) != 0;
     }
-
-cleanup:
     major = gk5i_status(minor, err);
     return err == GK5_OK ? major | supplementary : major;
 }
@@ -897,10 +878,7 @@ static uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     uint8_t *p;
     uint32_t err;
 
-    if (token == NULL || iov_count > GK5I_IOV_MAX) {
-        err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
+    /* iov.c has checked the layout (mech_int.h): the MIC_TOKEN is there. */
     if (token->buffer.length < need) {
         err = GK5_ERR_BUFFER_TOO_SMALL;
         goto cleanup;
@@ -939,10 +917,7 @@ static uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     uint32_t supplementary = 0, major, err;
     uint8_t *p;
 
-    if (token == NULL || iov_count > GK5I_IOV_MAX) {
-        err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
+    /* iov.c has checked the layout (mech_int.h): the MIC_TOKEN is there. */
     p = token->buffer.value;
     err = parse_header(ctx, p, token->buffer.length, TOK_ID_MIC, &h);
     if (err != GK5_OK) {

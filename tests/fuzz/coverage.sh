@@ -10,7 +10,8 @@
 # clang's source-based coverage (-fprofile-instr-generate
 # -fcoverage-mapping) and -Dfuzzing=true, no sanitizers, builds the fuzz
 # targets, replays each target's committed seeds and regression inputs
-# (-runs=0: every input once, no fuzzing) and any CORPUS_DIR/<target>
+# (-runs=0: every input once, no fuzzing; once with GK5_TRACE off and once
+# on) and any CORPUS_DIR/<target>
 # given (for example a long run's output), merges the profiles and prints
 # line and branch coverage per file of src/mech and src/crypto, then the
 # parsers' branch coverage against the 95 % goal, and every branch of
@@ -84,12 +85,16 @@ for exe in "$build"/tests/fuzz/fuzz_*; do
         [ -d "$d/$t" ] && dirs+=("$d/$t")
     done
     [ "${#dirs[@]}" -gt 0 ] || continue
-    LLVM_PROFILE_FILE="$prof/$t-%p.profraw" "$exe" -runs=0 "${dirs[@]}" \
-        > "$prof/$t.log" 2>&1 || {
-        echo "coverage.sh: replaying $t failed:" >&2
-        tail -5 "$prof/$t.log" >&2
-        exit 1
-    }
+    # Twice: with GK5_TRACE off and on (fuzz_trace_for), so that both
+    # sides of every trace point count, whatever each seed's length.
+    for tr in 0 1; do
+        FUZZ_TRACE=$tr LLVM_PROFILE_FILE="$prof/$t-$tr-%p.profraw" \
+            "$exe" -runs=0 "${dirs[@]}" > "$prof/$t.log" 2>&1 || {
+            echo "coverage.sh: replaying $t (FUZZ_TRACE=$tr) failed:" >&2
+            tail -5 "$prof/$t.log" >&2
+            exit 1
+        }
+    done
     objects+=(-object "$exe")
 done
 "$profdata" merge -sparse "$prof"/*.profraw -o "$prof/all.profdata"

@@ -3,6 +3,8 @@
 /* Shared pieces of gk5's fuzz targets (see fuzz_common.h). */
 #include "fuzz_common.h"
 
+#include "common/trace.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,11 +191,30 @@ void fuzz_init(void)
     initialized = true;
 }
 
+void fuzz_trace_for(size_t size)
+{
+    static int current = -1;
+    const char *force = getenv("FUZZ_TRACE");
+    int want = force != NULL ? force[0] == '1' : (int)(size & 1u);
+
+    if (want == current) {
+        return;
+    }
+    if (want) {
+        setenv("GK5_TRACE", "/dev/null", 1);
+    } else {
+        unsetenv("GK5_TRACE");
+    }
+    gk5i_trace_reset();
+    current = want;
+}
+
 bool fuzz_take_cfg(const uint8_t **data, size_t *size, struct fuzz_cfg *cfg,
                    uint8_t *b1)
 {
     unsigned e;
 
+    fuzz_trace_for(*size);
     if (*size < 2) {
         return false;
     }

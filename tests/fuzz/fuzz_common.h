@@ -43,6 +43,12 @@ struct fuzz_cfg {
     bool acceptor_subkey; /* RFC 4121 only; ignored for RFC 1964 DES3 */
 };
 
+/* GK5_TRACE for this input: on (into /dev/null) for inputs of odd length,
+ * off for even ones, so that the trace lines' formatting of hostile
+ * headers is fuzzed too and both sides of every trace point are seen;
+ * FUZZ_TRACE=0 or 1 in the environment fixes it.  fuzz_take_cfg calls it;
+ * targets that do not use that call it first. */
+void fuzz_trace_for(size_t size);
 /* Reads the configuration from the first two bytes; false if the input is
  * too short or the enctype is not built here (the input is then skipped). */
 bool fuzz_take_cfg(const uint8_t **data, size_t *size, struct fuzz_cfg *cfg,

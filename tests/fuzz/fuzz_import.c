@@ -99,6 +99,11 @@ static void misuse_import(const uint8_t *buf, size_t len)
     if (ctx != NULL) {
         fuzz_fail("a refused import wrote a context", major, minor);
     }
+    /* Without a minor nothing can be reported, so nothing is made. */
+    major = gk5_ctx_import(NULL, buf, len, &ctx);
+    if (major != GK5_S_CALL_INACCESSIBLE_WRITE || ctx != NULL) {
+        fuzz_fail("an import without a minor made a context", major, 0);
+    }
     /* No buffer at all is merely too short. */
     major = gk5_ctx_import(&minor, NULL, 0, &ctx);
     expect_refused("import of nothing was not refused as truncated", major,
@@ -113,6 +118,10 @@ static void misuse_export(gk5_ctx *ctx)
     major = gk5_ctx_export(&minor, ctx, NULL);
     expect_refused("export to a NULL buffer was not refused", major, minor,
                    GK5_S_FAILURE, GK5_ERR_INVALID_ARGUMENT);
+    major = gk5_ctx_export(NULL, ctx, &out);
+    if (major != GK5_S_CALL_INACCESSIBLE_WRITE || out.value != NULL) {
+        fuzz_fail("an export without a minor made a buffer", major, 0);
+    }
     major = gk5_ctx_export(&minor, NULL, &out);
     expect_refused("export of a NULL context was not refused", major, minor,
                    GK5_S_NO_CONTEXT, GK5_ERR_CTX_NO_CONTEXT);
@@ -210,6 +219,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gk5_ctx *ctx = NULL;
     gk5_ctx_info info;
     uint32_t minor = 0, major;
+
+    fuzz_trace_for(size);
 
     peer_seq |= fuzz_u32(&in);
     len = fuzz_bytes(&in, &p, in.n);

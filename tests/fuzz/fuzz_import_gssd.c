@@ -18,16 +18,19 @@
  * and get_mic work (unless it has expired), export then import gives back
  * the same export.  A refused input must leave no context.  The misuse bits
  * pass a NULL output pointer or a NULL input, which must be refused with
- * GK5_ERR_INVALID_ARGUMENT (gssd: a NULL buffer with a nonzero length).
+ * GK5_ERR_INVALID_ARGUMENT (gssd: a NULL buffer with a nonzero length), or
+ * a NULL minor, which must be GK5_S_CALL_INACCESSIBLE_WRITE with no
+ * context made.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
 
-#define MODE_LUCID 0x01u  /* the rest is a lucid context, not a gssd buffer */
-#define MODE_NO_OUT 0x02u /* ctx (the output pointer) is NULL */
-#define MODE_NO_IN 0x04u  /* the buffer / the lucid structure is NULL */
+#define MODE_LUCID 0x01u    /* the rest is a lucid context, not a gssd buffer */
+#define MODE_NO_OUT 0x02u   /* ctx (the output pointer) is NULL */
+#define MODE_NO_IN 0x04u    /* the buffer / the lucid structure is NULL */
+#define MODE_NO_MINOR 0x08u /* minor is NULL: the status cannot be given */
 #define LUCID_KEY_NULL 0x80u
 
 struct expect {
@@ -183,11 +186,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *buf = NULL;
     gk5_ctx *ctx = NULL, **out = (mode & MODE_NO_OUT) != 0 ? NULL : &ctx;
     uint32_t major, minor = 0;
+    uint32_t *mp = (mode & MODE_NO_MINOR) != 0 ? NULL : &minor;
+
+    fuzz_trace_for(size);
 
     memset(&want, 0, sizeof(want));
     major = (mode & MODE_LUCID) != 0
-                ? import_lucid(&in, mode, &minor, out, &want)
-                : import_gssd(&in, mode, &buf, &minor, out, &want);
+                ? import_lucid(&in, mode, mp, out, &want)
+                : import_gssd(&in, mode, &buf, mp, out, &want);
+    if (mp == NULL) {
+        if (major != GK5_S_CALL_INACCESSIBLE_WRITE || ctx != NULL) {
+            fuzz_fail("an import without a minor made a context", major, 0);
+        }
+        free(buf);
+        return 0;
+    }
     if (misuse && (major != GK5_S_FAILURE ||
                    GK5_ERR_CODE(minor) != GK5_ERR_INVALID_ARGUMENT)) {
         fuzz_fail("an import with a NULL argument was not refused", major,

@@ -335,7 +335,7 @@ static void lucid_seeds(const struct fuzz_cfg *cfg)
     static const struct {
         const char *what;
         unsigned mode;
-    } misuse[] = {{"null-out", 0x03}, {"null-in", 0x05}};
+    } misuse[] = {{"null-out", 0x03}, {"null-in", 0x05}, {"null-minor", 0x09}};
 
     cfg_name(name, sizeof(name), cfg, "lucid");
     s_reset(&s);
@@ -559,6 +559,9 @@ static void import_gssd_negative(void)
     write_seed("import_gssd", "gssd-null-in", &s);
     s.n = 1; /* a NULL buffer of length 0: too short, not misuse */
     write_seed("import_gssd", "gssd-null-in-empty", &s);
+    s.p[0] = 0x08;
+    s.n = 41;
+    write_seed("import_gssd", "gssd-null-minor", &s);
 }
 
 int main(int argc, char **argv)
