@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "fuzz_common.h"
+#include "v1forge.h"
 
 static const char *outdir;
 static int failures;
@@ -401,6 +402,128 @@ static void lucid_seeds(const struct fuzz_cfg *cfg)
     }
 }
 
+/*
+ * DES3 (RFC 1964) tokens with a valid checksum that gk5 must still refuse,
+ * made by the independent maker (v1forge.c) with the peer's key: padding
+ * wrong in each way gk5 checks, the receiver's own direction bytes, a body
+ * shorter than a block or not whole blocks; and the good token beside
+ * them.  For gk5_unwrap (raw), gk5_unwrap_iov (raw: STREAM, and HEADER |
+ * DATA [| PADDING] | TRAILER cut after the confounder) and verify_mic.
+ */
+static void des3_forged_seeds(const struct fuzz_cfg *cfg)
+{
+    static const struct {
+        const char *name;
+        size_t msg_len;
+        uint8_t pad[16];
+        size_t pad_len;
+    } pads[] = {
+        {"pad-good", 7, {1}, 1},
+        {"pad-zero", 7, {0}, 1},
+        {"pad-big", 7, {100}, 1},
+        {"pad-differ", 6, {3, 2}, 2},
+        {"pad-nine", 0, {9, 9, 9, 9, 9, 9, 9, 9}, 8},
+        {"pad-into-msg", 5, {8, 8, 8}, 3},
+        {"pad-sixteen",
+         0,
+         {16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16},
+         16},
+    };
+    static const uint8_t to_initiator[4] = {0xff, 0xff, 0xff, 0xff};
+    static const uint8_t to_acceptor[4] = {0, 0, 0, 0};
+    const uint8_t *dir = cfg->initiator ? to_initiator : to_acceptor;
+    const uint8_t *own = cfg->initiator ? to_acceptor : to_initiator;
+    uint8_t key[GK5T_V1_KEY_BYTES], body[64], tok[256];
+    struct seed s;
+    char name[256], full[300];
+
+    if (fuzz_seed_key(cfg->enctype, 0, key, sizeof(key)) != sizeof(key)) {
+        failures++;
+        return;
+    }
+    for (size_t i = 0; i < sizeof(pads) / sizeof(pads[0]) + 3; i++) {
+        for (int sealed = 0; sealed < 2; sealed++) {
+            const uint8_t *d = dir;
+            size_t blen = 8, len;
+            const char *what;
+
+            memset(body, 0xc5, 8); /* confounder */
+            if (i < sizeof(pads) / sizeof(pads[0])) {
+                memcpy(body + blen, "message", pads[i].msg_len);
+                blen += pads[i].msg_len;
+                memcpy(body + blen, pads[i].pad, pads[i].pad_len);
+                blen += pads[i].pad_len;
+                what = pads[i].name;
+            } else if (i == sizeof(pads) / sizeof(pads[0])) {
+                memcpy(body + blen, "message\1", 8);
+                blen += 8;
+                d = own;
+                what = "reflected";
+            } else if (i == sizeof(pads) / sizeof(pads[0]) + 1) {
+                blen = sealed ? 0 : 4; /* less than a block */
+                what = "short-body";
+            } else {
+                if (sealed) {
+                    continue; /* encryption needs whole blocks */
+                }
+                memcpy(body + blen, "message\1!", 9);
+                blen += 9;
+                what = "ragged-body";
+            }
+            len = gk5t_v1_encode(key, GK5T_V1_TOK_WRAP,
+                                 sealed ? GK5T_V1_SEAL_DES3 : GK5T_V1_SEAL_NONE,
+                                 1000, d, body, blen, tok, sizeof(tok));
+            if (len == 0) {
+                failures++;
+                continue;
+            }
+            snprintf(name, sizeof(name), "forged-%s-%s-%s",
+                     sealed ? "sealed" : "integ", what,
+                     cfg->initiator ? "to-initiator" : "to-acceptor");
+            s_reset(&s);
+            s_cfg(&s, cfg, 0);
+            s_put(&s, tok, len);
+            write_seed("unwrap", name, &s);
+            /* unwrap_iov raw: layout, split, split, sign-only length. */
+            for (unsigned layout = 0; layout < 4; layout++) {
+                size_t hdr = len - blen + (blen >= 8 ? 8 : 0);
+                s_reset(&s);
+                s_cfg(&s, cfg, 0);
+                s_u8(&s, layout);
+                s_u16(&s, (unsigned)hdr);
+                s_u16(&s, (unsigned)(len - hdr));
+                s_u8(&s, 0);
+                s_put(&s, tok, len);
+                snprintf(full, sizeof(full), "%s-layout%u", name, layout);
+                write_seed("unwrap_iov", full, &s);
+            }
+        }
+    }
+    /* A MIC from the receiver's own direction; and the good one. */
+    for (int reflected = 0; reflected < 2; reflected++) {
+        static const uint8_t msg[] = "message";
+        size_t len = gk5t_v1_encode(key, GK5T_V1_TOK_MIC, GK5T_V1_SEAL_NONE,
+                                    1000, reflected ? own : dir, msg,
+                                    sizeof(msg) - 1, tok, sizeof(tok));
+        if (len == 0) {
+            failures++;
+            continue;
+        }
+        for (int iov = 0; iov < 2; iov++) {
+            s_reset(&s);
+            s_cfg(&s, cfg, iov ? 0x10 : 0);
+            s_u16(&s, sizeof(msg) - 1);
+            s_put(&s, msg, sizeof(msg) - 1);
+            s_put(&s, tok, len);
+            snprintf(name, sizeof(name), "forged-mic-%s-%s%s",
+                     reflected ? "reflected" : "good",
+                     cfg->initiator ? "to-initiator" : "to-acceptor",
+                     iov ? "-iov" : "");
+            write_seed("verify_mic", name, &s);
+        }
+    }
+}
+
 static void import_seeds(const struct fuzz_cfg *cfg)
 {
     struct seed s;
@@ -583,6 +706,9 @@ int main(int argc, char **argv)
                 struct fuzz_cfg cfg = {et, r != 0, k != 0};
                 per_message_seeds(&cfg);
                 import_seeds(&cfg);
+                if (et == 16) {
+                    des3_forged_seeds(&cfg);
+                }
             }
         }
         decrypt_seeds(et);

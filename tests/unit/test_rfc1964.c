@@ -21,11 +21,11 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <openssl/evp.h>
 
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
+#include "v1forge.h"
 #include "vecfile.h"
 
 #ifdef GK5_WITH_DES3
@@ -41,10 +41,6 @@
 #define ET_DES3 16
 #define ET_DES3_RAW 6
 #define KEY_BYTES 24
-#define USAGE_V1_SIGN 23
-
-static const uint8_t krb5_oid_der[] = {0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
-                                       0xf7, 0x12, 0x01, 0x02, 0x02};
 
 /* ---- the MIT vectors, loaded once ---- */
 
@@ -263,40 +259,13 @@ static void assert_same_snapshot(gk5_buffer *a, gk5_buffer *b)
 static void des3_cbc(const uint8_t key[KEY_BYTES], const uint8_t *iv,
                      uint8_t *buf, size_t len, int enc)
 {
-    static const uint8_t zero[8] = {0};
-    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
-    int outl = 0;
-
-    assert_non_null(c);
-    assert_int_equal(len % 8, 0);
-    assert_int_equal(EVP_CipherInit_ex(c, EVP_des_ede3_cbc(), NULL, key,
-                                       iv != NULL ? iv : zero, enc),
-                     1);
-    EVP_CIPHER_CTX_set_padding(c, 0);
-    if (len != 0) {
-        assert_int_equal(EVP_CipherUpdate(c, buf, &outl, buf, (int)len), 1);
-        assert_int_equal((size_t)outl, len);
-    }
-    EVP_CIPHER_CTX_free(c);
+    assert_true(gk5t_des3_cbc(key, iv, buf, len, enc));
 }
 
-/* hmac-sha1-des3-kd, usage 23, over header8 | rest. */
 static void v1_cksum(const uint8_t key[KEY_BYTES], const uint8_t *hdr8,
                      const uint8_t *rest, size_t rest_len, uint8_t out[20])
 {
-    uint8_t *in = malloc(8 + rest_len);
-    size_t len = 20;
-
-    assert_non_null(in);
-    memcpy(in, hdr8, 8);
-    if (rest_len != 0) {
-        memcpy(in + 8, rest, rest_len);
-    }
-    assert_int_equal(gk5_c_checksum(ET_DES3, key, KEY_BYTES, USAGE_V1_SIGN, in,
-                                    8 + rest_len, out, &len),
-                     GK5_OK);
-    assert_int_equal(len, 20);
-    free(in);
+    assert_true(gk5t_v1_cksum(key, hdr8, rest, rest_len, out));
 }
 
 struct v1_tok {
@@ -333,8 +302,9 @@ static void v1_decode(const uint8_t key[KEY_BYTES], const uint8_t *tok,
         off = 4;
     }
     assert_int_equal(off + dlen, len);
-    assert_memory_equal(tok + off, krb5_oid_der, sizeof(krb5_oid_der));
-    out->inner = off + sizeof(krb5_oid_der);
+    assert_memory_equal(tok + off, gk5t_krb5_oid_der,
+                        sizeof(gk5t_krb5_oid_der));
+    out->inner = off + sizeof(gk5t_krb5_oid_der);
     t = tok + out->inner;
     assert_true(len - out->inner >= 36);
     out->tok_id = (uint16_t)(t[0] << 8 | t[1]);
@@ -362,61 +332,18 @@ static void v1_decode(const uint8_t key[KEY_BYTES], const uint8_t *tok,
     out->cksum_ok = memcmp(ck, t + 16, 20) == 0;
 }
 
-/*
- * Encodes a token the way RFC 1964 and MIT do, with any field chosen by
- * the caller (to make tokens gk5 must refuse).  body: for a Wrap, the
- * plaintext confounder | data | pad; for a MIC, the message.  Returns the
- * token length.
- */
+/* A token made field by field (v1forge.c: RFC 1964 as MIT makes it, with
+ * any field the caller's, to make tokens gk5 must refuse). */
 static size_t v1_encode(const uint8_t key[KEY_BYTES], uint16_t tok_id,
                         uint16_t seal_alg, uint32_t seq, const uint8_t dir[4],
                         const uint8_t *body, size_t body_len, uint8_t *out,
                         size_t cap)
 {
-    bool wrap = tok_id == 0x0201;
-    size_t inner = 36 + (wrap ? body_len : 0);
-    size_t dlen = sizeof(krb5_oid_der) + inner;
-    size_t off = 0;
-    uint8_t *t;
+    size_t n = gk5t_v1_encode(key, tok_id, seal_alg, seq, dir, body, body_len,
+                              out, cap);
 
-    assert_true(dlen < 65536);
-    out[off++] = 0x60;
-    if (dlen < 0x80) {
-        out[off++] = (uint8_t)dlen;
-    } else if (dlen < 0x100) {
-        out[off++] = 0x81;
-        out[off++] = (uint8_t)dlen;
-    } else {
-        out[off++] = 0x82;
-        out[off++] = (uint8_t)(dlen >> 8);
-        out[off++] = (uint8_t)dlen;
-    }
-    assert_true(off + dlen <= cap);
-    memcpy(out + off, krb5_oid_der, sizeof(krb5_oid_der));
-    off += sizeof(krb5_oid_der);
-    t = out + off;
-    t[0] = (uint8_t)(tok_id >> 8);
-    t[1] = (uint8_t)tok_id;
-    t[2] = 0x04;
-    t[3] = 0x00;
-    t[4] = (uint8_t)seal_alg;
-    t[5] = (uint8_t)(seal_alg >> 8);
-    t[6] = 0xff;
-    t[7] = 0xff;
-    v1_cksum(key, t, body, body_len, t + 16);
-    t[8] = (uint8_t)seq;
-    t[9] = (uint8_t)(seq >> 8);
-    t[10] = (uint8_t)(seq >> 16);
-    t[11] = (uint8_t)(seq >> 24);
-    memcpy(t + 12, dir, 4);
-    des3_cbc(key, t + 16, t + 8, 8, 1);
-    if (wrap) {
-        memcpy(t + 36, body, body_len);
-        if (seal_alg == 0x0002) {
-            des3_cbc(key, NULL, t + 36, body_len, 1);
-        }
-    }
-    return off + inner;
+    assert_true(n != 0);
+    return n;
 }
 
 /* ---- calls ---- */
