@@ -346,21 +346,14 @@ struct v1_bufs {
     size_t data_len;         /* their total length */
 };
 
+/* The buffers by role.  iov.c has checked the layout for the call
+ * (mech_int.h): the count, known types, at most one of each token buffer,
+ * the ones the call needs; only what RFC 1964 adds is checked here. */
 static uint32_t v1_locate(gk5_iov_buffer *iov, int iov_count, struct v1_bufs *b)
 {
     memset(b, 0, sizeof(*b));
-    if (iov_count < 0 || iov_count > GK5I_IOV_MAX ||
-        (iov_count > 0 && iov == NULL)) {
-        return GK5_ERR_BAD_IOV;
-    }
     for (int i = 0; i < iov_count; i++) {
-        gk5_iov_buffer **slot = NULL;
-
         switch (GK5_IOV_BUFFER_TYPE(iov[i].type)) {
-        case GK5_IOV_BUFFER_TYPE_EMPTY:
-        case GK5_IOV_BUFFER_TYPE_MECH_PARAMS:
-        case GK5_IOV_BUFFER_TYPE_SIGN_ONLY:
-            break;
         case GK5_IOV_BUFFER_TYPE_DATA:
             if (iov[i].buffer.length > SIZE_MAX - b->data_len) {
                 return GK5_ERR_BAD_IOV;
@@ -370,28 +363,22 @@ static uint32_t v1_locate(gk5_iov_buffer *iov, int iov_count, struct v1_bufs *b)
             b->data = &iov[i];
             break;
         case GK5_IOV_BUFFER_TYPE_HEADER:
-            slot = &b->header;
+            b->header = &iov[i];
             break;
         case GK5_IOV_BUFFER_TYPE_MIC_TOKEN:
-            slot = &b->mic;
+            b->mic = &iov[i];
             break;
         case GK5_IOV_BUFFER_TYPE_STREAM:
-            slot = &b->stream;
+            b->stream = &iov[i];
             break;
         case GK5_IOV_BUFFER_TYPE_PADDING:
-            slot = &b->padding;
+            b->padding = &iov[i];
             break;
         case GK5_IOV_BUFFER_TYPE_TRAILER:
-            slot = &b->trailer;
+            b->trailer = &iov[i];
             break;
-        default:
-            return GK5_ERR_BAD_IOV;
-        }
-        if (slot != NULL) {
-            if (*slot != NULL) {
-                return GK5_ERR_BAD_IOV; /* at most one of each */
-            }
-            *slot = &iov[i];
+        default: /* EMPTY, MECH_PARAMS, SIGN_ONLY */
+            break;
         }
     }
     return GK5_OK;
@@ -412,7 +399,7 @@ static uint32_t v1_fit_buffer(gk5_iov_buffer *b, size_t len)
  * the raw session key, Kc = DK(key, 23|0x99)), used in both directions. */
 static gk5_ukey *v1_key(struct gk5_lane *lane)
 {
-    return lane != NULL ? lane->uk[UK_SEND_SEAL] : NULL;
+    return lane->uk[UK_SEND_SEAL];
 }
 
 static uint8_t v1_own_direction(const gk5_ctx *ctx)
@@ -544,14 +531,11 @@ static uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
     if (err != GK5_OK) {
         goto cleanup;
     }
+    /* RFC 1964 pads inside the token: PADDING, or else the TRAILER,
+     * takes the pad. */
     padbuf = b.padding != NULL ? b.padding : b.trailer;
-    if (b.header == NULL || padbuf == NULL || b.stream != NULL ||
-        b.mic != NULL) {
+    if (padbuf == NULL) {
         err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
-    if (uk == NULL) {
-        err = GK5_ERR_INVALID_ARGUMENT;
         goto cleanup;
     }
     pad = v1_pad_bytes(b.data_len);
@@ -652,8 +636,7 @@ static uint32_t v1_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
         return gk5i_status(minor, err);
     }
     padbuf = b.padding != NULL ? b.padding : b.trailer;
-    if (b.header == NULL || padbuf == NULL || b.stream != NULL ||
-        b.mic != NULL) {
+    if (padbuf == NULL) { /* the pad needs PADDING or TRAILER */
         return gk5i_status(minor, GK5_ERR_BAD_IOV);
     }
     hdr_len = v1_wrap_header_bytes(b.data_len);
@@ -915,10 +898,7 @@ static uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
 
     *sealed = false;
     civ.n = 0;
-    if (b->header != NULL || b->mic != NULL || b->ndata != 1 ||
-        (b->trailer != NULL && b->trailer->buffer.length != 0)) {
-        return GK5_ERR_BAD_IOV;
-    }
+    /* A STREAM comes alone with exactly one DATA (iov.c). */
     err = v1_parse_framing(s, len, len, &inner);
     if (err != GK5_OK) {
         if (GK5_TRACE_ON()) {
@@ -1010,15 +990,11 @@ static uint32_t v1_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
     if (err != GK5_OK) {
         return gk5i_status(minor, err);
     }
-    if (uk == NULL) {
-        return gk5i_status(minor, GK5_ERR_INVALID_ARGUMENT);
-    }
+    /* A STREAM, or else a HEADER (iov.c). */
     if (b.stream != NULL) {
         err = v1_unwrap_stream(ctx, uk, &b, iov, iov_count, &sealed, &supp);
-    } else if (b.header != NULL && b.mic == NULL) {
-        err = v1_unwrap_header(ctx, uk, &b, iov, iov_count, &sealed, &supp);
     } else {
-        err = GK5_ERR_BAD_IOV;
+        err = v1_unwrap_header(ctx, uk, &b, iov, iov_count, &sealed, &supp);
     }
     if (err != GK5_OK) {
         return gk5i_status(minor, err);
@@ -1030,16 +1006,6 @@ static uint32_t v1_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
 }
 
 /* ---- MIC ---- */
-
-/* The token buffer of a MIC: MIC_TOKEN, alone of the token buffers. */
-static gk5_iov_buffer *v1_mic_buffer(const struct v1_bufs *b)
-{
-    if (b->stream != NULL || b->padding != NULL || b->header != NULL ||
-        b->trailer != NULL) {
-        return NULL;
-    }
-    return b->mic;
-}
 
 /* Bytes 0..7 | DATA and SIGN_ONLY buffers in array order | SGN_CKSUM. */
 static void v1_mic_civ(struct v1_civ *civ, uint8_t *t, gk5_iov_buffer *iov,
@@ -1076,15 +1042,7 @@ static uint32_t v1_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     if (err != GK5_OK) {
         goto cleanup;
     }
-    tok = v1_mic_buffer(&b);
-    if (tok == NULL) {
-        err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
-    if (uk == NULL) {
-        err = GK5_ERR_INVALID_ARGUMENT;
-        goto cleanup;
-    }
+    tok = b.mic; /* alone of the token buffers (iov.c) */
     civ.n = 0;
     err = v1_fit_buffer(tok, total);
     if (err != GK5_OK) {
@@ -1137,15 +1095,7 @@ static uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     if (err != GK5_OK) {
         goto cleanup;
     }
-    tok = v1_mic_buffer(&b);
-    if (tok == NULL) {
-        err = GK5_ERR_BAD_IOV;
-        goto cleanup;
-    }
-    if (uk == NULL) {
-        err = GK5_ERR_INVALID_ARGUMENT;
-        goto cleanup;
-    }
+    tok = b.mic; /* alone of the token buffers (iov.c) */
     err = v1_parse_framing(tok->buffer.value, tok->buffer.length,
                            tok->buffer.length, &inner);
     if (err != GK5_OK) {
