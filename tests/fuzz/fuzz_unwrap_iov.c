@@ -408,6 +408,16 @@ static void misuse_send(gk5_ctx *tx, int conf_req, bool cfx)
     major = gk5_get_mic_iov(&minor, tx, 0, iov, 2);
     expect("get_mic_iov into a 10-byte MIC_TOKEN", major, minor,
            GK5_ERR_BUFFER_TOO_SMALL);
+    if (!cfx) { /* RFC 1964 pads inside the token: PADDING or TRAILER */
+        set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_HEADER, hdr, sizeof(hdr));
+        set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, msg, sizeof(msg));
+        major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 2);
+        expect("RFC 1964 wrap_iov without PADDING or TRAILER", major, minor,
+               GK5_ERR_BAD_IOV);
+        major = gk5_wrap_iov_length(&minor, tx, conf_req, 0, NULL, iov, 2);
+        expect("RFC 1964 wrap_iov_length without PADDING or TRAILER", major,
+               minor, GK5_ERR_BAD_IOV);
+    }
     if (send_seq(tx) != seq) {
         fuzz_fail("a refused send used a sequence number", 0, 0);
     }
@@ -433,6 +443,23 @@ static void misuse_send(gk5_ctx *tx, int conf_req, bool cfx)
     major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 4);
     if (major != GK5_S_COMPLETE || send_seq(tx) != seq + 1) {
         fuzz_fail("wrap_iov without conf_state", major, minor);
+    }
+    if (!cfx) { /* without PADDING, the TRAILER takes RFC 1964's pad */
+        set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_HEADER, NULL, 0);
+        set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, msg, sizeof(msg));
+        set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_TRAILER, NULL, 0);
+        major = gk5_wrap_iov_length(&minor, tx, conf_req, 0, NULL, iov, 3);
+        if (major != GK5_S_COMPLETE || iov[0].buffer.length > sizeof(hdr) ||
+            iov[2].buffer.length > sizeof(trl)) {
+            fuzz_fail("RFC 1964 wrap_iov_length, pad in the TRAILER", major,
+                      minor);
+        }
+        iov[0].buffer.value = hdr;
+        iov[2].buffer.value = trl;
+        major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 3);
+        if (major != GK5_S_COMPLETE || send_seq(tx) != seq + 2) {
+            fuzz_fail("RFC 1964 wrap_iov, pad in the TRAILER", major, minor);
+        }
     }
 }
 

@@ -499,15 +499,30 @@ static void des3_forged_seeds(const struct fuzz_cfg *cfg)
             }
         }
     }
-    /* A MIC from the receiver's own direction; and the good one. */
-    for (int reflected = 0; reflected < 2; reflected++) {
+    /* MICs: the good one; from the receiver's own direction; with
+     * direction bytes that disagree; and cut short (the DER length made to
+     * agree): 4 bytes of the checksum, or all but 5 or 1 header bytes. */
+    static const char *const mic_kinds[] = {
+        "good", "reflected", "mixed-dir", "short-cksum", "header5", "header1"};
+    for (size_t k = 0; k < sizeof(mic_kinds) / sizeof(mic_kinds[0]); k++) {
         static const uint8_t msg[] = "message";
-        size_t len = gk5t_v1_encode(key, GK5T_V1_TOK_MIC, GK5T_V1_SEAL_NONE,
-                                    1000, reflected ? own : dir, msg,
-                                    sizeof(msg) - 1, tok, sizeof(tok));
-        if (len == 0) {
+        uint8_t mixed[4];
+        const uint8_t *d = k == 1 ? own : dir;
+        size_t len;
+
+        memcpy(mixed, dir, 4);
+        mixed[3] ^= 0x01;
+        len = gk5t_v1_encode(key, GK5T_V1_TOK_MIC, GK5T_V1_SEAL_NONE, 1000,
+                             k == 2 ? mixed : d, msg, sizeof(msg) - 1, tok,
+                             sizeof(tok));
+        if (len == 0 || tok[1] >= 0x80) {
             failures++;
             continue;
+        }
+        if (k >= 3) { /* keep the OID and `keep` bytes after it */
+            size_t keep = k == 3 ? 32 : k == 4 ? 5 : 1;
+            tok[1] = (uint8_t)(sizeof(gk5t_krb5_oid_der) + keep);
+            len = 2 + sizeof(gk5t_krb5_oid_der) + keep;
         }
         for (int iov = 0; iov < 2; iov++) {
             s_reset(&s);
@@ -515,8 +530,7 @@ static void des3_forged_seeds(const struct fuzz_cfg *cfg)
             s_u16(&s, sizeof(msg) - 1);
             s_put(&s, msg, sizeof(msg) - 1);
             s_put(&s, tok, len);
-            snprintf(name, sizeof(name), "forged-mic-%s-%s%s",
-                     reflected ? "reflected" : "good",
+            snprintf(name, sizeof(name), "forged-mic-%s-%s%s", mic_kinds[k],
                      cfg->initiator ? "to-initiator" : "to-acceptor",
                      iov ? "-iov" : "");
             write_seed("verify_mic", name, &s);
