@@ -27,8 +27,9 @@ int gk5_cli_verify(int argc, char **argv);
 int gk5_cli_inspect(int argc, char **argv); /* cli_inspect.c */
 int gk5_cli_ctx(int argc, char **argv);     /* cli_ctx.c */
 #ifdef GK5_HAVE_MIT
-int gk5_cli_demo(int argc, char **argv);  /* demo.c */
-int gk5_cli_bench(int argc, char **argv); /* bench/bench.c */
+int gk5_cli_demo(int argc, char **argv);    /* demo.c */
+int gk5_cli_interop(int argc, char **argv); /* cli_interop.c */
+int gk5_cli_bench(int argc, char **argv);   /* bench/bench.c */
 #endif
 #ifdef GK5_HAVE_RPC
 int gk5_cli_rpc(int argc, char **argv);  /* cli_rpc.c */
@@ -81,6 +82,14 @@ const char *cli_gss_words(uint32_t major, uint32_t minor, char *buf,
                           size_t len);
 /* Wipe (zap) then free a buffer that held secrets; NULL is fine. */
 void cli_free_secret(void *p, size_t n);
+/* A GSS failure: "CMD: WHAT: MAJOR_NAME: words" ("CMD: MAJOR_NAME: words"
+ * when what is ""); returns CLI_EXIT_FAIL. */
+int cli_gss_fail(const char *cmd, const char *what, uint32_t major,
+                 uint32_t minor);
+/* "Try 'gk5 CMD --help'." on stderr; returns CLI_EXIT_USAGE. */
+int cli_try_help(const char *cmd);
+/* "CMD: WHAT is required" and the hint above; returns CLI_EXIT_USAGE. */
+int cli_required(const char *cmd, const char *what);
 
 /* cli_ctx.c: context files.  gk5's export starts with the magic "gk5C"
  * (src/mech/export.c); an rpc.gssd buffer starts with its flags word,
@@ -94,6 +103,11 @@ enum cli_ctx_format cli_ctx_detect(const uint8_t *buf, size_t len);
 uint32_t cli_ctx_import(uint32_t *minor, const uint8_t *buf, size_t len,
                         enum cli_ctx_format format, enum cli_ctx_format *used,
                         gk5_ctx **ctx);
+/* The --format words: "gssd", "gk5" and, with export_word, "export"
+ * (the ctx subcommands' --to word).  0, or -1 with the message, naming
+ * cmd, printed. */
+int cli_ctx_parse_format(const char *cmd, const char *arg, bool export_word,
+                         enum cli_ctx_format *out);
 
 /* cli_inspect.c: a token's header decoded without keys.  The decoder reads
  * only p[0..n) and never fails to return (it is a fuzz target). */

@@ -10,4 +10,10 @@
  * The number of failures (0 when Ganesha is not installed: it says so). */
 int demo_nfs(const gk5_mit_realm *realm);
 
+/* demo_heimdal.c: tests/heimdal's test_heimdal --quick (a separate
+ * process: Heimdal's gss_* cannot share one with MIT's) against the realm,
+ * summed up per case.  The number of failures (0 when the peer is not
+ * built: it says so). */
+int demo_heimdal(const gk5_mit_realm *realm);
+
 #endif /* GK5_TOOLS_DEMO_H */

@@ -38,6 +38,8 @@ static const struct command commands[] = {
 #ifdef GK5_HAVE_MIT
     {"demo", gk5_cli_demo,
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
+    {"interop", gk5_cli_interop,
+     "the interop matrix (enctype x cell) against a realm of yours"},
     {"bench", gk5_cli_bench, "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
 #endif
 #ifdef GK5_HAVE_RPC

@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The gk5 authors
+# `gk5 interop` against realms it did not make (TAP, one line per cell):
+# the realm kdc.sh made for this run (GK5_REALM_DIR, KRB5_CONFIG), with the
+# client's and the service's keytabs and then --loopback; a second realm
+# whose KDC has no aes-sha2 keys (kdc.sh start with GK5_KDC_ENCTYPES), where
+# 19 and 20 must be rows that say so and not failures; usage errors.
+#   kdc.sh run --tap -- bash test_gk5_interop.sh PATH_TO_GK5 PATH_TO_KDC_SH
+set -u
+GK5=$1
+KDC_SH=$2
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../tap.sh"
+
+dir=${GK5_REALM_DIR:?run me through kdc.sh run}
+work=$(mktemp -d "${TMPDIR:-/tmp}/gk5-test-interop.XXXXXX") || exit 1
+realm2=""
+cleanup() {
+    if [ -n "$realm2" ]; then
+        bash "$KDC_SH" stop "$realm2" >/dev/null 2>&1
+    fi
+    rm -rf -- "$work"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+TAP_ERR=$work/err
+
+ends=(--client-keytab "$dir/client.keytab" --client gk5-client@GK5.TEST
+    --service gk5@localhost)
+
+# Every enctype this build supports, in the table's order.
+supported=$("$GK5" enctypes | awk '$3 == "supported" { print $1 }')
+
+# expect_usage DESC WORD ARGS...: exit 2, and WORD in the message.
+expect_usage() {
+    local desc=$1 word=$2 rc
+    shift 2
+    "$GK5" interop "$@" >"$work/out" 2>"$work/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -qF -- "$word" "$work/err"; then
+        ok "$desc: exit 2 naming $word"
+    else
+        not_ok "$desc: exit $rc, wanted 2 naming $word: $(head -c 300 "$work/err")"
+    fi
+}
+
+# check_rows FILE DESC: a row per supported enctype issued as requested
+# with every cell ok, and rc4 refused naming RFC 8429.
+check_rows() {
+    local out=$1 desc=$2 et name line bad=""
+    for et in $supported; do
+        name=$("$GK5" enctypes | awk -v e="$et" '$1 == e { print $2 }')
+        line=$(grep -E "^$name \($et\) +$name \($et\) +ok +ok +ok +ok +ok +ok +ok +ok$" "$out")
+        [ -n "$line" ] || bad="$bad $et"
+    done
+    if [ -z "$bad" ]; then
+        ok "$desc: every supported enctype issued as requested, 8 cells ok"
+    else
+        not_ok "$desc: no all-ok row for enctype(s)$bad"
+    fi
+    if grep -qE '^rc4-hmac \(23\) +rc4-hmac \(23\) +refused: .*RFC 8429' "$out"; then
+        ok "$desc: rc4-hmac issued and refused, naming RFC 8429"
+    else
+        not_ok "$desc: no rc4-hmac refusal row naming RFC 8429"
+    fi
+    if grep -q 'FAIL' "$out"; then
+        not_ok "$desc: a FAIL in the table"
+    else
+        ok "$desc: no FAIL"
+    fi
+}
+
+# 1. Usage errors.
+expect_usage "no --service" "--service" --client-keytab "$dir/client.keytab" \
+    --service-keytab "$dir/service.keytab"
+expect_usage "unknown enctype name" "--enctypes" "${ends[@]}" \
+    --service-keytab "$dir/service.keytab" --enctypes aes256-cts,bogus-enctype
+expect_usage "no acceptor keys, no --loopback" "--service-keytab" "${ends[@]}"
+expect_usage "unknown option" "--frobnicate" "${ends[@]}" --frobnicate
+
+# 2. Help.
+if "$GK5" interop --help | grep -q 'gk5 interop --service nfs@'; then
+    ok "gk5 interop --help has an example for an existing realm"
+else
+    not_ok "gk5 interop --help has no example"
+fi
+if "$GK5" --help | grep -q '^  interop '; then
+    ok "gk5 --help lists interop"
+else
+    not_ok "gk5 --help does not list interop"
+fi
+
+# 3. The kdc.sh realm, client keytab and service keytab, default enctypes.
+"$GK5" interop "${ends[@]}" --service-keytab "$dir/service.keytab" \
+    >"$work/table" 2>"$work/err"
+rc=$?
+sed 's/^/# /' "$work/table"
+if [ $rc -eq 0 ]; then ok "keytabs: exit 0"; else not_ok "keytabs: exit $rc"; fi
+check_rows "$work/table" "keytabs"
+want=$(($(echo "$supported" | wc -w) + 1))
+got=$(grep -cE '^[a-z0-9-]+ \([0-9]+\) ' "$work/table")
+if [ "$got" -eq "$want" ]; then
+    ok "keytabs: $want rows, one per enctype"
+else
+    not_ok "keytabs: $got rows, wanted $want"
+fi
+
+# 4. --json: parses, and says what the table said.
+"$GK5" interop "${ends[@]}" --service-keytab "$dir/service.keytab" --json \
+    >"$work/json" 2>"$work/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 -c 'import json,sys; json.load(sys.stdin)' <"$work/json"; then
+    ok "--json: exit 0 and it parses"
+else
+    not_ok "--json: exit $rc or not JSON: $(head -c 300 "$work/json")"
+fi
+if python3 - "$work/json" "$supported" >"$work/err" 2>&1 <<'EOF'; then
+import json, sys
+doc = json.load(open(sys.argv[1]))
+want = [int(e) for e in sys.argv[2].split()] + [23]
+assert doc["realm"] == "GK5.TEST", doc["realm"]
+assert doc["client"] == "gk5-client@GK5.TEST", doc["client"]
+assert doc["service"].startswith("gk5/localhost"), doc["service"]
+assert doc["failures"] == 0, doc["failures"]
+rows = doc["rows"]
+assert [r["requested"]["number"] for r in rows] == want, rows
+for r in rows[:-1]:
+    assert r["outcome"] == "ran", r
+    assert r["issued"]["number"] == r["requested"]["number"], r
+    assert len(r["cells"]) == 8 and set(r["cells"].values()) == {"ok"}, r
+rc4 = rows[-1]
+assert rc4["outcome"] == "refused" and "RFC 8429" in rc4["note"], rc4
+EOF
+    ok "--json agrees with the table"
+else
+    not_ok "--json disagrees"
+fi
+
+# 5. --loopback: the acceptor takes its keys from MIT's default keytab.
+KRB5_KTNAME=FILE:$dir/service.keytab "$GK5" interop "${ends[@]}" --loopback \
+    >"$work/loop" 2>"$work/err"
+rc=$?
+if [ $rc -eq 0 ]; then ok "--loopback: exit 0"; else not_ok "--loopback: exit $rc"; fi
+check_rows "$work/loop" "--loopback"
+
+# 6. A realm whose KDC has no aes-sha2 keys: 19 and 20 are rows saying so,
+# not failures; the rest run as before.
+realm2=$work/realm2
+if GK5_KDC_ENCTYPES="aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96 camellia256-cts-cmac camellia128-cts-cmac des3-cbc-sha1 arcfour-hmac" \
+    bash "$KDC_SH" start "$realm2" >"$work/kdc2" 2>&1; then
+    ok "a second realm without aes-sha2 keys: $(tail -1 "$work/kdc2")"
+else
+    not_ok "kdc.sh start of the realm without aes-sha2: $(tail -3 "$work/kdc2")"
+fi
+KRB5_CONFIG=$realm2/krb5.conf "$GK5" interop \
+    --client-keytab "$realm2/client.keytab" --client gk5-client@GK5.TEST \
+    --service gk5@localhost --service-keytab "$realm2/service.keytab" \
+    >"$work/noaes" 2>"$work/err"
+rc=$?
+sed 's/^/# /' "$work/noaes"
+if [ $rc -eq 0 ]; then
+    ok "no aes-sha2: exit 0 (not issued is not a failure)"
+else
+    not_ok "no aes-sha2: exit $rc"
+fi
+for et in 20 19; do
+    if grep -qE "^[a-z0-9-]+ \($et\) +(- +KDC cannot issue|[a-z0-9-]+ \([0-9]+\) +not issued: KDC issued)" "$work/noaes"; then
+        ok "no aes-sha2: the row for $et says the KDC did not issue it"
+    else
+        not_ok "no aes-sha2: the row for $et does not say it was not issued"
+    fi
+done
+bad=""
+for et in $supported; do
+    case $et in 19 | 20) continue ;; esac
+    grep -qE "^[a-z0-9-]+ \($et\) +[a-z0-9-]+ \($et\) +ok +ok +ok +ok +ok +ok +ok +ok$" "$work/noaes" ||
+        bad="$bad $et"
+done
+if [ -z "$bad" ]; then
+    ok "no aes-sha2: the other enctypes issued as requested, every cell ok"
+else
+    not_ok "no aes-sha2: no all-ok row for$bad"
+fi
+KRB5_CONFIG=$realm2/krb5.conf "$GK5" interop --json \
+    --client-keytab "$realm2/client.keytab" --client gk5-client@GK5.TEST \
+    --service gk5@localhost --service-keytab "$realm2/service.keytab" \
+    --enctypes 20,aes128-cts-hmac-sha256-128,18 >"$work/noaes.json" 2>"$work/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$work/noaes.json" >"$work/err" 2>&1 <<'EOF'; then
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+assert [r["outcome"] for r in rows] == ["cannot issue", "cannot issue", "ran"] or \
+    [r["outcome"] for r in rows][:2] == ["not issued", "not issued"], rows
+assert rows[2]["issued"]["number"] == 18, rows[2]
+EOF
+    ok "no aes-sha2: --json says 20 and 19 were not issued, 18 ran"
+else
+    not_ok "no aes-sha2: --json (exit $rc) disagrees"
+fi
+
+tap_done
