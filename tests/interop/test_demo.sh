@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
 # `gk5 demo` end to end: it must pass every row, refuse rc4 with RFC 8429's
-# reason, finish in under a minute and leave no KDC process, no NFS server
-# and no temporary folder behind -- also when it is killed by SIGTERM
-# half-way.
+# reason, show the Heimdal block all ok when tests/heimdal is built beside
+# it (else say Heimdal is not available), finish in under a minute and
+# leave no KDC process, no NFS server and no temporary folder behind --
+# also when it is killed by SIGTERM half-way.
 #   test_demo.sh PATH_TO_GK5
 set -u
 GK5=$1
@@ -29,6 +30,16 @@ fail() {
     echo "FAIL: $*"
     failures=$((failures + 1))
 }
+
+# The demo runs tests/heimdal/test_heimdal from its build tree when it is
+# there: that process links Heimdal, whose leaks tests/heimdal/lsan.supp
+# suppresses (a superset of MIT's; LeakSanitizer takes the last file).
+heimdal_peer=$(dirname "$GK5")/../tests/heimdal/test_heimdal
+heimdal_supp=$(dirname "$0")/../heimdal/lsan.supp
+if [ -r "$heimdal_supp" ]; then
+    export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(cd "$(dirname "$heimdal_supp")" && pwd)/lsan.supp"
+fi
+unset GK5_HEIMDAL_PEER
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gk5-test-demo.XXXXXX") || exit 1
 trap 'rm -rf -- "$work"' EXIT
@@ -71,7 +82,8 @@ cat "$work/out"
 [ $elapsed -lt 60 ] || fail "gk5 demo took $elapsed s (limit: 60)"
 check_gone "normal exit" "$(kdc_pid_of "$work/out")" "$(folder_of "$work/out")"
 grep -q 'FAILED' "$work/out" && fail "a row failed"
-rows=$(grep -c ' ok$' "$work/out")
+# The MIT table's rows; the Heimdal block's end in "cells ok".
+rows=$(grep ' ok$' "$work/out" | grep -vc ' cells ok$')
 # GK5_DES3: set by meson from -Ddes3 (tests/meson.build).
 if [ "${GK5_DES3:-0}" = 1 ]; then
     want_rows=28
@@ -85,6 +97,21 @@ grep -q 'rc4-hmac (23): MIT established the context (lucid enctype 23)' "$work/o
     fail "the KDC did not issue the rc4 context"
 [ "$(grep -c 'import refused, GSS_S_UNAVAILABLE: rc4-hmac .*RFC 8429' "$work/out")" -ge 2 ] ||
     fail "rc4 was not refused with RFC 8429's reason by both imports"
+if [ -x "$heimdal_peer" ]; then
+    grep -q '^Heimdal [0-9][0-9.]* <-> gk5: ' "$work/out" ||
+        fail "tests/heimdal/test_heimdal is built, but the demo has no Heimdal block"
+    hrows=$(grep -c ' cells ok$' "$work/out")
+    # --quick: aes256-cts-hmac-sha1-96, four cases (Heimdal or MIT acceptor,
+    # gk5 taking either end).
+    [ "$hrows" -eq 4 ] || fail "$hrows Heimdal cases ok, expected 4"
+    grep -q '^[0-9]* cells in ' "$work/out" ||
+        fail "the Heimdal block has no cell count"
+    grep -q '^What Heimdal did differently from MIT' "$work/out" ||
+        fail "the Heimdal block has no differences summary"
+else
+    grep -q '^Heimdal: not available (tests/heimdal not built' "$work/out" ||
+        fail "tests/heimdal is not built, but the demo does not say Heimdal is not available"
+fi
 
 # 2. SIGTERM half-way.  The demo writes line by line into a FIFO; the
 # signal goes out the moment its first line (KDC up, handlers set) is read,
