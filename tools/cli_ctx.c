@@ -61,6 +61,21 @@ uint32_t cli_ctx_import(uint32_t *minor, const uint8_t *buf, size_t len,
     return gk5_ctx_import_gssd(minor, buf, len, ctx);
 }
 
+int cli_ctx_parse_format(const char *cmd, const char *arg, bool export_word,
+                         enum cli_ctx_format *out)
+{
+    if (strcmp(arg, "gssd") == 0) {
+        *out = CLI_CTX_GSSD;
+    } else if (strcmp(arg, "gk5") == 0 ||
+               (export_word && strcmp(arg, "export") == 0)) {
+        *out = CLI_CTX_EXPORT;
+    } else {
+        cli_error("%s: --format: '%s' is neither gssd nor gk5", cmd, arg);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- shared by the subcommands ---- */
 
 enum {
@@ -80,55 +95,175 @@ enum {
     OPT_HELP = 'h'
 };
 
-static int gss_fail(const char *cmd, const char *what, uint32_t major,
-                    uint32_t minor)
-{
-    char words[1024];
+/* What the subcommands' options and operand set; each command's longopts
+ * admit only its own options. */
+struct ctx_args {
+    const char *path; /* show, convert: the FILE operand */
+    /* new */
+    const char *enctype, *key_hex, *key_file;
+    const char *send_seq_arg;
+    bool acceptor, initiator, subkey;
+    uint64_t send_seq;
+    uint32_t endtime;
+    /* new, convert */
+    const char *out;
+    bool force;
+    /* show, convert */
+    enum cli_ctx_format format;
+    bool show_key;
+    enum cli_ctx_format to;
+};
 
-    cli_error("%s: %s: %s: %s", cmd, what, gk5_major_name(major),
-              cli_gss_words(major, minor, words, sizeof(words)));
-    return CLI_EXIT_FAIL;
-}
+static int parse_endtime(const char *cmd, const char *arg, uint32_t *out);
 
-static int try_help(const char *cmd)
+/* One parser for the three subcommands: the options in longopts, then the
+ * FILE operand when want_file.  *a is zeroed first.  CLI_EXIT_OK to go on (or,
+ * with *done set, to stop after --help), else CLI_EXIT_USAGE with the problem
+ * printed. */
+static int parse_args(struct ctx_args *a, const char *cmd,
+                      const struct option *longopts, void (*usage)(FILE *),
+                      bool want_file, int argc, char **argv, int *done)
 {
-    fprintf(stderr, "Try 'gk5 %s --help'.\n", cmd);
-    return CLI_EXIT_USAGE;
-}
+    int c;
 
-static int parse_format(const char *cmd, const char *arg,
-                        enum cli_ctx_format *out)
-{
-    if (strcmp(arg, "gssd") == 0) {
-        *out = CLI_CTX_GSSD;
-    } else if (strcmp(arg, "gk5") == 0 || strcmp(arg, "export") == 0) {
-        *out = CLI_CTX_EXPORT;
-    } else {
-        cli_error("%s: --format: '%s' is neither gssd nor gk5", cmd, arg);
-        return -1;
+    memset(a, 0, sizeof(*a));
+    *done = 0;
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_HELP:
+            usage(stdout);
+            *done = 1;
+            return CLI_EXIT_OK;
+        case OPT_ENCTYPE:
+            a->enctype = optarg;
+            break;
+        case OPT_KEY:
+            a->key_hex = optarg;
+            break;
+        case OPT_KEY_FILE:
+            a->key_file = optarg;
+            break;
+        case OPT_INITIATOR:
+            a->initiator = true;
+            break;
+        case OPT_ACCEPTOR:
+            a->acceptor = true;
+            break;
+        case OPT_SUBKEY:
+            a->subkey = true;
+            break;
+        case OPT_SEND_SEQ:
+            if (cli_parse_u64(optarg, &a->send_seq) != 0) {
+                return cli_bad_number(cmd, "--send-seq", optarg,
+                                      "(0 to 18446744073709551615)");
+            }
+            a->send_seq_arg = optarg;
+            break;
+        case OPT_ENDTIME:
+            if (parse_endtime(cmd, optarg, &a->endtime) != CLI_EXIT_OK) {
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_OUT:
+            a->out = optarg;
+            break;
+        case OPT_FORCE:
+            a->force = true;
+            break;
+        case OPT_FORMAT:
+            if (cli_ctx_parse_format(cmd, optarg, true, &a->format) != 0) {
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_SHOW_KEY:
+            a->show_key = true;
+            break;
+        case OPT_TO:
+            if (strcmp(optarg, "export") == 0 || strcmp(optarg, "gk5") == 0) {
+                a->to = CLI_CTX_EXPORT;
+            } else if (strcmp(optarg, "gssd") == 0) {
+                a->to = CLI_CTX_GSSD;
+            } else {
+                cli_error("%s: --to: '%s' is neither export nor gssd", cmd,
+                          optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        default:
+            return cli_option_error(cmd, c, argv);
+        }
     }
-    return 0;
+    if (want_file) {
+        if (optind >= argc) {
+            cli_error("%s: missing FILE", cmd);
+            return cli_try_help(cmd);
+        }
+        a->path = argv[optind++];
+    }
+    if (optind < argc) {
+        cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
+        return cli_try_help(cmd);
+    }
+    return CLI_EXIT_OK;
 }
+
+/* After a successful command: CLI_EXIT_OK, or CLI_EXIT_FAIL if stdout could
+ * not be written. */
+static int flush_output(const char *cmd)
+{
+    if (fflush(stdout) != 0) {
+        cli_error("%s: cannot write output", cmd);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The FILE of show and convert: its bytes and the context they import as.
+ * Zeroed, then filled by load; free_file releases it. */
+struct ctx_file {
+    uint8_t *buf;
+    size_t len;
+    enum cli_ctx_format used;
+    gk5_ctx *ctx;
+};
 
 /* Read a context file and import it: CLI_EXIT_OK, or CLI_EXIT_FAIL with
  * the message printed. */
 static int load(const char *cmd, const char *path, enum cli_ctx_format format,
-                uint8_t **buf, size_t *len, enum cli_ctx_format *used,
-                gk5_ctx **ctx)
+                struct ctx_file *f)
 {
     uint32_t major;
     uint32_t minor = 0;
     char what[512];
 
-    *ctx = NULL;
-    if (cli_read_file(path, buf, len) != 0) {
+    if (cli_read_file(path, &f->buf, &f->len) != 0) {
         return CLI_EXIT_FAIL;
     }
-    major = cli_ctx_import(&minor, *buf, *len, format, used, ctx);
+    major = cli_ctx_import(&minor, f->buf, f->len, format, &f->used, &f->ctx);
     if (GK5_ERROR(major) != 0) {
         snprintf(what, sizeof(what), "'%s' does not import as a %s context",
-                 path, *used == CLI_CTX_EXPORT ? "gk5" : "gssd");
-        return gss_fail(cmd, what, major, minor);
+                 path, cli_ctx_format_name(f->used));
+        return cli_gss_fail(cmd, what, major, minor);
+    }
+    return CLI_EXIT_OK;
+}
+
+static void free_file(struct ctx_file *f)
+{
+    gk5_ctx_free(f->ctx);
+    cli_free_secret(f->buf, f->len);
+}
+
+static int inquire(const char *cmd, const gk5_ctx *ctx, gk5_ctx_info *info)
+{
+    uint32_t minor = 0;
+
+    if (GK5_ERROR(gk5_ctx_inquire(&minor, ctx, info)) != 0) {
+        cli_error("%s: cannot inquire the context: %s", cmd,
+                  gk5_strerror(minor));
+        return CLI_EXIT_FAIL;
     }
     return CLI_EXIT_OK;
 }
@@ -158,7 +293,8 @@ static int write_checked(const char *cmd, const char *path, const uint8_t *buf,
     }
     major = cli_ctx_import(&minor, back, back_len, format, NULL, &ctx);
     if (GK5_ERROR(major) != 0) {
-        ret = gss_fail(cmd, "the written file does not import", major, minor);
+        ret =
+            cli_gss_fail(cmd, "the written file does not import", major, minor);
         goto cleanup;
     }
     ret = CLI_EXIT_OK;
@@ -242,14 +378,6 @@ static void new_usage(FILE *f)
             "or I/O failure;\n2 bad usage.\n");
 }
 
-struct new_args {
-    const char *enctype, *key_hex, *key_file, *out;
-    const char *send_seq_arg;
-    bool acceptor, initiator, subkey, force;
-    uint64_t send_seq;
-    uint32_t endtime;
-};
-
 /* --endtime: seconds since the epoch, +SECONDS from now, or 0. */
 static int parse_endtime(const char *cmd, const char *arg, uint32_t *out)
 {
@@ -279,104 +407,52 @@ static int parse_endtime(const char *cmd, const char *arg, uint32_t *out)
     return CLI_EXIT_OK;
 }
 
-static int new_parse(struct new_args *a, int argc, char **argv, int *done)
-{
-    static const struct option longopts[] = {
-        {"enctype", required_argument, NULL, OPT_ENCTYPE},
-        {"key", required_argument, NULL, OPT_KEY},
-        {"key-file", required_argument, NULL, OPT_KEY_FILE},
-        {"initiator", no_argument, NULL, OPT_INITIATOR},
-        {"acceptor", no_argument, NULL, OPT_ACCEPTOR},
-        {"subkey", no_argument, NULL, OPT_SUBKEY},
-        {"send-seq", required_argument, NULL, OPT_SEND_SEQ},
-        {"endtime", required_argument, NULL, OPT_ENDTIME},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"force", no_argument, NULL, OPT_FORCE},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    const char *cmd = "ctx new";
-    int c;
+static const struct option new_options[] = {
+    {"enctype", required_argument, NULL, OPT_ENCTYPE},
+    {"key", required_argument, NULL, OPT_KEY},
+    {"key-file", required_argument, NULL, OPT_KEY_FILE},
+    {"initiator", no_argument, NULL, OPT_INITIATOR},
+    {"acceptor", no_argument, NULL, OPT_ACCEPTOR},
+    {"subkey", no_argument, NULL, OPT_SUBKEY},
+    {"send-seq", required_argument, NULL, OPT_SEND_SEQ},
+    {"endtime", required_argument, NULL, OPT_ENDTIME},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0},
+};
 
-    *done = 0;
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_HELP:
-            new_usage(stdout);
-            *done = 1;
-            return CLI_EXIT_OK;
-        case OPT_ENCTYPE:
-            a->enctype = optarg;
-            break;
-        case OPT_KEY:
-            a->key_hex = optarg;
-            break;
-        case OPT_KEY_FILE:
-            a->key_file = optarg;
-            break;
-        case OPT_INITIATOR:
-            a->initiator = true;
-            break;
-        case OPT_ACCEPTOR:
-            a->acceptor = true;
-            break;
-        case OPT_SUBKEY:
-            a->subkey = true;
-            break;
-        case OPT_SEND_SEQ:
-            if (cli_parse_u64(optarg, &a->send_seq) != 0) {
-                return cli_bad_number(cmd, "--send-seq", optarg,
-                                      "(0 to 18446744073709551615)");
-            }
-            a->send_seq_arg = optarg;
-            break;
-        case OPT_ENDTIME:
-            if (parse_endtime(cmd, optarg, &a->endtime) != CLI_EXIT_OK) {
-                return CLI_EXIT_USAGE;
-            }
-            break;
-        case OPT_OUT:
-            a->out = optarg;
-            break;
-        case OPT_FORCE:
-            a->force = true;
-            break;
-        default:
-            return cli_option_error(cmd, c, argv);
-        }
-    }
-    if (optind < argc) {
-        cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
-        return try_help(cmd);
-    }
+/* "CMD: BOTH: give one of them" and the hint; returns CLI_EXIT_USAGE. */
+static int one_of(const char *cmd, const char *both)
+{
+    cli_error("%s: %s: give one of them", cmd, both);
+    return cli_try_help(cmd);
+}
+
+/* The options ctx new cannot do without: CLI_EXIT_OK or CLI_EXIT_USAGE. */
+static int new_check(const char *cmd, const struct ctx_args *a)
+{
     if (a->enctype == NULL) {
-        cli_error("%s: --enctype is required", cmd);
-        return try_help(cmd);
+        return cli_required(cmd, "--enctype");
     }
     if (a->key_hex == NULL && a->key_file == NULL) {
-        cli_error("%s: --key HEX or --key-file FILE is required", cmd);
-        return try_help(cmd);
+        return cli_required(cmd, "--key HEX or --key-file FILE");
     }
     if (a->key_hex != NULL && a->key_file != NULL) {
-        cli_error("%s: --key and --key-file: give one of them", cmd);
-        return try_help(cmd);
+        return one_of(cmd, "--key and --key-file");
     }
     if (a->initiator && a->acceptor) {
-        cli_error("%s: --initiator and --acceptor: give one of them", cmd);
-        return try_help(cmd);
+        return one_of(cmd, "--initiator and --acceptor");
     }
     if (a->out == NULL) {
-        cli_error("%s: --out FILE is required", cmd);
-        return try_help(cmd);
+        return cli_required(cmd, "--out FILE");
     }
     return CLI_EXIT_OK;
 }
 
 /* The key from --key or --key-file, checked against the enctype's key
  * length: CLI_EXIT_OK, CLI_EXIT_USAGE (bad hex) or CLI_EXIT_FAIL. */
-static int new_key(const struct new_args *a, int32_t et, uint8_t **key,
+static int new_key(const struct ctx_args *a, int32_t et, uint8_t **key,
                    size_t *key_len)
 {
     const char *cmd = "ctx new";
@@ -467,10 +543,9 @@ static void describe_endtime(uint32_t endtime, char *buf, size_t len)
              time(NULL) >= t ? ", expired" : "");
 }
 
-static int run_new(int argc, char **argv)
+static int run_new(const char *cmd, const struct ctx_args *a,
+                   struct ctx_file *file)
 {
-    const char *cmd = "ctx new";
-    struct new_args a;
     const struct gk5_enctype *row = NULL;
     uint8_t *key = NULL;
     size_t key_len = 0;
@@ -483,15 +558,10 @@ static int run_new(int argc, char **argv)
     uint32_t minor = 0;
     int32_t et = 0;
     char endtime[128];
-    int done = 0;
     int ret;
 
-    memset(&a, 0, sizeof(a));
-    ret = new_parse(&a, argc, argv, &done);
-    if (ret != CLI_EXIT_OK || done) {
-        goto cleanup;
-    }
-    ret = usable_enctype(cmd, a.enctype, &et);
+    (void)file; /* ctx new writes a file; it reads none */
+    ret = usable_enctype(cmd, a->enctype, &et);
     if (ret != CLI_EXIT_OK) {
         goto cleanup;
     }
@@ -503,30 +573,30 @@ static int run_new(int argc, char **argv)
     }
     /* The gssd flags say which token family; an RFC 1964 context has no
      * subkey flag and 32-bit numbers (import_gssd.c check_protocol). */
-    if (row->rfc1964 && a.subkey) {
+    if (row->rfc1964 && a->subkey) {
         cli_error("%s: --subkey: %s (%d) speaks RFC 1964, which has no "
                   "acceptor subkey",
                   cmd, row->name, (int)et);
         ret = CLI_EXIT_USAGE;
         goto cleanup;
     }
-    if (row->rfc1964 && a.send_seq >= SEQ32_LIMIT) {
+    if (row->rfc1964 && a->send_seq >= SEQ32_LIMIT) {
         cli_error("%s: --send-seq: %s (%d) speaks RFC 1964, whose sequence "
                   "numbers are 32 bits: '%s' is too large",
-                  cmd, row->name, (int)et, a.send_seq_arg);
+                  cmd, row->name, (int)et, a->send_seq_arg);
         ret = CLI_EXIT_USAGE;
         goto cleanup;
     }
-    ret = new_key(&a, et, &key, &key_len);
+    ret = new_key(a, et, &key, &key_len);
     if (ret != CLI_EXIT_OK) {
         goto cleanup;
     }
 
-    flags = a.acceptor ? 0 : GK5_GSSD_FLAG_INITIATOR;
+    flags = a->acceptor ? 0 : GK5_GSSD_FLAG_INITIATOR;
     if (!row->rfc1964) {
         flags |= GK5_GSSD_FLAG_CFX;
     }
-    if (a.subkey) {
+    if (a->subkey) {
         flags |= GK5_GSSD_FLAG_ACCEPTOR_SUBKEY;
     }
     len = GSSD_OFF_KEY + key_len;
@@ -539,31 +609,28 @@ static int run_new(int argc, char **argv)
     /* Host byte order, as rpc.gssd writes it: memcpy of the values. */
     et32 = (uint32_t)et;
     memcpy(buf + GSSD_OFF_FLAGS, &flags, 4);
-    memcpy(buf + GSSD_OFF_ENDTIME, &a.endtime, 4);
-    memcpy(buf + GSSD_OFF_SEND_SEQ, &a.send_seq, 8);
+    memcpy(buf + GSSD_OFF_ENDTIME, &a->endtime, 4);
+    memcpy(buf + GSSD_OFF_SEND_SEQ, &a->send_seq, 8);
     memcpy(buf + GSSD_OFF_ENCTYPE, &et32, 4);
     memcpy(buf + GSSD_OFF_KEY, key, key_len);
 
     major = gk5_ctx_import_gssd(&minor, buf, len, &ctx);
     if (GK5_ERROR(major) != 0) {
-        ret = gss_fail(cmd, "the buffer does not import", major, minor);
+        ret = cli_gss_fail(cmd, "the buffer does not import", major, minor);
         goto cleanup;
     }
-    ret = write_checked(cmd, a.out, buf, len, CLI_CTX_GSSD, a.force);
+    ret = write_checked(cmd, a->out, buf, len, CLI_CTX_GSSD, a->force);
     if (ret != CLI_EXIT_OK) {
         goto cleanup;
     }
-    describe_endtime(a.endtime, endtime, sizeof(endtime));
+    describe_endtime(a->endtime, endtime, sizeof(endtime));
     printf("%s: gssd buffer, %zu bytes: %s (%d), %s%s, send seq %llu, "
            "endtime %s\n",
-           a.out, len, row->name, (int)et,
-           a.acceptor ? "acceptor" : "initiator",
-           a.subkey ? ", acceptor subkey" : "", (unsigned long long)a.send_seq,
-           endtime);
-    if (fflush(stdout) != 0) {
-        cli_error("%s: cannot write output", cmd);
-        ret = CLI_EXIT_FAIL;
-    }
+           a->out, len, row->name, (int)et,
+           a->acceptor ? "acceptor" : "initiator",
+           a->subkey ? ", acceptor subkey" : "",
+           (unsigned long long)a->send_seq, endtime);
+    ret = flush_output(cmd);
 
 cleanup:
     gk5_ctx_free(ctx);
@@ -646,82 +713,39 @@ static void show_keys(enum cli_ctx_format format, const uint8_t *buf,
     }
 }
 
-static int run_show(int argc, char **argv)
+static const struct option show_options[] = {
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"show-key", no_argument, NULL, OPT_SHOW_KEY},
+    {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+static int run_show(const char *cmd, const struct ctx_args *a,
+                    struct ctx_file *file)
 {
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"show-key", no_argument, NULL, OPT_SHOW_KEY},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    const char *cmd = "ctx show";
-    enum cli_ctx_format format = CLI_CTX_AUTO;
-    enum cli_ctx_format used = CLI_CTX_AUTO;
-    const char *path = NULL;
-    bool show_key = false;
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    gk5_ctx *ctx = NULL;
     gk5_ctx_info info;
-    uint32_t minor = 0;
     bool started = false;
     uint64_t next = 0;
     uint64_t bitmap = 0;
     char endtime[128];
     int ret;
-    int c;
 
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_HELP:
-            show_usage(stdout);
-            return CLI_EXIT_OK;
-        case OPT_FORMAT:
-            if (parse_format(cmd, optarg, &format) != 0) {
-                return CLI_EXIT_USAGE;
-            }
-            break;
-        case OPT_SHOW_KEY:
-            show_key = true;
-            break;
-        default:
-            return cli_option_error(cmd, c, argv);
-        }
-    }
-    if (optind >= argc) {
-        cli_error("%s: missing FILE", cmd);
-        return try_help(cmd);
-    }
-    path = argv[optind++];
-    if (optind < argc) {
-        cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
-        return try_help(cmd);
-    }
-
-    ret = load(cmd, path, format, &buf, &len, &used, &ctx);
+    ret = inquire(cmd, file->ctx, &info);
     if (ret != CLI_EXIT_OK) {
-        goto cleanup;
-    }
-    if (GK5_ERROR(gk5_ctx_inquire(&minor, ctx, &info)) != 0) {
-        cli_error("%s: cannot inquire the context: %s", cmd,
-                  gk5_strerror(minor));
-        ret = CLI_EXIT_FAIL;
-        goto cleanup;
+        return ret;
     }
     /* gk5_ctx_inquire has no receive window: the internal snapshot that
      * gk5_ctx_export takes. */
-    gk5i_seq_get(&ctx->recv, &started, &next, &bitmap);
+    gk5i_seq_get(&file->ctx->recv, &started, &next, &bitmap);
     describe_endtime(info.endtime, endtime, sizeof(endtime));
 
-    printf("%-17s%s\n", "file", path);
-    if (used == CLI_CTX_GSSD) {
+    printf("%-17s%s\n", "file", a->path);
+    if (file->used == CLI_CTX_GSSD) {
         printf("%-17s%s, %zu bytes\n", "format",
-               "gssd (the rpc.gssd buffer for the kernel)", len);
+               "gssd (the rpc.gssd buffer for the kernel)", file->len);
     } else {
         printf("%-17s%s, %zu bytes\n", "format",
-               "gk5 (gk5's export, version 2)", len);
+               "gk5 (gk5's export, version 2)", file->len);
     }
     printf("%-17s%d %s\n", "enctype", (int)info.enctype, info.enctype_name);
     printf("%-17s%s\n", "role", info.initiator ? "initiator" : "acceptor");
@@ -747,20 +771,12 @@ static int run_show(int argc, char **argv)
                (unsigned long long)bitmap);
     }
     printf("%-17s%s\n", "endtime", endtime);
-    if (show_key) {
-        show_keys(used, buf, len, ctx);
+    if (a->show_key) {
+        show_keys(file->used, file->buf, file->len, file->ctx);
     } else {
         printf("%-17s%s\n", "key", "not shown (--show-key prints it)");
     }
-    if (fflush(stdout) != 0) {
-        cli_error("%s: cannot write output", cmd);
-        ret = CLI_EXIT_FAIL;
-    }
-
-cleanup:
-    gk5_ctx_free(ctx);
-    cli_free_secret(buf, len);
-    return ret;
+    return flush_output(cmd);
 }
 
 /* ---- gk5 ctx convert ---- */
@@ -804,7 +820,6 @@ static int export_to_gssd(const char *cmd, const char *path, gk5_ctx *ctx,
 {
     const struct gk5i_subkeys *sk = &ctx->sk[UK_SEND_SEAL];
     gk5_ctx_info info;
-    uint32_t minor = 0;
     uint32_t flags;
     uint32_t et32;
     bool started = false;
@@ -835,9 +850,7 @@ static int export_to_gssd(const char *cmd, const char *path, gk5_ctx *ctx,
                   cmd, path);
         return CLI_EXIT_FAIL;
     }
-    if (GK5_ERROR(gk5_ctx_inquire(&minor, ctx, &info)) != 0) {
-        cli_error("%s: cannot inquire the context: %s", cmd,
-                  gk5_strerror(minor));
+    if (inquire(cmd, ctx, &info) != CLI_EXIT_OK) {
         return CLI_EXIT_FAIL;
     }
     if (info.send_seq >= SEQ32_LIMIT) {
@@ -863,144 +876,130 @@ static int export_to_gssd(const char *cmd, const char *path, gk5_ctx *ctx,
     return CLI_EXIT_OK;
 }
 
-static int run_convert(int argc, char **argv)
+static const struct option convert_options[] = {
+    {"to", required_argument, NULL, OPT_TO},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+/* The options ctx convert cannot do without: CLI_EXIT_OK or
+ * CLI_EXIT_USAGE. */
+static int convert_check(const char *cmd, const struct ctx_args *a)
 {
-    static const struct option longopts[] = {
-        {"to", required_argument, NULL, OPT_TO},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"force", no_argument, NULL, OPT_FORCE},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    const char *cmd = "ctx convert";
-    enum cli_ctx_format format = CLI_CTX_AUTO;
-    enum cli_ctx_format used = CLI_CTX_AUTO;
-    enum cli_ctx_format to = CLI_CTX_AUTO;
-    const char *path = NULL;
-    const char *out_path = NULL;
-    bool force = false;
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    gk5_ctx *ctx = NULL;
+    if (a->to == CLI_CTX_AUTO) {
+        return cli_required(cmd, "--to export|gssd");
+    }
+    if (a->out == NULL) {
+        return cli_required(cmd, "--out FILE2");
+    }
+    return CLI_EXIT_OK;
+}
+
+static int run_convert(const char *cmd, const struct ctx_args *a,
+                       struct ctx_file *file)
+{
     gk5_buffer out = {0, NULL};
     uint8_t *gssd = NULL;
     size_t gssd_len = 0;
     uint32_t major;
     uint32_t minor = 0;
     int ret;
-    int c;
 
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_HELP:
-            convert_usage(stdout);
-            return CLI_EXIT_OK;
-        case OPT_TO:
-            if (strcmp(optarg, "export") == 0 || strcmp(optarg, "gk5") == 0) {
-                to = CLI_CTX_EXPORT;
-            } else if (strcmp(optarg, "gssd") == 0) {
-                to = CLI_CTX_GSSD;
-            } else {
-                cli_error("%s: --to: '%s' is neither export nor gssd", cmd,
-                          optarg);
-                return CLI_EXIT_USAGE;
-            }
-            break;
-        case OPT_OUT:
-            out_path = optarg;
-            break;
-        case OPT_FORMAT:
-            if (parse_format(cmd, optarg, &format) != 0) {
-                return CLI_EXIT_USAGE;
-            }
-            break;
-        case OPT_FORCE:
-            force = true;
-            break;
-        default:
-            return cli_option_error(cmd, c, argv);
-        }
-    }
-    if (optind >= argc) {
-        cli_error("%s: missing FILE", cmd);
-        return try_help(cmd);
-    }
-    path = argv[optind++];
-    if (optind < argc) {
-        cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
-        return try_help(cmd);
-    }
-    if (to == CLI_CTX_AUTO) {
-        cli_error("%s: --to export|gssd is required", cmd);
-        return try_help(cmd);
-    }
-    if (out_path == NULL) {
-        cli_error("%s: --out FILE2 is required", cmd);
-        return try_help(cmd);
-    }
-
-    ret = load(cmd, path, format, &buf, &len, &used, &ctx);
-    if (ret != CLI_EXIT_OK) {
-        goto cleanup;
-    }
-    if (to == CLI_CTX_GSSD) {
-        if (used == CLI_CTX_EXPORT) {
-            ret = export_to_gssd(cmd, path, ctx, &gssd, &gssd_len);
+    if (a->to == CLI_CTX_GSSD) {
+        if (file->used == CLI_CTX_EXPORT) {
+            ret = export_to_gssd(cmd, a->path, file->ctx, &gssd, &gssd_len);
             if (ret != CLI_EXIT_OK) {
                 goto cleanup;
             }
-            ret = write_checked(cmd, out_path, gssd, gssd_len, CLI_CTX_GSSD,
-                                force);
+            ret = write_checked(cmd, a->out, gssd, gssd_len, CLI_CTX_GSSD,
+                                a->force);
         } else {
             /* gssd to gssd: the bytes as they are, now known to import. */
-            ret = write_checked(cmd, out_path, buf, len, CLI_CTX_GSSD, force);
+            ret = write_checked(cmd, a->out, file->buf, file->len, CLI_CTX_GSSD,
+                                a->force);
         }
     } else {
-        major = gk5_ctx_export(&minor, ctx, &out);
+        major = gk5_ctx_export(&minor, file->ctx, &out);
         if (GK5_ERROR(major) != 0) {
-            ret = gss_fail(cmd, "cannot export the context", major, minor);
+            ret = cli_gss_fail(cmd, "cannot export the context", major, minor);
             goto cleanup;
         }
-        ret = write_checked(cmd, out_path, out.value, out.length,
-                            CLI_CTX_EXPORT, force);
+        ret = write_checked(cmd, a->out, out.value, out.length, CLI_CTX_EXPORT,
+                            a->force);
     }
     if (ret != CLI_EXIT_OK) {
         goto cleanup;
     }
-    printf("%s: %s, %zu bytes (from %s: %s)\n", out_path,
-           to == CLI_CTX_GSSD ? "gssd buffer" : "gk5 export",
-           to == CLI_CTX_EXPORT ? out.length
-           : gssd != NULL       ? gssd_len
-                                : len,
-           path, used == CLI_CTX_GSSD ? "gssd buffer" : "gk5 export");
-    if (fflush(stdout) != 0) {
-        cli_error("%s: cannot write output", cmd);
-        ret = CLI_EXIT_FAIL;
-    }
+    printf("%s: %s, %zu bytes (from %s: %s)\n", a->out,
+           a->to == CLI_CTX_GSSD ? "gssd buffer" : "gk5 export",
+           a->to == CLI_CTX_EXPORT ? out.length
+           : gssd != NULL          ? gssd_len
+                                   : file->len,
+           a->path, file->used == CLI_CTX_GSSD ? "gssd buffer" : "gk5 export");
+    ret = flush_output(cmd);
 
 cleanup:
     zap(out.value, out.length);
     gk5_buffer_release(&out);
     cli_free_secret(gssd, gssd_len);
-    gk5_ctx_free(ctx);
-    cli_free_secret(buf, len);
     return ret;
 }
 
 /* ---- gk5 ctx ---- */
 
-static const struct {
+/* Positional rows: every field but the first two has a type of its own,
+ * and every name in a row says its command, so a misplaced one shows. */
+static const struct subcommand {
     const char *name;
-    int (*run)(int argc, char **argv);
     const char *synopsis;
+    void (*usage)(FILE *f);
+    const struct option *options;
+    /* The options it cannot do without (NULL: none), checked before FILE
+     * is read. */
+    int (*check)(const char *cmd, const struct ctx_args *a);
+    bool want_file; /* a FILE operand, loaded for run */
+    int (*run)(const char *cmd, const struct ctx_args *a,
+               struct ctx_file *file);
 } subcommands[] = {
-    {"new", run_new, new_synopsis},
-    {"show", run_show, show_synopsis},
-    {"convert", run_convert, convert_synopsis},
+    {"new", new_synopsis, new_usage, new_options, new_check, false, run_new},
+    {"show", show_synopsis, show_usage, show_options, NULL, true, run_show},
+    {"convert", convert_synopsis, convert_usage, convert_options, convert_check,
+     true, run_convert},
 };
+
+/* argv[0] is the subcommand's name. */
+static int run_subcommand(const struct subcommand *sub, int argc, char **argv)
+{
+    struct ctx_args a;
+    struct ctx_file file = {NULL, 0, CLI_CTX_AUTO, NULL};
+    char cmd[32]; /* "ctx new": the command in messages */
+    int done = 0;
+    int ret;
+
+    snprintf(cmd, sizeof(cmd), "ctx %s", sub->name);
+    ret = parse_args(&a, cmd, sub->options, sub->usage, sub->want_file, argc,
+                     argv, &done);
+    if (ret != CLI_EXIT_OK || done) {
+        return ret;
+    }
+    if (sub->check != NULL) {
+        ret = sub->check(cmd, &a);
+        if (ret != CLI_EXIT_OK) {
+            return ret;
+        }
+    }
+    if (sub->want_file) {
+        ret = load(cmd, a.path, a.format, &file);
+    }
+    if (ret == CLI_EXIT_OK) {
+        ret = sub->run(cmd, &a, &file);
+    }
+    free_file(&file);
+    return ret;
+}
 
 static void ctx_usage(FILE *f)
 {
@@ -1033,7 +1032,7 @@ int gk5_cli_ctx(int argc, char **argv)
     }
     for (size_t i = 0; i < GK5_ARRAY_SIZE(subcommands); i++) {
         if (strcmp(argv[1], subcommands[i].name) == 0) {
-            return subcommands[i].run(argc - 1, argv + 1);
+            return run_subcommand(&subcommands[i], argc - 1, argv + 1);
         }
     }
     if (argv[1][0] == '-') {
@@ -1041,5 +1040,5 @@ int gk5_cli_ctx(int argc, char **argv)
     } else {
         cli_error("ctx: unknown command '%s' (new, show, convert)", argv[1]);
     }
-    return try_help("ctx");
+    return cli_try_help("ctx");
 }

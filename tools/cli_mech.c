@@ -206,8 +206,7 @@ static int parse_accept(struct mech_args *a, const char *list)
 static int not_here(const struct mech_args *a, const char *opt)
 {
     cli_error("%s: option '%s' does not apply", a->cmd, opt);
-    fprintf(stderr, "Try 'gk5 %s --help'.\n", a->cmd);
-    return CLI_EXIT_USAGE;
+    return cli_try_help(a->cmd);
 }
 
 /* CLI_EXIT_OK to go on (or, with *done set, to stop after --help), else
@@ -232,13 +231,7 @@ static int parse_args(struct mech_args *a, int argc, char **argv, int *done)
             a->ctx_out = optarg;
             break;
         case OPT_FORMAT:
-            if (strcmp(optarg, "gssd") == 0) {
-                a->format = CLI_CTX_GSSD;
-            } else if (strcmp(optarg, "gk5") == 0) {
-                a->format = CLI_CTX_EXPORT;
-            } else {
-                cli_error("%s: --format: '%s' is neither gssd nor gk5", a->cmd,
-                          optarg);
+            if (cli_ctx_parse_format(a->cmd, optarg, false, &a->format) != 0) {
                 return CLI_EXIT_USAGE;
             }
             break;
@@ -271,14 +264,10 @@ static int parse_args(struct mech_args *a, int argc, char **argv, int *done)
         return CLI_EXIT_USAGE;
     }
     if (a->ctx_path == NULL) {
-        cli_error("%s: --ctx FILE is required", a->cmd);
-        fprintf(stderr, "Try 'gk5 %s --help'.\n", a->cmd);
-        return CLI_EXIT_USAGE;
+        return cli_required(a->cmd, "--ctx FILE");
     }
     if (a->op == OP_VERIFY && a->token_path == NULL) {
-        cli_error("%s: --token FILE is required", a->cmd);
-        fprintf(stderr, "Try 'gk5 %s --help'.\n", a->cmd);
-        return CLI_EXIT_USAGE;
+        return cli_required(a->cmd, "--token FILE");
     }
     /* A sender that did not save its counter would send the same sequence
      * number again on the next call: without --ctx-out the context is
@@ -287,18 +276,6 @@ static int parse_args(struct mech_args *a, int argc, char **argv, int *done)
         a->ctx_out = a->ctx_path;
     }
     return CLI_EXIT_OK;
-}
-
-/* A GSS failure: the major status name and the words for both codes. */
-static int gss_fail(const struct mech_args *a, const char *what, uint32_t major,
-                    uint32_t minor)
-{
-    char words[1024];
-
-    cli_error("%s: %s%s%s: %s", a->cmd, what, *what != '\0' ? ": " : "",
-              gk5_major_name(major),
-              cli_gss_words(major, minor, words, sizeof(words)));
-    return CLI_EXIT_FAIL;
 }
 
 /* Read and import the --ctx file, leaving it locked in *held (see
@@ -329,7 +306,7 @@ static int load_context(const struct mech_args *a, FILE **held, gk5_ctx **ctx)
     if (GK5_ERROR(major) != 0) {
         snprintf(what, sizeof(what), "cannot import %s context '%s'",
                  cli_ctx_format_name(used), a->ctx_path);
-        ret = gss_fail(a, what, major, minor);
+        ret = cli_gss_fail(a->cmd, what, major, minor);
         goto cleanup;
     }
     ret = CLI_EXIT_OK;
@@ -348,7 +325,7 @@ static int save_context(const struct mech_args *a, const gk5_ctx *ctx)
 
     major = gk5_ctx_export(&minor, ctx, &out);
     if (GK5_ERROR(major) != 0) {
-        ret = gss_fail(a, "cannot export the context", major, minor);
+        ret = cli_gss_fail(a->cmd, "cannot export the context", major, minor);
         goto cleanup;
     }
     if (cli_write_file(a->ctx_out, out.value, out.length) != 0) {
@@ -459,7 +436,7 @@ static int run(enum mech_op op, int argc, char **argv)
         break;
     }
     if (GK5_ERROR(major) != 0) {
-        ret = gss_fail(&a, "", major, minor);
+        ret = cli_gss_fail(a.cmd, "", major, minor);
         goto cleanup;
     }
     ret = check_supplementary(&a, major);

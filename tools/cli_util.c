@@ -65,8 +65,7 @@ int cli_option_error(const char *cmd, int c, char **argv)
     } else {
         cli_error("%s: unknown option '%s'", cmd, word);
     }
-    fprintf(stderr, "Try 'gk5 %s --help'.\n", cmd);
-    return CLI_EXIT_USAGE;
+    return cli_try_help(cmd);
 }
 
 int cli_parse_u64(const char *s, uint64_t *out)
@@ -146,6 +145,29 @@ const char *cli_gss_words(uint32_t major, uint32_t minor, char *buf, size_t len)
         snprintf(buf, len, "%s: %s", major_words, minor_words);
     }
     return buf;
+}
+
+int cli_gss_fail(const char *cmd, const char *what, uint32_t major,
+                 uint32_t minor)
+{
+    char words[1024];
+
+    cli_error("%s: %s%s%s: %s", cmd, what, *what != '\0' ? ": " : "",
+              gk5_major_name(major),
+              cli_gss_words(major, minor, words, sizeof(words)));
+    return CLI_EXIT_FAIL;
+}
+
+int cli_try_help(const char *cmd)
+{
+    fprintf(stderr, "Try 'gk5 %s --help'.\n", cmd);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_required(const char *cmd, const char *what)
+{
+    cli_error("%s: %s is required", cmd, what);
+    return cli_try_help(cmd);
 }
 
 void cli_free_secret(void *p, size_t n)

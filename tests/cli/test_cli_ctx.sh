@@ -8,17 +8,8 @@
 # GK5_CLI_WRAPPER, if set, is put in front of every gk5 run (valgrind).
 set -u
 
-cli=${GK5_CLI:?GK5_CLI must name the gk5 binary}
-case $cli in /*) ;; *) cli=$PWD/$cli ;; esac # the tests run in a scratch dir
-des3=${GK5_DES3:-0}
-wrapper=${GK5_CLI_WRAPPER:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# shellcheck disable=SC2034  # read by tap.sh: not_ok shows its last lines
-TAP_ERR=$tmp/err
-# shellcheck source=/dev/null  # tests/tap.sh
-. "$(dirname "$0")/../tap.sh"
-cd "$tmp" || exit 1
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # g STDIN ARGS...: run gk5; rc = exit status, stdout in ./out, stderr in
 # ./err.

@@ -7,13 +7,8 @@
 # GK5_CLI_WRAPPER, if set, is put in front of every gk5 run (valgrind).
 set -u
 
-cli=${GK5_CLI:?GK5_CLI must name the gk5 binary}
-case $cli in /*) ;; *) cli=$PWD/$cli ;; esac # the tests run in a scratch dir
-des3=${GK5_DES3:-0}
-wrapper=${GK5_CLI_WRAPPER:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # The rpc.gssd buffer is in host byte order; the bytes below are built
 # little-endian.
@@ -22,6 +17,8 @@ if [ "$(printf '\001\000' | od -An -tu2 | tr -d ' ')" != 1 ]; then
     exit 77
 fi
 
+# ok and not_ok of its own, in place of tap.sh's: a failed cell shows its
+# details and all of stderr.
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }

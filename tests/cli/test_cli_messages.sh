@@ -8,17 +8,8 @@
 # exit status.  Run by meson with GK5_CLI and GK5_DES3 (0/1).
 set -u
 
-cli=${GK5_CLI:?GK5_CLI must name the gk5 binary}
-case $cli in /*) ;; *) cli=$PWD/$cli ;; esac
-des3=${GK5_DES3:-0}
-wrapper=${GK5_CLI_WRAPPER:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# shellcheck disable=SC2034  # read by tap.sh: not_ok shows its last lines
-TAP_ERR=$tmp/err
-# shellcheck source=/dev/null  # tests/tap.sh
-. "$(dirname "$0")/../tap.sh"
-cd "$tmp" || exit 1
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # expect RC TEXT ARGS...: exit status RC, the fixed string TEXT on stderr,
 # nothing on stdout.  The cell is named after the command line.
@@ -97,28 +88,34 @@ expect 1 "ctx new: --key: aes256-cts-hmac-sha384-192 needs a 32-byte key (64 hex
 expect 1 "rc4-hmac (23) is deliberately unsupported: RFC 8429" crypto prf --enctype 23 --key $k256 --in 00
 
 # ------------------------------------------------- no doubled phrases
+# wrap_once NAME SAID CTX TEXT WORD: `gk5 wrap --ctx CTX` exits 1 with the
+# fixed string TEXT on stderr and WORD there only once; the cell is
+# "NAME: SAID".
+wrap_once() {
+    local name=$1 said=$2 ctx=$3 text=$4 word=$5 rc
+    printf 'x' | "$cli" wrap --ctx "$ctx" >out 2>err
+    rc=$?
+    if [ $rc = 1 ] && grep -qF "$text" err &&
+        [ "$(grep -o "$word" err | wc -l)" = 1 ]; then
+        ok "$name: $said"
+    else
+        not_ok "$name: exit $rc, $(cat err)"
+    fi
+}
+
 "$cli" ctx new --enctype 17 --key $k128 --endtime 1 --out old.gssd >/dev/null
-printf 'x' | "$cli" wrap --ctx old.gssd >out 2>err
-rc=$?
-if [ $rc = 1 ] && grep -qF "wrap: GSS_S_CONTEXT_EXPIRED: the security context has expired" err &&
-    [ "$(grep -o 'has expired' err | wc -l)" = 1 ]; then
-    ok "expired context: exit 1, the words once"
-else
-    not_ok "expired context: exit $rc, $(cat err)"
-fi
+wrap_once "expired context" "exit 1, the words once" old.gssd \
+    "wrap: GSS_S_CONTEXT_EXPIRED: the security context has expired" \
+    'has expired'
 # The words of a refused enctype in a context file: the major's, then the
 # table's, each once.  (The enctype's low byte is patched: little-endian.)
 if [ "$(printf '\001\000' | od -An -tu2 | tr -d ' ')" = 1 ]; then
     "$cli" ctx new --enctype 17 --key $k128 --out rc4.gssd >/dev/null
     printf '\027' | dd of=rc4.gssd bs=1 seek=16 conv=notrunc status=none
-    printf 'x' | "$cli" wrap --ctx rc4.gssd >out 2>err
-    rc=$?
-    if [ $rc = 1 ] && grep -qF "GSS_S_UNAVAILABLE: the operation or option is unavailable: rc4-hmac (23) is deliberately unsupported" err &&
-        [ "$(grep -o 'unavailable' err | wc -l)" = 1 ]; then
-        ok "rc4 context file: exit 1, UNAVAILABLE and the table's reason, once each"
-    else
-        not_ok "rc4 context file: exit $rc, $(cat err)"
-    fi
+    wrap_once "rc4 context file" \
+        "exit 1, UNAVAILABLE and the table's reason, once each" rc4.gssd \
+        "GSS_S_UNAVAILABLE: the operation or option is unavailable: rc4-hmac (23) is deliberately unsupported" \
+        'unavailable'
 else
     tap_skip "rc4 context file" "big-endian host"
 fi
