@@ -54,6 +54,7 @@
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
+#include "tap_cells.h"
 #include "wire.h"
 
 /* gk5's IOV and buffer types are laid out as GSS-API's (gk5.h): the IOV
@@ -85,46 +86,6 @@ static const size_t msg_lens[] = {0, 1, 13, 16, 17, 64, 1000};
 
 /* --quick: one enctype, the lucid path, shorter runs (a demo's size). */
 static bool g_quick;
-
-/* ---- TAP ---- */
-
-static int g_cells;
-static int g_failed;
-
-static bool cell(bool ok, const char *name, const char *why_fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool cell(bool ok, const char *name, const char *why_fmt, ...)
-{
-    char clean[1024];
-
-    /* A '#' in a description would start a TAP directive. */
-    snprintf(clean, sizeof(clean), "%s", name);
-    for (char *c = clean; *c != '\0'; c++) {
-        if (*c == '#' || *c == '\n') {
-            *c = ' ';
-        }
-    }
-    g_cells++;
-    printf("%s %d - %s\n", ok ? "ok" : "not ok", g_cells, clean);
-    if (!ok) {
-        va_list ap;
-        g_failed++;
-        printf("# ");
-        va_start(ap, why_fmt);
-        vprintf(why_fmt, ap);
-        va_end(ap);
-        printf("\n");
-    }
-    fflush(stdout);
-    return ok;
-}
-
-static void skip_cell(const char *name, const char *why)
-{
-    g_cells++;
-    printf("ok %d - %s # SKIP %s\n", g_cells, name, why);
-}
 
 /* ---- What Heimdal did differently, each said once and summed up ---- */
 
@@ -2296,11 +2257,7 @@ int main(int argc, char **argv)
             printf("#   - %s\n", g_quirk_text[q]);
         }
     }
-    printf("1..%d\n", g_cells);
-    if (g_failed > 0) {
-        printf("# %d of %d cells failed\n", g_failed, g_cells);
-    }
-    ret = g_failed > 0 ? 1 : 0;
+    ret = tap_finish();
 
 done:
     remote_stop(&W.rm);

@@ -24,34 +24,11 @@
 
 #include "bridge/gk5_mit.h"
 #include "bridge/mit_realm.h"
+#include "tap_cells.h"
 
 #define LONG_RUN 1000 /* messages each way */
 
 enum role { GK5_INITIATOR, GK5_ACCEPTOR };
-
-static int g_cells;
-static int g_failed;
-
-/* One TAP line; on failure, the reason as a TAP diagnostic. */
-static bool cell(bool ok, const char *name, const char *why_fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool cell(bool ok, const char *name, const char *why_fmt, ...)
-{
-    g_cells++;
-    printf("%s %d - %s\n", ok ? "ok" : "not ok", g_cells, name);
-    if (!ok) {
-        va_list ap;
-        g_failed++;
-        printf("# ");
-        va_start(ap, why_fmt);
-        vprintf(why_fmt, ap);
-        va_end(ap);
-        printf("\n");
-    }
-    fflush(stdout);
-    return ok;
-}
 
 static const char *enctype_name(int32_t et)
 {
@@ -786,9 +763,5 @@ int main(void)
 #endif
 
     gk5_mit_realm_stop(&realm);
-    printf("1..%d\n", g_cells);
-    if (g_failed > 0) {
-        printf("# %d of %d cells failed\n", g_failed, g_cells);
-    }
-    return g_failed > 0 ? 1 : 0;
+    return tap_finish();
 }
