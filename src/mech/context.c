@@ -357,6 +357,20 @@ uint32_t gk5i_ctx_next_seq(gk5_ctx *ctx, uint64_t *seq)
     return GK5_ERR_CTX_SEQ_EXHAUSTED;
 }
 
+void gk5i_ctx_return_seq(gk5_ctx *ctx, uint64_t seq)
+{
+    uint64_t next = seq + 1;
+
+    if (seq == UINT64_MAX) {
+        /* The last number (RFC 4121 only) is handed out by the flag. */
+        atomic_store_explicit(&ctx->send_exhausted, false,
+                              memory_order_relaxed);
+        return;
+    }
+    (void)atomic_compare_exchange_strong_explicit(
+        &ctx->send_seq, &next, seq, memory_order_relaxed, memory_order_relaxed);
+}
+
 uint32_t gk5i_ctx_check_expiry(const gk5_ctx *ctx)
 {
     time_t now;

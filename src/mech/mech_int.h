@@ -129,6 +129,12 @@ GK5_HIDDEN void gk5i_lane_release(gk5_ctx *ctx, struct gk5_lane *lane);
 GK5_HIDDEN uint32_t gk5i_ctx_check_expiry(const gk5_ctx *ctx);
 /* Take the next send sequence number (atomic; never reused). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ctx_next_seq(gk5_ctx *ctx, uint64_t *seq);
+/* Give back seq, taken by gk5i_ctx_next_seq for a token that was not made
+ * (a failure after the number was taken: out of memory, OpenSSL): the
+ * counter goes back if seq is still the last number given out.  If another
+ * thread has taken a later one meanwhile, seq stays unused (a gap the peer
+ * may report; no number is ever sent twice). */
+GK5_HIDDEN void gk5i_ctx_return_seq(gk5_ctx *ctx, uint64_t seq);
 
 /* ---- seqstate.c ---- */
 GK5_HIDDEN void gk5i_seq_init(struct gk5_seqstate *st, bool wide);

@@ -385,10 +385,11 @@ static uint32_t v1_locate(gk5_iov_buffer *iov, int iov_count, struct v1_bufs *b)
 }
 
 /* A buffer we write: iov.c has allocated it if the caller asked (ALLOCATE),
- * so buffer.length is its capacity; on success it becomes len. */
+ * so buffer.length is its capacity, and its value is not NULL when that is
+ * not 0 (mech_int.h); on success the length becomes len. */
 static uint32_t v1_fit_buffer(gk5_iov_buffer *b, size_t len)
 {
-    if (b->buffer.length < len || (len != 0 && b->buffer.value == NULL)) {
+    if (b->buffer.length < len) {
         return GK5_ERR_BUFFER_TOO_SMALL;
     }
     b->buffer.length = len;
@@ -524,7 +525,8 @@ static uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
     gk5_ukey *uk = v1_key(lane);
     size_t hdr_len, pad, cksum_idx;
     uint8_t *t;
-    uint32_t seq;
+    uint32_t seq = 0;
+    bool seq_taken = false;
     uint32_t err;
 
     err = v1_locate(iov, iov_count, &b);
@@ -545,21 +547,16 @@ static uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
         goto cleanup;
     }
     civ.n = 0;
-    err = v1_fit_buffer(b.header, hdr_len);
-    if (err != GK5_OK) {
+    /* The caller's lengths change only when the token is made. */
+    if (b.header->buffer.length < hdr_len || padbuf->buffer.length < pad) {
+        err = GK5_ERR_BUFFER_TOO_SMALL;
         goto cleanup;
-    }
-    err = v1_fit_buffer(padbuf, pad);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    if (b.trailer != NULL && b.trailer != padbuf) {
-        b.trailer->buffer.length = 0;
     }
     err = v1_next_seq(ctx, &seq);
     if (err != GK5_OK) {
         goto cleanup;
     }
+    seq_taken = true;
 
     /* Header: framing, TOK_ID, SGN_ALG, SEAL_ALG, filler, confounder. */
     t = (uint8_t *)b.header->buffer.value +
@@ -582,7 +579,9 @@ static uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
     for (int i = 0; i < iov_count; i++) {
         uint32_t type = GK5_IOV_BUFFER_TYPE(iov[i].type);
 
-        if (type == GK5_IOV_BUFFER_TYPE_DATA || &iov[i] == padbuf) {
+        if (&iov[i] == padbuf) { /* its length is still the capacity */
+            civ_add(&civ, GK5_CRYPTO_IOV_DATA, iov[i].buffer.value, pad);
+        } else if (type == GK5_IOV_BUFFER_TYPE_DATA) {
             civ_add(&civ, GK5_CRYPTO_IOV_DATA, iov[i].buffer.value,
                     iov[i].buffer.length);
         } else if (type == GK5_IOV_BUFFER_TYPE_SIGN_ONLY) {
@@ -609,12 +608,20 @@ static uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
             goto cleanup;
         }
     }
+    b.header->buffer.length = hdr_len;
+    padbuf->buffer.length = pad;
+    if (b.trailer != NULL && b.trailer != padbuf) {
+        b.trailer->buffer.length = 0;
+    }
     if (conf_state != NULL) {
         *conf_state = conf_req ? 1 : 0;
     }
 
 cleanup:
     if (err != GK5_OK) {
+        if (seq_taken) {
+            gk5i_ctx_return_seq(ctx, seq); /* no token made */
+        }
         return gk5i_status(minor, err);
     }
     return v1_complete(minor, 0);
@@ -967,12 +974,9 @@ static uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
         }
         return err;
     }
+    /* No PADDING comes with a STREAM (iov.c): the pad stays in it. */
     b->data->buffer.value = msg;
     b->data->buffer.length = msg_len;
-    if (b->padding != NULL) {
-        b->padding->buffer.value = msg + msg_len;
-        b->padding->buffer.length = pad;
-    }
     return GK5_OK;
 }
 
@@ -1062,10 +1066,12 @@ static uint32_t v1_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     t[7] = 0xff;
     v1_mic_civ(&civ, t, iov, iov_count);
     err = gk5i_checksum_iov(uk, civ.v, civ.n);
-    if (err != GK5_OK) {
-        goto cleanup;
+    if (err == GK5_OK) {
+        err = v1_put_seq(uk, t, seq, v1_own_direction(ctx));
     }
-    err = v1_put_seq(uk, t, seq, v1_own_direction(ctx));
+    if (err != GK5_OK) {
+        gk5i_ctx_return_seq(ctx, seq); /* no token made */
+    }
 
 cleanup:
     if (err != GK5_OK) {

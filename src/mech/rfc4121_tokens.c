@@ -431,6 +431,7 @@ static uint32_t cfx_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
         store_be16(hdr + 4, (uint16_t)et->cksum_bytes);
     }
     if (err != GK5_OK) {
+        gk5i_ctx_return_seq(ctx, seq); /* no token made */
         goto cleanup;
     }
     store_be16(hdr + 6, rrc);
@@ -894,6 +895,7 @@ static uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + TOK_HDR_LEN, et->cksum_bytes);
     err = gk5i_checksum_iov(lane->uk[UK_SEND_SIGN], segs, k);
     if (err != GK5_OK) {
+        gk5i_ctx_return_seq(ctx, seq); /* no token made */
         goto cleanup;
     }
     token->buffer.length = need;

@@ -13,7 +13,8 @@
  *                  length, sign-only bytes, plaintext.  The peer wraps with
  *                  gk5_wrap_iov, the wire bytes are mutated, and the
  *                  receiver unwraps them in the same layout, as a STREAM
- *                  (possibly with another RRC) or with gk5_unwrap; it must
+ *                  (possibly with another RRC; RFC 1964 tokens are re-cut
+ *                  instead, see recut()) or with gk5_unwrap; it must
  *                  refuse the token or return exactly the plaintext, and an
  *                  unmutated token must be accepted.
  * With B1_MISUSE set the input first goes through misuse(): the peer's
@@ -22,6 +23,7 @@
  * conf_state.  Each refusal must name the buffer problem and leave the
  * send counter where it was (a refused wrap sends no sequence number).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,6 +216,71 @@ static bool is_wire(uint32_t type)
            t == GK5_IOV_BUFFER_TYPE_PADDING || t == GK5_IOV_BUFFER_TYPE_TRAILER;
 }
 
+/* RFC 1964 tokens have no RRC: RECV_STREAM_RRC re-cuts them instead.  The
+ * receiver keeps the HEADER and cuts the body (data and pad) into DATA
+ * pieces at two points taken from the RRC bytes, so that the pad may end up
+ * in DATA, across pieces, with an empty PADDING or none (MIT's padding
+ * fix-up).  SIGN_ONLY buffers keep their place in what the checksum covers:
+ * one before the body as sent, one at the data/pad boundary; an empty one
+ * may follow the body (rrc bit 14), and bit 15 adds an empty PADDING. */
+static int recut(const gk5_iov_buffer *tx, const uint8_t *wire, size_t wire_len,
+                 size_t pt_len, uint16_t rrc, uint8_t layout,
+                 const uint8_t *sign, size_t sign_len, gk5_iov_buffer *rx,
+                 bool *owned)
+{
+    size_t hdr_len = tx[0].buffer.length, body_len, cut[3], nc = 0, at;
+    int rn = 0;
+
+    if (hdr_len > wire_len) {
+        hdr_len = wire_len;
+    }
+    body_len = wire_len - hdr_len;
+    set_iov(&rx[rn], GK5_IOV_BUFFER_TYPE_HEADER, fuzz_dup(wire, hdr_len),
+            hdr_len);
+    owned[rn++] = true;
+    if ((layout & GEN_SIGN_BEFORE) != 0) {
+        set_iov(&rx[rn], GK5_IOV_BUFFER_TYPE_SIGN_ONLY,
+                fuzz_dup(sign, sign_len), sign_len);
+        owned[rn++] = true;
+    }
+    cut[nc++] = body_len - (rrc & 0x7fu) % (body_len + 1);
+    cut[nc++] = body_len - ((rrc >> 7) & 0x7fu) % (body_len + 1);
+    if ((layout & GEN_SIGN_AFTER) != 0 && pt_len <= body_len) {
+        cut[nc++] = pt_len;
+    }
+    for (size_t i = 1; i < nc; i++) { /* sort the cut points */
+        for (size_t j = i; j > 0 && cut[j - 1] > cut[j]; j--) {
+            size_t t = cut[j];
+            cut[j] = cut[j - 1];
+            cut[j - 1] = t;
+        }
+    }
+    at = 0;
+    for (size_t i = 0; i <= nc; i++) {
+        size_t end = i < nc ? cut[i] : body_len;
+
+        set_iov(&rx[rn], GK5_IOV_BUFFER_TYPE_DATA,
+                fuzz_dup(wire + hdr_len + at, end - at), end - at);
+        owned[rn++] = true;
+        at = end;
+        if (i < nc && (layout & GEN_SIGN_AFTER) != 0 && cut[i] == pt_len) {
+            set_iov(&rx[rn], GK5_IOV_BUFFER_TYPE_SIGN_ONLY,
+                    fuzz_dup(sign, sign_len), sign_len);
+            owned[rn++] = true;
+            layout &= (uint8_t)~GEN_SIGN_AFTER; /* once */
+        }
+    }
+    if ((rrc & 0x4000u) != 0) {
+        set_iov(&rx[rn], GK5_IOV_BUFFER_TYPE_SIGN_ONLY, fuzz_dup(NULL, 0), 0);
+        owned[rn++] = true;
+    }
+    if ((rrc & 0x8000u) != 0) {
+        set_iov(&rx[rn], GK5_IOV_BUFFER_TYPE_PADDING, fuzz_dup(NULL, 0), 0);
+        owned[rn++] = true;
+    }
+    return rn;
+}
+
 static void generated(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1,
                       const uint8_t *data, size_t size)
 {
@@ -277,6 +344,9 @@ static void generated(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1,
                     fuzz_dup(src, len), len);
             rx_owned[rn++] = true;
         }
+    } else if (recv == RECV_STREAM_RRC && cfg->enctype == 16) {
+        rn = recut(tx_iov, wire, wire_len, pt_len, rrc, layout, sign, sign_len,
+                   rx_iov, rx_owned);
     } else if (recv == RECV_STREAM || recv == RECV_STREAM_RRC) {
         set_iov(&rx_iov[rn], GK5_IOV_BUFFER_TYPE_STREAM,
                 fuzz_dup(wire, wire_len), wire_len);
@@ -444,6 +514,22 @@ static void misuse_send(gk5_ctx *tx, int conf_req, bool cfx)
     if (major != GK5_S_COMPLETE || send_seq(tx) != seq + 1) {
         fuzz_fail("wrap_iov without conf_state", major, minor);
     }
+    if (cfx) { /* RFC 4121 needs no PADDING buffer at all */
+        set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_HEADER, NULL, 0);
+        set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, msg, sizeof(msg));
+        set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_TRAILER, NULL, 0);
+        major = gk5_wrap_iov_length(&minor, tx, conf_req, 0, NULL, iov, 3);
+        if (major != GK5_S_COMPLETE || iov[0].buffer.length > sizeof(hdr) ||
+            iov[2].buffer.length > sizeof(trl)) {
+            fuzz_fail("wrap_iov_length without PADDING", major, minor);
+        }
+        iov[0].buffer.value = hdr;
+        iov[2].buffer.value = trl;
+        major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 3);
+        if (major != GK5_S_COMPLETE || send_seq(tx) != seq + 2) {
+            fuzz_fail("wrap_iov without PADDING", major, minor);
+        }
+    }
     if (!cfx) { /* without PADDING, the TRAILER takes RFC 1964's pad */
         set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_HEADER, NULL, 0);
         set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, msg, sizeof(msg));
@@ -525,13 +611,167 @@ static void no_conf_state(const struct fuzz_cfg *cfg, int conf_req)
     gk5_ctx_free(rx);
 }
 
+/* RFC 1964: DATA lengths that add up past SIZE_MAX (the memory behind them
+ * is one byte) must be refused before anything is read, and nothing sent;
+ * so must a message too long to frame.  (RFC 4121 adds no lengths up: its
+ * checksum simply reads what the caller says is there.) */
+static void misuse_lengths(gk5_ctx *tx, gk5_ctx *rx, int conf_req)
+{
+    uint8_t hdr[128] = {0}, pad[16] = {0}, byte = 0;
+    gk5_iov_buffer iov[4];
+    uint64_t seq = send_seq(tx);
+    uint32_t minor = 0, major, qop = 0;
+
+    set_iov(&iov[0], GK5_IOV_BUFFER_TYPE_HEADER, hdr, sizeof(hdr));
+    set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, &byte, SIZE_MAX / 2 + 1);
+    set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_DATA, &byte, SIZE_MAX / 2 + 1);
+    set_iov(&iov[3], GK5_IOV_BUFFER_TYPE_PADDING, pad, sizeof(pad));
+    major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 4);
+    expect("RFC 1964 wrap_iov of DATA longer than memory", major, minor,
+           GK5_ERR_BAD_IOV);
+    set_iov(&iov[3], GK5_IOV_BUFFER_TYPE_MIC_TOKEN, hdr, sizeof(hdr));
+    major = gk5_get_mic_iov(&minor, tx, 0, iov + 1, 3);
+    expect("RFC 1964 get_mic_iov of DATA longer than memory", major, minor,
+           GK5_ERR_BAD_IOV);
+    if (send_seq(tx) != seq) {
+        fuzz_fail("a refused send of overlong DATA used a number", 0, 0);
+    }
+    major = gk5_verify_mic_iov(&minor, rx, &qop, iov + 1, 3);
+    expect("RFC 1964 verify_mic_iov of DATA longer than memory", major, minor,
+           GK5_ERR_BAD_IOV);
+    set_iov(&iov[3], GK5_IOV_BUFFER_TYPE_PADDING, pad, sizeof(pad));
+    major = gk5_unwrap_iov(&minor, rx, NULL, &qop, iov, 4);
+    expect("RFC 1964 unwrap_iov of DATA longer than memory", major, minor,
+           GK5_ERR_BAD_IOV);
+    major = gk5_wrap_iov_length(&minor, tx, conf_req, 0, NULL, iov, 4);
+    expect("RFC 1964 wrap_iov_length of DATA longer than memory", major, minor,
+           GK5_ERR_BAD_IOV);
+    /* Too long to frame: past SIZE_MAX with the pad, past DER's 32 bits. */
+    set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_PADDING, pad, sizeof(pad));
+    for (int i = 0; i < 2; i++) {
+        set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, &byte,
+                i == 0 ? SIZE_MAX - 8 : (size_t)1 << 33);
+        major = gk5_wrap_iov_length(&minor, tx, conf_req, 0, NULL, iov, 3);
+        expect("RFC 1964 wrap_iov_length of a message too long to frame", major,
+               minor, GK5_ERR_INVALID_ARGUMENT);
+        major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 3);
+        expect("RFC 1964 wrap_iov of a message too long to frame", major, minor,
+               GK5_ERR_INVALID_ARGUMENT);
+    }
+    /* A PADDING too short for the pad (3 bytes of data: 5 of pad). */
+    set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, hdr + 64, 3);
+    set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_PADDING, pad, 4);
+    major = gk5_wrap_iov(&minor, tx, conf_req, 0, NULL, iov, 3);
+    expect("RFC 1964 wrap_iov with a 4-byte PADDING", major, minor,
+           GK5_ERR_BUFFER_TOO_SMALL);
+    if (send_seq(tx) != seq) {
+        fuzz_fail("a refused wrap of an unframeable message used a number", 0,
+                  0);
+    }
+    /* DATA and PADDING past SIZE_MAX, or past it with the HEADER. */
+    for (int i = 0; i < 2; i++) {
+        set_iov(&iov[1], GK5_IOV_BUFFER_TYPE_DATA, &byte,
+                i == 0 ? SIZE_MAX - 50 : SIZE_MAX - 200);
+        set_iov(&iov[2], GK5_IOV_BUFFER_TYPE_PADDING, pad, 100);
+        major = gk5_unwrap_iov(&minor, rx, NULL, &qop, iov, 3);
+        expect("RFC 1964 unwrap_iov of a HEADER, DATA and PADDING longer "
+               "than memory",
+               major, minor, GK5_ERR_BAD_IOV);
+    }
+}
+
+/* gk5_wrap_size_limit gives the largest message whose token fits: the
+ * token of that many bytes fits, one byte more does not; for sizes no test
+ * can allocate, the answer is at least below the limit. */
+static void size_limits(const struct fuzz_cfg *cfg, int conf_req)
+{
+    static const size_t limits[] = {0,
+                                    1,
+                                    12,
+                                    13,
+                                    40,
+                                    56,
+                                    57,
+                                    60,
+                                    63,
+                                    64,
+                                    65,
+                                    71,
+                                    72,
+                                    73,
+                                    80,
+                                    127,
+                                    128,
+                                    129,
+                                    130,
+                                    200,
+                                    255,
+                                    256,
+                                    257,
+                                    300,
+                                    999,
+                                    1000,
+                                    4096,
+                                    65535,
+                                    65536,
+                                    65600,
+                                    1u << 24,
+                                    SIZE_MAX / 2,
+                                    SIZE_MAX - 64,
+                                    SIZE_MAX};
+    static uint8_t zeros[1100];
+    uint8_t buf[128];
+    size_t len = fuzz_gssd_buffer(cfg, true, buf, sizeof(buf));
+    gk5_ctx *tx = NULL;
+    uint32_t minor = 0, major;
+
+    if (gk5_ctx_import_gssd(&minor, buf, len, &tx) != GK5_S_COMPLETE) {
+        fuzz_fail("import of the peer", 0, minor);
+    }
+    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+        size_t in_max = SIZE_MAX;
+
+        major =
+            gk5_wrap_size_limit(&minor, tx, conf_req, 0, limits[i], &in_max);
+        if (major != GK5_S_COMPLETE ||
+            (limits[i] != 0 && in_max >= limits[i])) {
+            fuzz_fail("wrap_size_limit", major, minor);
+        }
+        if (in_max >= sizeof(zeros)) {
+            continue;
+        }
+        for (size_t n = in_max; n <= in_max + 1; n++) {
+            gk5_buffer in = {n, zeros}, tok = {0, NULL};
+
+            if (n == 0 && in_max == 0) {
+                continue; /* nothing fits; an empty message may not either */
+            }
+            major = gk5_wrap(&minor, tx, conf_req, 0, &in, NULL, &tok);
+            if (major != GK5_S_COMPLETE) {
+                fuzz_fail("wrap for wrap_size_limit", major, minor);
+            }
+            if ((n == in_max) != (tok.length <= limits[i])) {
+                fuzz_fail("wrap_size_limit is not the largest message that "
+                          "fits",
+                          0, 0);
+            }
+            gk5_buffer_release(&tok);
+        }
+    }
+    gk5_ctx_free(tx);
+}
+
 static void misuse(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1)
 {
     gk5_ctx *tx = fuzz_ctx_fresh(cfg, true);
     int conf_req = (b1 & FUZZ_B1_CONF) != 0;
 
     misuse_send(tx, conf_req, cfg->enctype != 16);
+    if (cfg->enctype == 16) {
+        misuse_lengths(tx, rx, conf_req);
+    }
     fuzz_ctx_done(cfg, true, tx);
+    size_limits(cfg, conf_req);
     if (cfg->enctype != 16) {
         misuse_receive(rx);
     }

@@ -441,7 +441,7 @@ static void des3_forged_seeds(const struct fuzz_cfg *cfg)
         failures++;
         return;
     }
-    for (size_t i = 0; i < sizeof(pads) / sizeof(pads[0]) + 3; i++) {
+    for (size_t i = 0; i < sizeof(pads) / sizeof(pads[0]) + 4; i++) {
         for (int sealed = 0; sealed < 2; sealed++) {
             const uint8_t *d = dir;
             size_t blen = 8, len;
@@ -462,13 +462,21 @@ static void des3_forged_seeds(const struct fuzz_cfg *cfg)
             } else if (i == sizeof(pads) / sizeof(pads[0]) + 1) {
                 blen = sealed ? 0 : 4; /* less than a block */
                 what = "short-body";
-            } else {
+            } else if (i == sizeof(pads) / sizeof(pads[0]) + 2) {
                 if (sealed) {
                     continue; /* encryption needs whole blocks */
                 }
                 memcpy(body + blen, "message\1!", 9);
                 blen += 9;
                 what = "ragged-body";
+            } else {
+                if (sealed) {
+                    continue;
+                }
+                /* After the confounder, less than a block. */
+                memcpy(body + blen, "ab\1", 3);
+                blen += 3;
+                what = "short-after-confounder";
             }
             len = gk5t_v1_encode(key, GK5T_V1_TOK_WRAP,
                                  sealed ? GK5T_V1_SEAL_DES3 : GK5T_V1_SEAL_NONE,
@@ -495,6 +503,17 @@ static void des3_forged_seeds(const struct fuzz_cfg *cfg)
                 s_u8(&s, 0);
                 s_put(&s, tok, len);
                 snprintf(full, sizeof(full), "%s-layout%u", name, layout);
+                write_seed("unwrap_iov", full, &s);
+            }
+            if (i == 0) { /* a HEADER that ends inside the OID */
+                s_reset(&s);
+                s_cfg(&s, cfg, 0);
+                s_u8(&s, 1); /* HEADER | DATA */
+                s_u16(&s, 5);
+                s_u16(&s, 0);
+                s_u8(&s, 0);
+                s_put(&s, tok, len);
+                snprintf(full, sizeof(full), "%s-header5", name);
                 write_seed("unwrap_iov", full, &s);
             }
         }
@@ -701,6 +720,74 @@ static void import_gssd_negative(void)
     write_seed("import_gssd", "gssd-null-minor", &s);
 }
 
+/* unwrap_iov generate mode, RFC 1964: the receiver re-cuts the body
+ * (fuzz_unwrap_iov.c, recut()): the pad in DATA pieces, across them, after
+ * an empty SIGN_ONLY, with and without an empty PADDING. */
+static void des3_recut_seeds(const struct fuzz_cfg *cfg)
+{
+    static const struct {
+        uint8_t layout; /* sender's layout byte; bits 4-5 = 2: re-cut */
+        uint16_t rrc;   /* cut points (7 bits each) and bits 14-15 */
+        size_t msg_len;
+    } cuts[] = {
+        {0x20, 0x0000, 21},
+        {0x20, 0x8000 | 3 | 11 << 7, 21},
+        {0x24, 0x4000 | 1 | 2 << 7, 13},
+        {0x28, 0xc000 | 2 | 5 << 7, 13},
+        {0x2c, 0x4000 | 9 | 1 << 7, 24},
+        {0x21, 0x8000 | 4 | 4 << 7, 0},
+        {0x29, 0x0000 | 6 | 7 << 7, 7},
+        {0x20, 0xc000 | 0x7f | 0x7f << 7, 40},
+    };
+    struct seed s;
+    char name[160], full[220];
+
+    for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+        for (unsigned conf = 0; conf < 2; conf++) {
+            s_reset(&s);
+            s_cfg(&s, cfg, FUZZ_B1_GENERATE | (conf ? FUZZ_B1_CONF : 0));
+            s_u8(&s, cuts[i].layout);
+            s_u8(&s, (unsigned)i % 4); /* DATA pieces - 1 */
+            s_u16(&s, cuts[i].rrc);
+            s_u8(&s, 0); /* no flips */
+            s_u8(&s, (cuts[i].layout & 0x0c) != 0 ? 4 : 0);
+            s_put(&s, "sign", (cuts[i].layout & 0x0c) != 0 ? 4 : 0);
+            s_put(&s, message, cuts[i].msg_len);
+            snprintf(name, sizeof(name), "recut%zu%s", i,
+                     conf ? "-sealed" : "");
+            cfg_name(full, sizeof(full), cfg, name);
+            write_seed("unwrap_iov", full, &s);
+        }
+    }
+}
+
+/* fuzz_faults: every operation, the Nth allocation failing once or from
+ * then on, sealed and integrity-only where the operation has the choice. */
+static void fault_seeds(const struct fuzz_cfg *cfg)
+{
+    static const char *const ops[] = {
+        "import-gssd", "import",     "export",   "wrap",       "unwrap",
+        "get-mic",     "verify-mic", "wrap-iov", "unwrap-iov", "import-lucid"};
+    char name[160], full[200];
+    struct seed s;
+
+    for (unsigned op = 0; op < sizeof(ops) / sizeof(ops[0]); op++) {
+        bool has_conf = strstr(ops[op], "wrap") != NULL;
+        for (unsigned all = 0; all < 2; all++) {
+            for (unsigned conf = 0; conf < (has_conf ? 2u : 1u); conf++) {
+                snprintf(name, sizeof(name), "faults-%s-%s%s", ops[op],
+                         all ? "from-n" : "nth", conf ? "-sealed" : "");
+                cfg_name(full, sizeof(full), cfg, name);
+                s_reset(&s);
+                s_cfg(&s, cfg, (all ? 0x10u : 0) | (conf ? FUZZ_B1_CONF : 0));
+                s_u8(&s, op);
+                s_put(&s, message, sizeof(message) - 1);
+                write_seed("faults", full, &s);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -720,8 +807,12 @@ int main(int argc, char **argv)
                 struct fuzz_cfg cfg = {et, r != 0, k != 0};
                 per_message_seeds(&cfg);
                 import_seeds(&cfg);
+                if (r == k) { /* to the initiator; to the acceptor, subkey */
+                    fault_seeds(&cfg);
+                }
                 if (et == 16) {
                     des3_forged_seeds(&cfg);
+                    des3_recut_seeds(&cfg);
                 }
             }
         }

@@ -1429,6 +1429,47 @@ static void test_iov_layout(void **state)
     gk5_ctx_free(acc);
 }
 
+/* A refused IOV wrap (PADDING too short for the pad) changes neither the
+ * caller's buffer lengths nor the context (no sequence number taken). */
+static void test_iov_wrap_refused_keeps_lengths(void **state)
+{
+    const struct mitvec *v;
+    gk5_ctx *ini;
+    uint8_t data[19], hdr[128], pad[16];
+    gk5_iov_buffer iov[3];
+    uint32_t minor = 0;
+
+    (void)state;
+    skip_unless_built();
+    v = vec_named("mic");
+    ini = ctx_lucid(v->key, ET_DES3_RAW, 1, 0, 0);
+    memset(data, 'x', sizeof(data));
+    for (int sealed = 0; sealed < 2; sealed++) {
+        gk5_buffer before = ctx_snapshot(ini), after;
+
+        iov[0] = iovb(GK5_IOV_BUFFER_TYPE_HEADER, hdr, sizeof(hdr));
+        iov[1] = iovb(GK5_IOV_BUFFER_TYPE_DATA, data, sizeof(data));
+        iov[2] = iovb(GK5_IOV_BUFFER_TYPE_PADDING, pad, 4); /* 5 needed */
+        assert_int_equal(gk5_wrap_iov(&minor, ini, sealed, 0, NULL, iov, 3),
+                         GK5_S_FAILURE);
+        assert_int_equal(GK5_ERR_CODE(minor), GK5_ERR_BUFFER_TOO_SMALL);
+        assert_int_equal(iov[0].buffer.length, sizeof(hdr));
+        assert_int_equal(iov[2].buffer.length, 4);
+        after = ctx_snapshot(ini);
+        assert_same_snapshot(&before, &after);
+        gk5_buffer_release(&after);
+        gk5_buffer_release(&before);
+
+        iov[2].buffer.length = sizeof(pad);
+        assert_int_equal(gk5_wrap_iov(&minor, ini, sealed, 0, NULL, iov, 3),
+                         GK5_S_COMPLETE);
+        assert_int_equal(iov[0].buffer.length, 57);
+        assert_int_equal(iov[2].buffer.length, 5);
+        memset(data, 'x', sizeof(data));
+    }
+    gk5_ctx_free(ini);
+}
+
 /* IOV wrap with ALLOCATE, many DATA buffers (more than fit on gk5's
  * stack list), no PADDING (the pad goes to TRAILER); the concatenation is
  * a token the contiguous unwrap and the independent decoder accept. */
@@ -1616,6 +1657,7 @@ int main(void)
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_seq_32bit),
         cmocka_unit_test(test_iov_layout),
+        cmocka_unit_test(test_iov_wrap_refused_keeps_lengths),
         cmocka_unit_test(test_iov_allocate_and_split),
         cmocka_unit_test(test_iov_mic),
         cmocka_unit_test(test_size_limit),
