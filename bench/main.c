@@ -75,33 +75,6 @@ static void bench_usage(FILE *f)
             "apt-get\ninstall krb5-kdc krb5-admin-server\n");
 }
 
-static int parse_size(const char *s, size_t *out)
-{
-    char *end = NULL;
-    unsigned long long v;
-
-    if (*s < '0' || *s > '9') {
-        return -1;
-    }
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno != 0) {
-        return -1;
-    }
-    if (*end == 'k' || *end == 'K') {
-        v <<= 10;
-        end++;
-    } else if (*end == 'm' || *end == 'M') {
-        v <<= 20;
-        end++;
-    }
-    if (*end != '\0' || v == 0 || v > (64ull << 20)) {
-        return -1;
-    }
-    *out = (size_t)v;
-    return 0;
-}
-
 /* Comma-separated list; each item through parse_item, which prints what
  * is wrong with a bad one. */
 static int parse_list(const char *arg, const char *what,
@@ -137,7 +110,9 @@ static int parse_list(const char *arg, const char *what,
 
 static int parse_size_item(const char *item, void *slot)
 {
-    if (parse_size(item, slot) != 0) {
+    size_t *size = slot;
+
+    if (cli_parse_size(item, 64u << 20, size) != 0 || *size == 0) {
         cli_error("bench: --sizes: '%s' is not a size from 1 byte to 64m",
                   item);
         return -1;
