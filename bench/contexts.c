@@ -27,7 +27,7 @@
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
-#include "bench_contexts.h"
+#include "bench.h"
 #include "bridge/gk5_mit.h"
 #include "cli.h"
 
@@ -49,14 +49,14 @@ static size_t heap_in_use(void)
 }
 
 /* One implementation's three steps on context i of n. */
-struct impl {
+struct ctx_impl {
     const char *name;
     int (*import)(void *st, unsigned i);
     int (*first)(void *st, unsigned i); /* one sealed wrap, one unwrap */
     void (*release)(void *st, unsigned i);
 };
 
-static int measure(const struct impl *im, void *st, unsigned n,
+static int measure(const struct ctx_impl *im, void *st, unsigned n,
                    struct ctx_figures *f)
 {
     size_t h0, h1;
@@ -169,8 +169,10 @@ static void gk5_release(void *p, unsigned i)
     gk5_ctx_free(s->gk5[i]);
 }
 
-static const struct impl mit_impl = {"MIT", mit_import, mit_first, mit_release};
-static const struct impl gk5_impl = {"gk5", gk5_import, gk5_first, gk5_release};
+static const struct ctx_impl mit_impl = {"MIT", mit_import, mit_first,
+                                         mit_release};
+static const struct ctx_impl gk5_impl = {"gk5", gk5_import, gk5_first,
+                                         gk5_release};
 
 /* The exported acceptor, one initiator token and the acceptor's lucid
  * data, from one MIT pair of enctype et. */

@@ -29,7 +29,9 @@ int gk5_cli_ctx(int argc, char **argv);     /* cli_ctx.c */
 #ifdef GK5_HAVE_MIT
 int gk5_cli_demo(int argc, char **argv);    /* demo.c */
 int gk5_cli_interop(int argc, char **argv); /* cli_interop.c */
-int gk5_cli_bench(int argc, char **argv);   /* bench/bench.c */
+#endif
+#ifdef GK5_HAVE_BENCH
+int gk5_cli_bench(int argc, char **argv); /* cli_bench.c: runs gk5-bench */
 #endif
 #ifdef GK5_HAVE_RPC
 int gk5_cli_rpc(int argc, char **argv);  /* cli_rpc.c */
@@ -67,6 +69,8 @@ int cli_option_error(const char *cmd, int c, char **argv);
 /* Parse a decimal number 0..UINT32_MAX (0..UINT64_MAX); 0 or -1. */
 int cli_parse_u32(const char *s, uint32_t *out);
 int cli_parse_u64(const char *s, uint64_t *out);
+/* BYTES with an optional k or m suffix (KiB, MiB), at most max; 0 or -1. */
+int cli_parse_size(const char *s, size_t max, size_t *out);
 /* "CMD: OPT: 'S' is not a number[ RANGE]"; returns CLI_EXIT_USAGE. */
 int cli_bad_number(const char *cmd, const char *opt, const char *s,
                    const char *range);

@@ -72,34 +72,6 @@ static int parse_num(const char *s, uint32_t *out)
     return 0;
 }
 
-/* BYTES with an optional k or m suffix (KiB, MiB), at most max. */
-static int parse_size(const char *s, size_t max, size_t *out)
-{
-    unsigned long long v, mult = 1;
-    char *end = NULL;
-
-    if (s == NULL || *s < '0' || *s > '9') {
-        return -1;
-    }
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno != 0) {
-        return -1;
-    }
-    if (*end == 'k' || *end == 'K') {
-        mult = 1024;
-        end++;
-    } else if (*end == 'm' || *end == 'M') {
-        mult = 1024 * 1024;
-        end++;
-    }
-    if (*end != '\0' || v > max / mult) {
-        return -1;
-    }
-    *out = (size_t)(v * mult);
-    return 0;
-}
-
 /* A positive number of seconds, fractions allowed. */
 static int parse_seconds(const char *s, double *out)
 {
@@ -1327,7 +1299,7 @@ static int rpc_echo(int argc, char **argv)
             echo_usage(stdout);
             return CLI_EXIT_OK;
         case OPT_SIZE:
-            if (parse_size(optarg, GK5_ECHO_MAX_OPAQUE, &run.size) != 0) {
+            if (cli_parse_size(optarg, GK5_ECHO_MAX_OPAQUE, &run.size) != 0) {
                 cli_error("rpc echo: --size: '%s' is not a size up to 64m "
                           "(BYTES, or with a k or m suffix)",
                           optarg);

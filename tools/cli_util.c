@@ -96,6 +96,33 @@ int cli_parse_u32(const char *s, uint32_t *out)
     return 0;
 }
 
+int cli_parse_size(const char *s, size_t max, size_t *out)
+{
+    unsigned long long v, mult = 1;
+    char *end = NULL;
+
+    if (s == NULL || *s < '0' || *s > '9') {
+        return -1;
+    }
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno != 0) {
+        return -1;
+    }
+    if (*end == 'k' || *end == 'K') {
+        mult = 1024;
+        end++;
+    } else if (*end == 'm' || *end == 'M') {
+        mult = 1024 * 1024;
+        end++;
+    }
+    if (*end != '\0' || v > max / mult) {
+        return -1;
+    }
+    *out = (size_t)(v * mult);
+    return 0;
+}
+
 int cli_bad_number(const char *cmd, const char *opt, const char *s,
                    const char *range)
 {

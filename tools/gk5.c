@@ -40,7 +40,9 @@ static const struct command commands[] = {
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
     {"interop", gk5_cli_interop,
      "the interop matrix (enctype x cell) against a realm of yours"},
+#ifdef GK5_HAVE_BENCH
     {"bench", gk5_cli_bench, "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
+#endif
 #endif
 #ifdef GK5_HAVE_RPC
     {"rpc", gk5_cli_rpc,
@@ -162,8 +164,10 @@ static int print_version(void)
      * nothing and is the one call that says whether this build and CPU
      * have them (src/crypto/crypto_int.h). */
     bool onepass = gk5i_onepass_set_enabled(true);
-#ifdef GK5_HAVE_MIT
+#if defined(GK5_HAVE_MIT) && defined(GK5_HAVE_BENCH)
     const char *mit = "yes (gk5 demo, gk5 bench)";
+#elif defined(GK5_HAVE_MIT)
+    const char *mit = "yes (gk5 demo)";
 #else
     const char *mit = "no (-Dmit=enabled builds it)";
 #endif
