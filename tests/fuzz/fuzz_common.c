@@ -4,6 +4,7 @@
 #include "fuzz_common.h"
 
 #include "common/trace.h"
+#include "crypto/crypto_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,20 @@ uint8_t fuzz_enctype_byte(int32_t enctype)
     return i < 0 ? 0xff : (uint8_t)i;
 }
 
+bool fuzz_des3(int32_t enctype)
+{
+    const struct gk5_enctype *row = gk5i_enctype_get(enctype);
+
+    return row != NULL && row->family == GK5I_FAMILY_DES3;
+}
+
+bool fuzz_rfc1964(int32_t enctype)
+{
+    const struct gk5_enctype *row = gk5i_enctype_get(enctype);
+
+    return row != NULL && row->rfc1964;
+}
+
 size_t fuzz_seed_key(int32_t enctype, unsigned which, uint8_t *key, size_t cap)
 {
     /* key = SHA-512("gk5 fuzz seed key\0" | be32 enctype | be32 which),
@@ -85,7 +100,7 @@ size_t fuzz_seed_key(int32_t enctype, unsigned which, uint8_t *key, size_t cap)
         return 0;
     }
     memcpy(key, md, klen);
-    if (enctype == 16) {
+    if (fuzz_des3(enctype)) {
         /* DES keys carry odd parity in each byte's low bit. */
         for (size_t i = 0; i < klen; i++) {
             uint8_t b = (uint8_t)(key[i] & 0xfe);

@@ -322,7 +322,7 @@ static void lucid_seeds(const struct fuzz_cfg *cfg)
     int32_t et = cfg->enctype;
     uint8_t key[64];
     uint8_t kl = (uint8_t)fuzz_seed_key(et, 0, key, sizeof(key));
-    bool des3 = et == 16;
+    bool des3 = fuzz_rfc1964(et);
     struct lucid_seed ok = {1,
                             des3 ? 0 : 1,
                             4,
@@ -656,7 +656,7 @@ static void import_gssd_negative(void)
 
     for (size_t i = 0; i < (sizeof(bad) / sizeof((bad)[0])); i++) {
         uint32_t flags = GK5_GSSD_FLAG_INITIATOR |
-                         (bad[i].enctype == 6 ? 0 : GK5_GSSD_FLAG_CFX);
+                         (fuzz_rfc1964(bad[i].enctype) ? 0 : GK5_GSSD_FLAG_CFX);
         uint32_t zero = 0, et = (uint32_t)bad[i].enctype;
         uint64_t seq = 7;
         s_reset(&s);
@@ -716,11 +716,11 @@ int main(int argc, char **argv)
             continue;
         }
         for (int r = 0; r < 2; r++) {
-            for (int k = 0; k < (et == 16 ? 1 : 2); k++) {
+            for (int k = 0; k < (fuzz_rfc1964(et) ? 1 : 2); k++) {
                 struct fuzz_cfg cfg = {et, r != 0, k != 0};
                 per_message_seeds(&cfg);
                 import_seeds(&cfg);
-                if (et == 16) {
+                if (fuzz_rfc1964(et)) {
                     des3_forged_seeds(&cfg);
                 }
             }
