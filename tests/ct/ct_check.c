@@ -192,7 +192,7 @@ static void cksum_span(int32_t et, const uint8_t *tok, size_t len, size_t *off,
 {
     size_t cks = 0;
 
-    if (et != 16) {
+    if (!rfc1964(et)) {
         if (gk5_c_checksum_length(et, &cks) != 0 || cks > len) {
             cks = 0;
         }
@@ -322,7 +322,7 @@ int main(int argc, char **argv)
         check_checksum(d.enctype);
         check_decrypt(d.enctype);
         check_tokens(d.enctype, 0);
-        if (d.enctype != 16) {
+        if (!rfc1964(d.enctype)) {
             check_tokens(d.enctype, 1);
         }
         n++;

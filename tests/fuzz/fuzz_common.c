@@ -131,7 +131,7 @@ size_t fuzz_gssd_buffer_seq(const struct fuzz_cfg *cfg, bool peer, uint64_t seq,
     uint8_t key[64];
     size_t klen = fuzz_seed_key(cfg->enctype, 0, key, sizeof(key));
     bool initiator = peer ? !cfg->initiator : cfg->initiator;
-    bool cfx = cfg->enctype != 16;
+    bool cfx = !fuzz_rfc1964(cfg->enctype);
     uint32_t flags = 0;
 
     /* docs/design.md, "The rpc.gssd context buffer": host byte order, u32
@@ -240,7 +240,8 @@ bool fuzz_take_cfg(const uint8_t **data, size_t *size, struct fuzz_cfg *cfg,
     *b1 = (*data)[1];
     cfg->enctype = fuzz_enctypes[e];
     cfg->initiator = (*b1 & FUZZ_B1_ACCEPTOR) == 0;
-    cfg->acceptor_subkey = cfg->enctype != 16 && (*b1 & FUZZ_B1_SUBKEY) != 0;
+    cfg->acceptor_subkey =
+        !fuzz_rfc1964(cfg->enctype) && (*b1 & FUZZ_B1_SUBKEY) != 0;
     *data += 2;
     *size -= 2;
     return true;

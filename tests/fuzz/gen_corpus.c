@@ -155,7 +155,7 @@ static void per_message_seeds(const struct fuzz_cfg *cfg)
 {
     struct seed s;
     char name[256], full[300];
-    bool rfc4121 = cfg->enctype != 16;
+    bool rfc4121 = !fuzz_rfc1964(cfg->enctype);
 
     for (int conf = 0; conf < 2; conf++) {
         gk5_buffer tok = {0, NULL};
