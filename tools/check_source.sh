@@ -14,11 +14,8 @@
 #    dead store the compiler may delete -- exactly a wipe -- and must be
 #    zap() or OPENSSL_cleanse/OPENSSL_clear_free.  A line may say
 #    "/* not a wipe */" to overrule the check, with a reason.
-# 3. The exported symbols agree, for each shipped library: the global names
-#    of its map (src/libgk5.map, libgk5_mit.map, libgk5_rpc.map) are exactly
-#    the functions declared GK5_EXPORT in its public headers, and, given the
-#    built libgk5.so (the others are found beside it), exactly its defined
-#    dynamic symbols (nm -D --defined-only), apart from the version node.
+# 3. The exported symbols agree with the maps and the public headers
+#    (tools/check_symbols.sh, given the built libgk5.so if any).
 # 4. The layering holds: src/mech includes no OpenSSL header and calls no
 #    OpenSSL function (it asks src/crypto through crypto_int.h), and
 #    src/crypto includes nothing of src/mech (it knows nothing of tokens or
@@ -31,7 +28,7 @@ set -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 lib=${1:-}
 if [ $# -gt 1 ] || [ "$lib" = "-h" ] || [ "$lib" = "--help" ]; then
-    sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 status=0
@@ -180,87 +177,13 @@ if [ -n "$bad" ]; then
 fi
 
 # ---- 3: symbol maps, public headers, built libraries ---------------------
-# One map per shipped library, each with its own public headers:
-#   libgk5      gk5.h crypto.h   libgk5_mit  mit.h   libgk5_rpc  rpcsec.h
-# The other libraries are looked for beside the given libgk5.so.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check_library() { # map-name so-name header...
-    local mapname=$1 soname=$2 map="$here/src/$1" so=""
-    shift 2
-    [ -n "$lib" ] && so="$(dirname "$lib")/$soname"
-
-    # Global names in the version script (between "global:" and "local:").
-    perl -ne '
-        s{/\*.*?\*/}{}g; s{#.*}{};
-        $in = 1, next if /^\s*global\s*:/;
-        $in = 0 if /^\s*local\s*:/ || /^\s*\}/;
-        print "$1\n" while $in && /([A-Za-z_]\w*)\s*;/g;
-    ' "$map" | sort -u > "$tmp/map"
-
-    # Functions declared GK5_EXPORT in the library's public headers.
-    perl -e '
-        local $/;
-        for my $f (@ARGV) {
-            open(my $fh, "<", $f) or die "$f: $!\n";
-            my $t = <$fh>;
-            $t =~ s{/\*.*?\*/}{ }gs;
-            $t =~ s{//[^\n]*}{}g;
-            $t =~ s{^\s*#[^\n]*(?:\\\n[^\n]*)*}{}gm;   # the macro definitions
-            while ($t =~ /\bGK5_EXPORT\b([^;{]*?)\b([A-Za-z_]\w*)\s*\(/g) {
-                print "$2\n";
-            }
-        }
-    ' "$@" | sort -u > "$tmp/hdr"
-
-    echo "== $mapname ($(wc -l < "$tmp/map") names) vs GK5_EXPORT in $(cd "$here" && echo "${@#$here/}") ($(wc -l < "$tmp/hdr"))"
-    if [ ! -s "$tmp/map" ] || [ ! -s "$tmp/hdr" ]; then
-        echo "check_source: no symbols read from $mapname or its headers" >&2
-        exit 2
-    fi
-    comm -23 "$tmp/map" "$tmp/hdr" | sed "s/^/src\/$mapname: in the map but not declared GK5_EXPORT: /" > "$tmp/d1"
-    comm -13 "$tmp/map" "$tmp/hdr" | sed "s/^/include\/gk5: declared GK5_EXPORT but not in $mapname: /" >> "$tmp/d1"
-    if [ -s "$tmp/d1" ]; then
-        cat "$tmp/d1"
-        fail
-    fi
-
-    if [ -z "$lib" ]; then
-        echo "(no library given: the built library's exports were not checked)"
-        return
-    fi
-    if [ ! -f "$so" ]; then
-        if [ "$soname" = libgk5.so ]; then
-            echo "check_source: $so: no such file" >&2
-            exit 2
-        fi
-        echo "($so not built: its exports were not checked)"
-        return
-    fi
-    # Version nodes (GK5_0.1) are absolute symbols, not code.
-    if ! nm -D --defined-only "$so" > "$tmp/nm"; then
-        echo "check_source: nm -D failed on $so" >&2
-        exit 2
-    fi
-    awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/nm" | sort -u > "$tmp/lib"
-    echo "== $mapname vs $(basename "$so") ($(wc -l < "$tmp/lib") defined dynamic symbols)"
-    comm -13 "$tmp/map" "$tmp/lib" | sed "s|^|$so: exported but not in the map: |" > "$tmp/d2"
-    comm -23 "$tmp/map" "$tmp/lib" | sed "s|^|$so: in the map but not defined in the library: |" >> "$tmp/d2"
-    if [ -s "$tmp/d2" ]; then
-        cat "$tmp/d2"
-        fail
-    fi
-    # Every exported symbol carries the map's version.
-    if awk '$2 != "A" && $3 !~ /@@?GK5_/ { print; bad = 1 } END { exit !bad }' "$tmp/nm"; then
-        echo "$so: the symbols above are exported without a GK5_ version"
-        fail
-    fi
-}
-
-check_library libgk5.map libgk5.so "$here/include/gk5/gk5.h" "$here/include/gk5/crypto.h"
-check_library libgk5_mit.map libgk5_mit.so "$here/include/gk5/mit.h"
-check_library libgk5_rpc.map libgk5_rpc.so "$here/include/gk5/rpcsec.h"
+# tools/check_symbols.sh, also the meson test meta/symbols.
+bash "$here/tools/check_symbols.sh" ${lib:+"$lib"}
+case $? in
+0) ;;
+1) fail ;;
+*) exit 2 ;;
+esac
 
 if [ "$status" -eq 0 ]; then
     echo "check_source: OK"

@@ -23,6 +23,7 @@
 #include "bridge/gk5_mit.h"
 #include "cli.h"
 #include "common/util.h"
+#include "crypto/crypto_int.h"
 #include "interop.h"
 
 #define INTEROP_MAX_ENCTYPES 32
@@ -589,7 +590,7 @@ static int32_t issued_enctype(const gk5_mit_lucid *lucid)
     int32_t et = (int32_t)(f->protocol != 0 ? f->cfx_kd.ctx_key.type
                                             : f->rfc1964_kd.ctx_key.type);
 
-    return et == 6 ? 16 : et;
+    return gk5i_enctype_canonical(et);
 }
 
 /* gk5 in one role for et.  The outcome; words in note unless it ran. */

@@ -183,7 +183,8 @@ enum gk5_err {
                                    not match (changed or damaged) */
     GK5_ERR_S2K_WEAK,         /**< string-to-key iteration count below the
                                    enctype's default (GK5_S2K_ALLOW_WEAK) */
-    GK5_ERR__COUNT            /**< not an error code: one past the last */
+    /* A new code goes after the last, with its row in src/mech/status.c
+     * and GK5I_ERR_COUNT (src/common/util.h) moved past it. */
 };
 
 /** The code part (enum gk5_err) of a gk5 error. */

@@ -23,6 +23,24 @@
 struct gk5_profile; /* per-family operations, private to src/crypto */
 
 /* One row of THE enctype table (src/crypto/enctypes.c). */
+/* What code outside enctypes.c asks of a row instead of testing enctype
+ * numbers: the family (cipher and MAC construction) ... */
+enum gk5i_family {
+    GK5I_FAMILY_NONE = 0, /* rejected rows: no algorithms */
+    GK5I_FAMILY_AES_SHA1, /* RFC 3962, AES with HMAC-SHA1-96, MtE */
+    GK5I_FAMILY_AES_SHA2, /* RFC 8009, AES with HMAC-SHA2, EtM */
+    GK5I_FAMILY_CAMELLIA, /* RFC 6803, Camellia with CMAC, MtE */
+    GK5I_FAMILY_DES3,     /* RFC 3961 6.3, DES3 with HMAC-SHA1 */
+};
+
+/* ... and the hand-written one-pass path its sealing may take (ukey.c,
+ * on AES-NI and SHA-NI). */
+enum gk5i_onepass {
+    GK5I_ONEPASS_NONE = 0,
+    GK5I_ONEPASS_MTE_SHA1,   /* AES-CBC and HMAC-SHA1 of the plaintext */
+    GK5I_ONEPASS_ETM_SHA256, /* AES-CBC and HMAC-SHA-256 of the ciphertext */
+};
+
 struct gk5_enctype {
     int32_t num;
     int32_t alias_num; /* another number for the same key type, or 0
@@ -46,6 +64,8 @@ struct gk5_enctype {
     const char *cts_cipher; /* OpenSSL name, CTS ("AES-128-CBC-CTS"), or NULL */
     const char *digest;     /* "SHA1", "SHA256", "SHA384"; NULL for CMAC */
     bool rfc1964;           /* GSS tokens are RFC 1964 (DES3), else RFC 4121 */
+    enum gk5i_family family;
+    enum gk5i_onepass onepass;
 };
 
 /* ---- algs.c: OpenSSL algorithms fetched once per process ----
@@ -83,6 +103,9 @@ GK5_HIDDEN const struct gk5_enctype *gk5i_enctype_at(size_t i);
  * row only when supported here, else the refusal code (enctype in the high
  * bits). */
 GK5_HIDDEN const struct gk5_enctype *gk5i_enctype_get(int32_t num);
+/* The row's own number for num (16 for DES3's alias 6); num itself when the
+ * table does not know it. */
+GK5_HIDDEN int32_t gk5i_enctype_canonical(int32_t num);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_enctype_usable(int32_t num,
                                                 const struct gk5_enctype **et);
 /* Formats the words for an enctype refusal code into buf. */

@@ -55,6 +55,8 @@ static const struct gk5_enctype enctypes[] = {
         .cipher = "AES-256-CBC",
         .cts_cipher = "AES-256-CBC-CTS",
         .digest = "SHA384",
+        .family = GK5I_FAMILY_AES_SHA2,
+        .onepass = GK5I_ONEPASS_NONE, /* none for HMAC-SHA-384 */
     },
     {
         .num = 19,
@@ -75,6 +77,8 @@ static const struct gk5_enctype enctypes[] = {
         .cipher = "AES-128-CBC",
         .cts_cipher = "AES-128-CBC-CTS",
         .digest = "SHA256",
+        .family = GK5I_FAMILY_AES_SHA2,
+        .onepass = GK5I_ONEPASS_ETM_SHA256,
     },
     {
         .num = 18,
@@ -95,6 +99,8 @@ static const struct gk5_enctype enctypes[] = {
         .cipher = "AES-256-CBC",
         .cts_cipher = "AES-256-CBC-CTS",
         .digest = "SHA1",
+        .family = GK5I_FAMILY_AES_SHA1,
+        .onepass = GK5I_ONEPASS_MTE_SHA1,
     },
     {
         .num = 17,
@@ -115,6 +121,8 @@ static const struct gk5_enctype enctypes[] = {
         .cipher = "AES-128-CBC",
         .cts_cipher = "AES-128-CBC-CTS",
         .digest = "SHA1",
+        .family = GK5I_FAMILY_AES_SHA1,
+        .onepass = GK5I_ONEPASS_MTE_SHA1,
     },
     {
         .num = 26,
@@ -135,6 +143,7 @@ static const struct gk5_enctype enctypes[] = {
         .cipher = "CAMELLIA-256-CBC",
         .cts_cipher = "CAMELLIA-256-CBC-CTS",
         .digest = NULL,
+        .family = GK5I_FAMILY_CAMELLIA,
     },
     {
         .num = 25,
@@ -155,6 +164,7 @@ static const struct gk5_enctype enctypes[] = {
         .cipher = "CAMELLIA-128-CBC",
         .cts_cipher = "CAMELLIA-128-CBC-CTS",
         .digest = NULL,
+        .family = GK5I_FAMILY_CAMELLIA,
     },
     {
         .num = 16,
@@ -178,6 +188,7 @@ static const struct gk5_enctype enctypes[] = {
         .cts_cipher = NULL,
         .digest = "SHA1",
         .rfc1964 = true,
+        .family = GK5I_FAMILY_DES3,
     },
     {
         .num = 23,
@@ -216,6 +227,13 @@ static const struct gk5_enctype enctypes[] = {
 const struct gk5_enctype *gk5i_enctype_at(size_t i)
 {
     return i < GK5_ARRAY_SIZE(enctypes) ? &enctypes[i] : NULL;
+}
+
+int32_t gk5i_enctype_canonical(int32_t num)
+{
+    const struct gk5_enctype *row = gk5i_enctype_get(num);
+
+    return row != NULL ? row->num : num;
 }
 
 const struct gk5_enctype *gk5i_enctype_get(int32_t num)

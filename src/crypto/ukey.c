@@ -126,8 +126,7 @@ cleanup:
 static bool cmac_lowlevel(const struct gk5_enctype *et)
 {
 #ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
-    return et->digest == NULL && strncmp(et->cipher, "CAMELLIA-", 9) == 0 &&
-           gk5i_fastpaths_on();
+    return et->family == GK5I_FAMILY_CAMELLIA && gk5i_fastpaths_on();
 #else
     (void)et;
     return false;
@@ -218,8 +217,9 @@ static GK5_WUR uint32_t ukey_make(const struct gk5_enctype *et,
     }
     uk->et = et;
     uk->sk = sk;
-    uk->aes = strncmp(et->cipher, "AES-", 4) == 0;
-    uk->camellia = strncmp(et->cipher, "CAMELLIA-", 9) == 0;
+    uk->aes = et->family == GK5I_FAMILY_AES_SHA1 ||
+              et->family == GK5I_FAMILY_AES_SHA2;
+    uk->camellia = et->family == GK5I_FAMILY_CAMELLIA;
     if (own) {
         uk->sk_own = OPENSSL_malloc(sizeof(*uk->sk_own));
         if (uk->sk_own == NULL) {
@@ -907,7 +907,7 @@ static bool onepass_applies(const gk5_ukey *uk, const gk5_crypto_iov *iov,
 {
     if (!use_aesni(uk) || uk->ki.hmac == NULL || uk->et->cts_cipher == NULL ||
         uk->et->block_bytes != 16 || stream_len < ONEPASS_MIN_STREAM ||
-        uk->et->profile != &gk5i_profile_rfc3962 ||
+        uk->et->onepass != GK5I_ONEPASS_MTE_SHA1 ||
         !gk5i_hmac_sha1_can(uk->ki.hmac)) {
         return false;
     }
@@ -1174,8 +1174,9 @@ static bool etm_onepass_applies(const gk5_ukey *uk, const gk5_crypto_iov *iov,
                                 size_t n, size_t stream_len)
 {
     if (!use_aesni(uk) || uk->ki.hmac == NULL ||
-        uk->et->profile != &gk5i_profile_rfc8009 || uk->et->block_bytes != 16 ||
-        stream_len < ONEPASS_MIN_STREAM || !gk5i_hmac_sha256_can(uk->ki.hmac)) {
+        uk->et->onepass != GK5I_ONEPASS_ETM_SHA256 ||
+        uk->et->block_bytes != 16 || stream_len < ONEPASS_MIN_STREAM ||
+        !gk5i_hmac_sha256_can(uk->ki.hmac)) {
         return false;
     }
     for (size_t i = 0; i < n; i++) {

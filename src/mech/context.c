@@ -54,8 +54,8 @@ static bool slot_used(const struct gk5_enctype *et, enum gk5_uk_slot slot)
 }
 
 /* Flags and counter that fit the enctype's token family. */
-static uint32_t check_shape(const struct gk5_enctype *et, uint32_t ctxflags,
-                            uint64_t send_seq)
+static GK5_WUR uint32_t check_shape(const struct gk5_enctype *et,
+                                    uint32_t ctxflags, uint64_t send_seq)
 {
     const uint32_t known =
         GK5_CTXF_INITIATOR | GK5_CTXF_CFX | GK5_CTXF_ACCEPTOR_SUBKEY;
@@ -86,7 +86,7 @@ static void lane_clear(struct gk5_lane *lane)
 /* A lane's ukeys over the context's subkeys (they key themselves on first
  * use).  The subkeys never change after the context is made, so this is
  * safe while other lanes are in use. */
-static uint32_t lane_build(const gk5_ctx *ctx, struct gk5_lane *lane)
+static GK5_WUR uint32_t lane_build(const gk5_ctx *ctx, struct gk5_lane *lane)
 {
     uint32_t err = GK5_OK;
 
@@ -108,8 +108,9 @@ cleanup:
 }
 
 /* A zeroed context with its locks, window and counters set; no keys. */
-static uint32_t ctx_alloc(const struct gk5_enctype *et, uint32_t ctxflags,
-                          uint32_t endtime, uint64_t send_seq, gk5_ctx **out)
+static GK5_WUR uint32_t ctx_alloc(const struct gk5_enctype *et,
+                                  uint32_t ctxflags, uint32_t endtime,
+                                  uint64_t send_seq, gk5_ctx **out)
 {
     gk5_ctx *ctx = NULL;
     uint32_t err;
@@ -143,7 +144,7 @@ cleanup:
 }
 
 /* Lane 0, then the context is ready. */
-static uint32_t ctx_finish(gk5_ctx *ctx)
+static GK5_WUR uint32_t ctx_finish(gk5_ctx *ctx)
 {
     uint32_t err = lane_build(ctx, &ctx->lane0);
 

@@ -226,8 +226,8 @@ static uint64_t get_u64(struct reader *r)
 }
 
 /* One key: its length byte must be the expected one, then its bytes. */
-static uint32_t get_key(struct reader *r, size_t want, uint8_t *key,
-                        size_t *key_len)
+static GK5_WUR uint32_t get_key(struct reader *r, size_t want, uint8_t *key,
+                                size_t *key_len)
 {
     const uint8_t *at;
     size_t len = get_u8(r);
@@ -249,8 +249,9 @@ static uint32_t get_key(struct reader *r, size_t want, uint8_t *key,
 
 /* One slot, against the probe (or against "empty" for the slots RFC 1964
  * contexts leave unused). */
-static uint32_t get_slot(struct reader *r, const struct gk5i_subkeys *want,
-                         struct gk5i_subkeys *sk)
+static GK5_WUR uint32_t get_slot(struct reader *r,
+                                 const struct gk5i_subkeys *want,
+                                 struct gk5i_subkeys *sk)
 {
     uint8_t raw = get_u8(r);
     uint32_t err;
@@ -274,10 +275,10 @@ static uint32_t get_slot(struct reader *r, const struct gk5i_subkeys *want,
 
 /* Fields that must agree with the enctype's token family and with each
  * other (the window's invariants included). */
-static uint32_t check_consistency(const struct gk5_enctype *et,
-                                  uint32_t ctxflags, uint64_t send_seq,
-                                  uint32_t state, uint64_t next,
-                                  uint64_t bitmap)
+static GK5_WUR uint32_t check_consistency(const struct gk5_enctype *et,
+                                          uint32_t ctxflags, uint64_t send_seq,
+                                          uint32_t state, uint64_t next,
+                                          uint64_t bitmap)
 {
     bool started = (state & STATE_RECV_STARTED) != 0;
 
@@ -305,7 +306,8 @@ static uint32_t check_consistency(const struct gk5_enctype *et,
 /* The last 32 bytes are the SHA-256 of the rest; the reader then stops
  * before them.  The digest is of public-format bytes, compared in constant
  * time all the same (they hold keys). */
-static uint32_t check_digest(const uint8_t *buf, size_t len, struct reader *r)
+static GK5_WUR uint32_t check_digest(const uint8_t *buf, size_t len,
+                                     struct reader *r)
 {
     uint8_t want[GK5_SHA256_BYTES];
     uint32_t err;

@@ -63,8 +63,8 @@ static uint64_t load_host64(const uint8_t *p)
 
 /* RFC 1964 contexts have neither CFX nor an acceptor subkey and 32-bit
  * send numbers; every other enctype speaks RFC 4121. */
-static uint32_t check_protocol(const struct gk5_enctype *et, uint32_t ctxflags,
-                               uint64_t send_seq)
+static GK5_WUR uint32_t check_protocol(const struct gk5_enctype *et,
+                                       uint32_t ctxflags, uint64_t send_seq)
 {
     if (et->rfc1964) {
         if ((ctxflags & (GK5_CTXF_CFX | GK5_CTXF_ACCEPTOR_SUBKEY)) != 0 ||
@@ -144,8 +144,8 @@ cleanup:
 }
 
 /* The lucid key's enctype, then its length. */
-static uint32_t lucid_key(const gk5_lucid_key *key,
-                          const struct gk5_enctype **et)
+static GK5_WUR uint32_t lucid_key(const gk5_lucid_key *key,
+                                  const struct gk5_enctype **et)
 {
     uint32_t err = gk5i_enctype_usable((int32_t)key->type, et);
 

@@ -38,7 +38,7 @@ static const struct gk5_tok_ops *tok_ops(const gk5_ctx *ctx)
 
 /* Checks every call makes, in this order (RFC 2744 5: no context, then
  * the QOP, then expiry). */
-static uint32_t check_call(const gk5_ctx *ctx, uint32_t qop)
+static GK5_WUR uint32_t check_call(const gk5_ctx *ctx, uint32_t qop)
 {
     if (ctx == NULL) {
         return GK5_ERR_CTX_NO_CONTEXT;
@@ -51,8 +51,8 @@ static uint32_t check_call(const gk5_ctx *ctx, uint32_t qop)
 
 /* Tracing: a call that failed, as its caller sees it (the token layer and
  * the window trace what they saw before this). */
-static inline uint32_t traced(const char *op, const gk5_ctx *ctx,
-                              uint32_t major, const uint32_t *minor)
+static inline GK5_WUR uint32_t traced(const char *op, const gk5_ctx *ctx,
+                                      uint32_t major, const uint32_t *minor)
 {
     if (GK5_ERROR(major) != 0 && GK5_TRACE_ON()) {
         gk5i_trace_outcome(ctx, op, major, minor);
@@ -101,7 +101,7 @@ static bool may_be_null(enum iov_op op, const gk5_iov_buffer *b, bool streaming)
 }
 
 /* Which buffers op needs and allows (MIT's gss_*_iov rules). */
-static uint32_t check_shape(enum iov_op op, const struct iov_found *f)
+static GK5_WUR uint32_t check_shape(enum iov_op op, const struct iov_found *f)
 {
     switch (op) {
     case OP_WRAP:
@@ -137,8 +137,8 @@ static uint32_t check_shape(enum iov_op op, const struct iov_found *f)
 /* Validates an IOV array for op: known types and flags, at most one of each
  * singleton, the buffers op needs, no NULL value with a length except in a
  * buffer op will write and allocate. */
-static uint32_t validate_iov(gk5_iov_buffer *iov, int iov_count, enum iov_op op,
-                             struct iov_found *f)
+static GK5_WUR uint32_t validate_iov(gk5_iov_buffer *iov, int iov_count,
+                                     enum iov_op op, struct iov_found *f)
 {
     uint32_t err;
 
@@ -217,7 +217,7 @@ static void release_one(gk5_iov_buffer *b)
 /* The buffer's value on entry must be usable for len bytes: allocated when
  * flagged ALLOCATE (len 0 needs no memory), else checked by the token
  * layer against buffer.length. */
-static uint32_t allocate_one(gk5_iov_buffer *b, size_t len, bool *done)
+static GK5_WUR uint32_t allocate_one(gk5_iov_buffer *b, size_t len, bool *done)
 {
     *done = false;
     if (len == 0) {
@@ -242,10 +242,12 @@ static uint32_t allocate_one(gk5_iov_buffer *b, size_t len, bool *done)
  * length as their capacity.  allocated[] says which were allocated here so
  * that a failed wrap frees just those.
  */
-static uint32_t wrap_allocate(const struct gk5_tok_ops *ops, gk5_ctx *ctx,
-                              int conf_req, gk5_iov_buffer *iov, int iov_count,
-                              const struct iov_found *f,
-                              gk5_iov_buffer *special[3], bool allocated[3])
+static GK5_WUR uint32_t wrap_allocate(const struct gk5_tok_ops *ops,
+                                      gk5_ctx *ctx, int conf_req,
+                                      gk5_iov_buffer *iov, int iov_count,
+                                      const struct iov_found *f,
+                                      gk5_iov_buffer *special[3],
+                                      bool allocated[3])
 {
     size_t saved[3] = {0, 0, 0};
     bool any = false;
@@ -295,9 +297,9 @@ static uint32_t wrap_allocate(const struct gk5_tok_ops *ops, gk5_ctx *ctx,
 
 /* The core of gk5_wrap_iov after the argument checks; gk5_wrap calls it
  * with its one output buffer already laid out. */
-static uint32_t wrap_dispatch(uint32_t *minor, gk5_ctx *ctx, int conf_req,
-                              int *conf_state, gk5_iov_buffer *iov,
-                              int iov_count)
+static GK5_WUR uint32_t wrap_dispatch(uint32_t *minor, gk5_ctx *ctx,
+                                      int conf_req, int *conf_state,
+                                      gk5_iov_buffer *iov, int iov_count)
 {
     struct gk5_lane *lane;
     uint32_t err = GK5_OK, major;
@@ -312,8 +314,9 @@ static uint32_t wrap_dispatch(uint32_t *minor, gk5_ctx *ctx, int conf_req,
     return major;
 }
 
-static uint32_t unwrap_dispatch(uint32_t *minor, gk5_ctx *ctx, int *conf_state,
-                                gk5_iov_buffer *iov, int iov_count)
+static GK5_WUR uint32_t unwrap_dispatch(uint32_t *minor, gk5_ctx *ctx,
+                                        int *conf_state, gk5_iov_buffer *iov,
+                                        int iov_count)
 {
     struct gk5_lane *lane;
     uint32_t err = GK5_OK, major;
@@ -328,10 +331,10 @@ static uint32_t unwrap_dispatch(uint32_t *minor, gk5_ctx *ctx, int *conf_state,
     return major;
 }
 
-static uint32_t unwrap_to_dispatch(uint32_t *minor, gk5_ctx *ctx,
-                                   const uint8_t *in, size_t in_len,
-                                   uint8_t *out, size_t *out_len,
-                                   int *conf_state)
+static GK5_WUR uint32_t unwrap_to_dispatch(uint32_t *minor, gk5_ctx *ctx,
+                                           const uint8_t *in, size_t in_len,
+                                           uint8_t *out, size_t *out_len,
+                                           int *conf_state)
 {
     struct gk5_lane *lane;
     uint32_t err = GK5_OK, major;

@@ -24,7 +24,7 @@ void gk5i_trace_words(uint32_t err, char *buf, size_t len)
     if (code == GK5_ERR_ENCTYPE_UNKNOWN || code == GK5_ERR_ENCTYPE_REJECTED ||
         code == GK5_ERR_ENCTYPE_NOT_BUILT) {
         gk5i_enctype_error_words(err, buf, len);
-    } else if (code < GK5_ERR__COUNT) {
+    } else if (code < GK5I_ERR_COUNT) {
         /* Static text for every code but the enctype ones. */
         snprintf(buf, len, "%s", gk5_strerror(err));
     } else {

@@ -150,8 +150,8 @@ static size_t v1_put_framing(uint8_t *p, size_t inner)
  * start the token; total: the token's length over all its buffers
  * (total >= avail).  *inner = offset of TOK_ID in p.
  */
-static uint32_t v1_parse_framing(const uint8_t *p, size_t avail, size_t total,
-                                 size_t *inner)
+static GK5_WUR uint32_t v1_parse_framing(const uint8_t *p, size_t avail,
+                                         size_t total, size_t *inner)
 {
     size_t len = 0;
     size_t off;
@@ -206,8 +206,8 @@ static uint32_t v1_parse_framing(const uint8_t *p, size_t avail, size_t total,
  * RFC 1964 1.2.1 / 1.2.2: TOK_ID, SGN_ALG, SEAL_ALG and filler of the
  * token at t (avail bytes).  *sealed: SEAL_ALG is DES3-KD.
  */
-static uint32_t v1_check_header(const uint8_t *t, size_t avail, uint16_t tok_id,
-                                bool *sealed)
+static GK5_WUR uint32_t v1_check_header(const uint8_t *t, size_t avail,
+                                        uint16_t tok_id, bool *sealed)
 {
     uint16_t seal_alg;
 
@@ -349,7 +349,8 @@ struct v1_bufs {
 /* The buffers by role.  iov.c has checked the layout for the call
  * (mech_int.h): the count, known types, at most one of each token buffer,
  * the ones the call needs; only what RFC 1964 adds is checked here. */
-static uint32_t v1_locate(gk5_iov_buffer *iov, int iov_count, struct v1_bufs *b)
+static GK5_WUR uint32_t v1_locate(gk5_iov_buffer *iov, int iov_count,
+                                  struct v1_bufs *b)
 {
     memset(b, 0, sizeof(*b));
     for (int i = 0; i < iov_count; i++) {
@@ -387,7 +388,7 @@ static uint32_t v1_locate(gk5_iov_buffer *iov, int iov_count, struct v1_bufs *b)
 /* A buffer we write: iov.c has allocated it if the caller asked (ALLOCATE),
  * so buffer.length is its capacity, and its value is not NULL when that is
  * not 0 (mech_int.h); on success the length becomes len. */
-static uint32_t v1_fit_buffer(gk5_iov_buffer *b, size_t len)
+static GK5_WUR uint32_t v1_fit_buffer(gk5_iov_buffer *b, size_t len)
 {
     if (b->buffer.length < len) {
         return GK5_ERR_BUFFER_TOO_SMALL;
@@ -414,8 +415,8 @@ static uint8_t v1_own_direction(const gk5_ctx *ctx)
  * seq (little-endian, 32 bits) | direction x 4).  The checksum must be in
  * place at t + V1_CKSUM_OFF.
  */
-static uint32_t v1_put_seq(gk5_ukey *uk, uint8_t *t, uint32_t seq,
-                           uint8_t direction)
+static GK5_WUR uint32_t v1_put_seq(gk5_ukey *uk, uint8_t *t, uint32_t seq,
+                                   uint8_t direction)
 {
     gk5_crypto_iov seg;
 
@@ -431,8 +432,8 @@ static uint32_t v1_put_seq(gk5_ukey *uk, uint8_t *t, uint32_t seq,
  * RFC 1964 1.2.1.2 on receive, after the checksum passed: decrypts SND_SEQ
  * (into a copy: the token is left as it came) and checks the direction.
  */
-static uint32_t v1_get_seq(const gk5_ctx *ctx, gk5_ukey *uk, const uint8_t *t,
-                           uint32_t *seq)
+static GK5_WUR uint32_t v1_get_seq(const gk5_ctx *ctx, gk5_ukey *uk,
+                                   const uint8_t *t, uint32_t *seq)
 {
     uint8_t plain[V1_SEQ_BYTES];
     gk5_crypto_iov seg;
@@ -467,14 +468,14 @@ cleanup:
 }
 
 /* RFC 2743 1.2.3 via the receive window; 32-bit numbers. */
-static uint32_t v1_window(gk5_ctx *ctx, const char *op, uint32_t seq)
+static GK5_WUR uint32_t v1_window(gk5_ctx *ctx, const char *op, uint32_t seq)
 {
     return gk5i_seq_check_ctx(ctx, op, (uint64_t)seq);
 }
 
 /* The next send number: RFC 1964 SND_SEQ is 32 bits, and for these
  * contexts gk5i_ctx_next_seq gives out only numbers below 2^32. */
-static uint32_t v1_next_seq(gk5_ctx *ctx, uint32_t *seq)
+static GK5_WUR uint32_t v1_next_seq(gk5_ctx *ctx, uint32_t *seq)
 {
     uint64_t s = 0;
     uint32_t err = gk5i_ctx_next_seq(ctx, &s);
@@ -484,7 +485,7 @@ static uint32_t v1_next_seq(gk5_ctx *ctx, uint32_t *seq)
 }
 
 /* Success: COMPLETE plus the window's supplementary bits. */
-static uint32_t v1_complete(uint32_t *minor, uint32_t supp)
+static GK5_WUR uint32_t v1_complete(uint32_t *minor, uint32_t supp)
 {
     return gk5i_status(minor, GK5_OK) | supp;
 }
@@ -515,9 +516,10 @@ static size_t v1_wrap_header_bytes(size_t data_len)
  * RFC 1964 1.2.2: Wrap token over IOVs.  HEADER gets framing .. confounder,
  * the pad goes in PADDING (or TRAILER when there is no PADDING buffer).
  */
-static uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
-                            struct gk5_lane *lane, int conf_req,
-                            int *conf_state, gk5_iov_buffer *iov, int iov_count)
+static GK5_WUR uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
+                                    struct gk5_lane *lane, int conf_req,
+                                    int *conf_state, gk5_iov_buffer *iov,
+                                    int iov_count)
 {
     struct v1_civ civ;
     struct v1_bufs b;
@@ -628,9 +630,9 @@ cleanup:
 }
 
 /* MIT's gss_wrap_iov_length for v1 tokens: HEADER, PADDING, TRAILER = 0. */
-static uint32_t v1_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
-                                   int conf_req, int *conf_state,
-                                   gk5_iov_buffer *iov, int iov_count)
+static GK5_WUR uint32_t v1_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
+                                           int conf_req, int *conf_state,
+                                           gk5_iov_buffer *iov, int iov_count)
 {
     struct v1_bufs b;
     gk5_iov_buffer *padbuf;
@@ -663,8 +665,9 @@ static uint32_t v1_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
 
 /* RFC 2743 2.2.8: the largest message whose Wrap token fits in out_max
  * bytes (the same sealed or not: both carry confounder and pad). */
-static uint32_t v1_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
-                                   int conf_req, size_t out_max, size_t *in_max)
+static GK5_WUR uint32_t v1_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
+                                           int conf_req, size_t out_max,
+                                           size_t *in_max)
 {
     /* 0x60, one length octet and the OID: the least framing there is. */
     const size_t min_framing = 2 + V1_OID_BYTES;
@@ -711,8 +714,8 @@ static uint8_t civ_last_byte(const struct v1_civ *c, size_t first, size_t n)
     return 0;
 }
 
-static bool civ_pad_ok(const struct v1_civ *c, size_t first, size_t n,
-                       size_t body_after_conf)
+static GK5_WUR bool civ_pad_ok(const struct v1_civ *c, size_t first, size_t n,
+                               size_t body_after_conf)
 {
     uint8_t pad = civ_last_byte(c, first, n);
     size_t left = pad;
@@ -742,9 +745,9 @@ static bool civ_pad_ok(const struct v1_civ *c, size_t first, size_t n,
  * (DATA entries are the enciphered ones), v[n-1] = SGN_CKSUM.  Verifies the
  * checksum, SND_SEQ and direction, the pad, then records the number.
  */
-static uint32_t v1_unwrap_verify(gk5_ctx *ctx, gk5_ukey *uk, const uint8_t *t,
-                                 struct v1_civ *civ, size_t body_after_conf,
-                                 uint32_t *supp)
+static GK5_WUR uint32_t v1_unwrap_verify(gk5_ctx *ctx, gk5_ukey *uk,
+                                         const uint8_t *t, struct v1_civ *civ,
+                                         size_t body_after_conf, uint32_t *supp)
 {
     uint32_t seq;
     uint32_t err;
@@ -785,9 +788,10 @@ static void v1_strip_pad(gk5_iov_buffer *iov, int iov_count,
 }
 
 /* RFC 1964 1.2.2 receive, HEADER | DATA... | PADDING layout. */
-static uint32_t v1_unwrap_header(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
-                                 gk5_iov_buffer *iov, int iov_count,
-                                 bool *sealed, uint32_t *supp)
+static GK5_WUR uint32_t v1_unwrap_header(gk5_ctx *ctx, gk5_ukey *uk,
+                                         struct v1_bufs *b, gk5_iov_buffer *iov,
+                                         int iov_count, bool *sealed,
+                                         uint32_t *supp)
 {
     struct v1_civ civ;
     gk5_iov_buffer *padbuf = b->padding != NULL ? b->padding : b->trailer;
@@ -891,9 +895,10 @@ cleanup:
 /* RFC 1964 1.2.2 receive, STREAM layout: the whole token in one buffer,
  * processed in place; the one DATA buffer is pointed at the message in it
  * (iov.c makes the copy when the caller asked for ALLOCATE). */
-static uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
-                                 gk5_iov_buffer *iov, int iov_count,
-                                 bool *sealed, uint32_t *supp)
+static GK5_WUR uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk,
+                                         struct v1_bufs *b, gk5_iov_buffer *iov,
+                                         int iov_count, bool *sealed,
+                                         uint32_t *supp)
 {
     struct v1_civ civ;
     gk5_crypto_iov whole;
@@ -980,9 +985,9 @@ static uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk, struct v1_bufs *b,
     return GK5_OK;
 }
 
-static uint32_t v1_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
-                              struct gk5_lane *lane, int *conf_state,
-                              gk5_iov_buffer *iov, int iov_count)
+static GK5_WUR uint32_t v1_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
+                                      struct gk5_lane *lane, int *conf_state,
+                                      gk5_iov_buffer *iov, int iov_count)
 {
     struct v1_bufs b;
     gk5_ukey *uk = v1_key(lane);
@@ -1029,9 +1034,9 @@ static void v1_mic_civ(struct v1_civ *civ, uint8_t *t, gk5_iov_buffer *iov,
 }
 
 /* RFC 1964 1.2.1: MIC token (01 01) over the DATA and SIGN_ONLY buffers. */
-static uint32_t v1_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
-                               struct gk5_lane *lane, gk5_iov_buffer *iov,
-                               int iov_count)
+static GK5_WUR uint32_t v1_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
+                                       struct gk5_lane *lane,
+                                       gk5_iov_buffer *iov, int iov_count)
 {
     struct v1_civ civ;
     struct v1_bufs b;
@@ -1082,9 +1087,9 @@ cleanup:
 
 /* RFC 1964 1.2.1 receive: header checks, checksum, SND_SEQ and direction,
  * receive window. */
-static uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
-                                  struct gk5_lane *lane, gk5_iov_buffer *iov,
-                                  int iov_count)
+static GK5_WUR uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
+                                          struct gk5_lane *lane,
+                                          gk5_iov_buffer *iov, int iov_count)
 {
     struct v1_civ civ;
     struct v1_bufs b;

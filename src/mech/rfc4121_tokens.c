@@ -137,7 +137,7 @@ static void wipe_data(gk5_iov_buffer *iov, int iov_count)
 
 /* One answer for every failed integrity check (MAC, checksum, CTS length,
  * padding): only a broken backend or memory is reported as itself. */
-static uint32_t integrity_failure(uint32_t err)
+static GK5_WUR uint32_t integrity_failure(uint32_t err)
 {
     if (err == GK5_ERR_NOMEM || err == GK5_ERR_CRYPTO_BACKEND) {
         return err;
@@ -271,8 +271,9 @@ static void put_header(uint8_t *p, uint16_t tok_id, uint8_t flags, uint16_t ec,
  * ignore unknown flags"); in a sealed token they are still checked through
  * the encrypted header copy.
  */
-static uint32_t check_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
-                             uint16_t tok_id, struct cfx_hdr *h)
+static GK5_WUR uint32_t check_header(const gk5_ctx *ctx, const uint8_t *p,
+                                     size_t len, uint16_t tok_id,
+                                     struct cfx_hdr *h)
 {
     uint8_t want_dir = is_initiator(ctx) ? FLAG_SENT_BY_ACCEPTOR : 0;
     uint8_t want_subkey = (ctx->ctxflags & GK5_CTXF_ACCEPTOR_SUBKEY) != 0
@@ -317,8 +318,9 @@ static uint32_t check_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
     return GK5_OK;
 }
 
-static uint32_t parse_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
-                             uint16_t tok_id, struct cfx_hdr *h)
+static GK5_WUR uint32_t parse_header(const gk5_ctx *ctx, const uint8_t *p,
+                                     size_t len, uint16_t tok_id,
+                                     struct cfx_hdr *h)
 {
     uint32_t err = check_header(ctx, p, len, tok_id, h);
 
@@ -377,10 +379,10 @@ static void wrap_lengths(const struct gk5_enctype *et, bool sealed,
  * (Kc of the seal usage) covers the data and then the header with EC and
  * RRC zero, and EC then carries the checksum length.
  */
-static uint32_t cfx_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
-                             struct gk5_lane *lane, int conf_req,
-                             int *conf_state, gk5_iov_buffer *iov,
-                             int iov_count)
+static GK5_WUR uint32_t cfx_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
+                                     struct gk5_lane *lane, int conf_req,
+                                     int *conf_state, gk5_iov_buffer *iov,
+                                     int iov_count)
 {
     const struct gk5_enctype *et = ctx->et;
     gk5_crypto_iov segs[SEG_MAX];
@@ -451,9 +453,9 @@ cleanup:
     return gk5i_status(minor, err);
 }
 
-static uint32_t cfx_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
-                                    int conf_req, int *conf_state,
-                                    gk5_iov_buffer *iov, int iov_count)
+static GK5_WUR uint32_t cfx_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
+                                            int conf_req, int *conf_state,
+                                            gk5_iov_buffer *iov, int iov_count)
 {
     gk5_iov_buffer *header, *trailer, *padding;
     size_t header_len, trailer_len;
@@ -484,10 +486,11 @@ static uint32_t cfx_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
  * record the sequence number (RFC 4121 4.2.6.2, 4.2.4; RFC 2743 1.2.3).
  * Nothing changes in the context unless every check held.
  */
-static uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
-                             const struct cfx_hdr *h,
-                             const struct cfx_parts *parts, gk5_iov_buffer *iov,
-                             int iov_count, uint32_t *supplementary)
+static GK5_WUR uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
+                                     const struct cfx_hdr *h,
+                                     const struct cfx_parts *parts,
+                                     gk5_iov_buffer *iov, int iov_count,
+                                     uint32_t *supplementary)
 {
     const struct gk5_enctype *et = ctx->et;
     gk5_crypto_iov segs[SEG_MAX];
@@ -547,9 +550,9 @@ cleanup:
 /* Lengths of a Wrap token whose payload (after the header) is
  * payload_len octets: EC against the real lengths (MIT's CVE-2024-37370
  * and -37371 trusted it).  *tail_len: what follows the data. */
-static uint32_t wrap_lengths_fit(const struct gk5_enctype *et,
-                                 const struct cfx_hdr *h, size_t payload_len,
-                                 size_t *tail_len)
+static GK5_WUR uint32_t wrap_lengths_fit(const struct gk5_enctype *et,
+                                         const struct cfx_hdr *h,
+                                         size_t payload_len, size_t *tail_len)
 {
     if ((h->flags & FLAG_SEALED) != 0) {
         size_t least = et->conf_bytes + sealed_tail_len(et, 0);
@@ -576,9 +579,10 @@ static uint32_t wrap_lengths_fit(const struct gk5_enctype *et,
 
 /* The same, tracing a refusal with the lengths behind it; room names
  * what payload_len counts. */
-static uint32_t check_wrap_lengths(const gk5_ctx *ctx, const struct cfx_hdr *h,
-                                   size_t payload_len, const char *room,
-                                   size_t *tail_len)
+static GK5_WUR uint32_t check_wrap_lengths(const gk5_ctx *ctx,
+                                           const struct cfx_hdr *h,
+                                           size_t payload_len, const char *room,
+                                           size_t *tail_len)
 {
     const struct gk5_enctype *et = ctx->et;
     uint32_t err = wrap_lengths_fit(et, h, payload_len, tail_len);
@@ -608,10 +612,11 @@ static uint32_t check_wrap_lengths(const gk5_ctx *ctx, const struct cfx_hdr *h,
 /* RFC 4121 4.2.5: a whole token in one STREAM buffer, any RRC.  The
  * payload is rotated back in place, then the one DATA buffer is pointed at
  * the plaintext inside the STREAM. */
-static uint32_t unwrap_stream(gk5_ctx *ctx, struct gk5_lane *lane,
-                              gk5_iov_buffer *stream, gk5_iov_buffer *iov,
-                              int iov_count, struct cfx_hdr *h,
-                              uint32_t *supplementary)
+static GK5_WUR uint32_t unwrap_stream(gk5_ctx *ctx, struct gk5_lane *lane,
+                                      gk5_iov_buffer *stream,
+                                      gk5_iov_buffer *iov, int iov_count,
+                                      struct cfx_hdr *h,
+                                      uint32_t *supplementary)
 {
     const struct gk5_enctype *et = ctx->et;
     gk5_iov_buffer *data = find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_DATA);
@@ -658,9 +663,9 @@ cleanup:
 /* The caller split the token into HEADER, DATA... and maybe TRAILER as
  * gk5_wrap_iov (and MIT's gss_wrap_iov) lay it out; RRC must be the one
  * that layout means (use a STREAM buffer for any other). */
-static uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
-                             gk5_iov_buffer *iov, int iov_count,
-                             struct cfx_hdr *h, uint32_t *supplementary)
+static GK5_WUR uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
+                                     gk5_iov_buffer *iov, int iov_count,
+                                     struct cfx_hdr *h, uint32_t *supplementary)
 {
     const struct gk5_enctype *et = ctx->et;
     gk5_iov_buffer *header =
@@ -758,9 +763,9 @@ cleanup:
     return err;
 }
 
-static uint32_t cfx_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
-                               struct gk5_lane *lane, int *conf_state,
-                               gk5_iov_buffer *iov, int iov_count)
+static GK5_WUR uint32_t cfx_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
+                                       struct gk5_lane *lane, int *conf_state,
+                                       gk5_iov_buffer *iov, int iov_count)
 {
     gk5_iov_buffer *stream;
     struct cfx_hdr h;
@@ -796,10 +801,10 @@ static uint32_t cfx_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
  * plaintext needs no move afterwards.  A rotated token (RRC, 4.2.5) or an
  * unusually long tail is copied whole and unwrapped as a STREAM instead.
  */
-static uint32_t cfx_unwrap_to(uint32_t *minor, gk5_ctx *ctx,
-                              struct gk5_lane *lane, const uint8_t *in,
-                              size_t in_len, uint8_t *out, size_t *out_len,
-                              int *conf_state)
+static GK5_WUR uint32_t cfx_unwrap_to(uint32_t *minor, gk5_ctx *ctx,
+                                      struct gk5_lane *lane, const uint8_t *in,
+                                      size_t in_len, uint8_t *out,
+                                      size_t *out_len, int *conf_state)
 {
     const struct gk5_enctype *et = ctx->et;
     uint8_t conf[CONF_SCRATCH], tail[TAIL_SCRATCH];
@@ -866,9 +871,9 @@ cleanup:
 
 /* RFC 4121 4.2.6.1: the checksum (Kc of the sender's sign usage) covers
  * the message and then the 16-octet header. */
-static uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
-                                struct gk5_lane *lane, gk5_iov_buffer *iov,
-                                int iov_count)
+static GK5_WUR uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
+                                        struct gk5_lane *lane,
+                                        gk5_iov_buffer *iov, int iov_count)
 {
     const struct gk5_enctype *et = ctx->et;
     gk5_iov_buffer *token =
@@ -906,9 +911,9 @@ cleanup:
 
 /* RFC 4121 4.2.6.1, receiver: header, exact length, checksum, and then the
  * sequence number. */
-static uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
-                                   struct gk5_lane *lane, gk5_iov_buffer *iov,
-                                   int iov_count)
+static GK5_WUR uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
+                                           struct gk5_lane *lane,
+                                           gk5_iov_buffer *iov, int iov_count)
 {
     const struct gk5_enctype *et = ctx->et;
     gk5_iov_buffer *token =
@@ -956,9 +961,9 @@ cleanup:
 
 /* RFC 4121 4.2.6.2: the token is the header, the data and (sealed) the
  * confounder, header copy and MAC, or (integrity only) the checksum. */
-static uint32_t cfx_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
-                                    int conf_req, size_t out_max,
-                                    size_t *in_max)
+static GK5_WUR uint32_t cfx_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
+                                            int conf_req, size_t out_max,
+                                            size_t *in_max)
 {
     const struct gk5_enctype *et = ctx->et;
     size_t overhead =

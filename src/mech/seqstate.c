@@ -132,7 +132,7 @@ static enum seq_verdict classify_and_record(struct gk5_seqstate *st,
  * MIT applications it serves (src/interposer/permsg.c); libgk5 follows the
  * RFC.
  */
-static uint32_t report(enum seq_verdict v, uint32_t options)
+static GK5_WUR uint32_t report(enum seq_verdict v, uint32_t options)
 {
     bool replay = (options & GK5_CTX_REPLAY) != 0;
     bool sequence = (options & GK5_CTX_SEQUENCE) != 0;
@@ -216,8 +216,9 @@ trace_verdict(const gk5_ctx *ctx, const char *op, uint64_t seq,
                supp != 0 ? gk5_major_name(supp) : off);
 }
 
-static uint32_t seq_check(struct gk5_seqstate *st, uint32_t options,
-                          uint64_t seq, const gk5_ctx *ctx, const char *op)
+static GK5_WUR uint32_t seq_check(struct gk5_seqstate *st, uint32_t options,
+                                  uint64_t seq, const gk5_ctx *ctx,
+                                  const char *op)
 {
     struct seq_before w;
     enum seq_verdict v;

@@ -21,202 +21,215 @@
 #define ROUTINE_NUM(major) (GK5_ROUTINE_ERROR(major) >> 16)
 #define CALLING_NUM(major) (GK5_CALLING_ERROR(major) >> 24)
 
-/* ---- errors to major status ---- */
+/* ---- the error table ---- */
 
 /*
- * The translation point (RFC 2744 3.9.1): integrity failure is BAD_SIG, a
- * malformed token or context buffer DEFECTIVE_TOKEN, an enctype gk5 will
- * not use UNAVAILABLE, a receive-window verdict its supplementary bit;
- * anything else FAILURE.  With minor == NULL nothing can be reported, so
- * the answer is CALL_INACCESSIBLE_WRITE (RFC 2744 3.9.1, calling errors).
+ * One row per gk5 error code, indexed by the code: its major status and its
+ * words.  The translation point (RFC 2744 3.9.1): integrity failure is
+ * BAD_SIG, a malformed token or context buffer DEFECTIVE_TOKEN, an enctype
+ * gk5 will not use UNAVAILABLE; anything else FAILURE.  (A receive-window
+ * verdict is a supplementary bit of the major status with minor 0, never a
+ * code here.)
  */
+struct err_row {
+    uint32_t major;
+    /* NULL only on the rows of the enctype codes, whose words come from
+     * the enctype table (enctype_words) */
+    const char *words;
+    bool enctype; /* the enctype rides in the high 16 bits */
+};
+
+static const struct err_row err_rows[] = {
+    [GK5_OK] = {GK5_S_COMPLETE, "success", false},
+    [GK5_ERR_NOMEM] = {GK5_S_FAILURE, "out of memory", false},
+    [GK5_ERR_INVALID_ARGUMENT] = {GK5_S_FAILURE,
+                                  "invalid argument (a NULL pointer, an "
+                                  "unknown flag or a bad length)",
+                                  false},
+    [GK5_ERR_CRYPTO_BACKEND] = {GK5_S_FAILURE,
+                                "the OpenSSL crypto backend failed "
+                                "unexpectedly",
+                                false},
+    [GK5_ERR_BUFFER_TOO_SMALL] = {GK5_S_FAILURE,
+                                  "the output buffer is too small", false},
+    [GK5_ERR_ENCTYPE_UNKNOWN] = {GK5_S_UNAVAILABLE, NULL, true},
+    [GK5_ERR_ENCTYPE_REJECTED] = {GK5_S_UNAVAILABLE, NULL, true},
+    [GK5_ERR_ENCTYPE_NOT_BUILT] = {GK5_S_UNAVAILABLE, NULL, true},
+    [GK5_ERR_BAD_KEY_LENGTH] = {GK5_S_FAILURE,
+                                "the key does not have the enctype's key "
+                                "length",
+                                false},
+    [GK5_ERR_BAD_CIPHERTEXT_LENGTH] = {GK5_S_DEFECTIVE_TOKEN,
+                                       "the ciphertext is too short or not "
+                                       "a whole number of blocks",
+                                       false},
+    [GK5_ERR_INTEGRITY] = {GK5_S_BAD_SIG,
+                           "the integrity check failed: the data was "
+                           "altered or the key is wrong",
+                           false},
+    [GK5_ERR_BAD_S2K_PARAMS] = {GK5_S_FAILURE,
+                                "the string-to-key parameters are malformed",
+                                false},
+    /* Retired codes (gk5.h) keep their words, so that an old value in a
+     * log still reads sensibly, and map to FAILURE. */
+    [GK5_ERR_RESERVED_12] = {GK5_S_FAILURE,
+                             "reserved gk5 error code 12, which no gk5 call "
+                             "returns (formerly: the key usage number is "
+                             "not acceptable)",
+                             false},
+    [GK5_ERR_BAD_IOV] = {GK5_S_FAILURE,
+                         "an IOV buffer is missing, duplicated or of the "
+                         "wrong size",
+                         false},
+    [GK5_ERR_TOKEN_TRUNCATED] = {GK5_S_DEFECTIVE_TOKEN,
+                                 "the token is shorter than its header says",
+                                 false},
+    [GK5_ERR_TOKEN_ID] = {GK5_S_DEFECTIVE_TOKEN,
+                          "the token ID is wrong: not a token of the "
+                          "expected kind",
+                          false},
+    [GK5_ERR_TOKEN_FILLER] = {GK5_S_DEFECTIVE_TOKEN,
+                              "the token's filler bytes are not 0xff", false},
+    [GK5_ERR_TOKEN_FLAGS] = {GK5_S_DEFECTIVE_TOKEN,
+                             "the token's flags are unknown or inconsistent",
+                             false},
+    [GK5_ERR_TOKEN_DIRECTION] = {GK5_S_DEFECTIVE_TOKEN,
+                                 "the token was sent in our own direction "
+                                 "(a reflected token)",
+                                 false},
+    [GK5_ERR_TOKEN_SUBKEY_FLAG] = {GK5_S_DEFECTIVE_TOKEN,
+                                   "the token's AcceptorSubkey flag does not "
+                                   "match the context",
+                                   false},
+    [GK5_ERR_TOKEN_EC] = {GK5_S_DEFECTIVE_TOKEN,
+                          "the token's EC field does not fit its lengths",
+                          false},
+    [GK5_ERR_RESERVED_21] = {GK5_S_FAILURE,
+                             "reserved gk5 error code 21, which no gk5 call "
+                             "returns (formerly: the encrypted copy of the "
+                             "token header differs from the header)",
+                             false},
+    [GK5_ERR_TOKEN_ALG] = {GK5_S_DEFECTIVE_TOKEN,
+                           "the token's SGN_ALG or SEAL_ALG is not the "
+                           "context's (RFC 1964)",
+                           false},
+    [GK5_ERR_TOKEN_FRAMING] = {GK5_S_DEFECTIVE_TOKEN,
+                               "the token's RFC 2743 3.1 framing or "
+                               "mechanism OID is wrong",
+                               false},
+    [GK5_ERR_TOKEN_TRAILING] = {GK5_S_DEFECTIVE_TOKEN,
+                                "bytes follow the end of the token", false},
+    [GK5_ERR_CTX_EXPIRED] = {GK5_S_CONTEXT_EXPIRED,
+                             "the security context has expired", false},
+    [GK5_ERR_CTX_NO_CONTEXT] = {GK5_S_NO_CONTEXT,
+                                "no security context was given", false},
+    [GK5_ERR_CTX_SEQ_EXHAUSTED] = {GK5_S_FAILURE,
+                                   "the context's send sequence numbers are "
+                                   "used up: establish a new context",
+                                   false},
+    [GK5_ERR_IMPORT_TRUNCATED] = {GK5_S_DEFECTIVE_TOKEN,
+                                  "the context buffer is shorter than its "
+                                  "fields",
+                                  false},
+    [GK5_ERR_IMPORT_TOO_LONG] = {GK5_S_DEFECTIVE_TOKEN,
+                                 "the context buffer has bytes left over "
+                                 "after its last field",
+                                 false},
+    [GK5_ERR_IMPORT_FLAGS] = {GK5_S_DEFECTIVE_TOKEN,
+                              "the context buffer has unknown flag bits",
+                              false},
+    [GK5_ERR_IMPORT_VERSION] = {GK5_S_DEFECTIVE_TOKEN,
+                                "the context buffer's format or version is "
+                                "not one gk5 knows",
+                                false},
+    [GK5_ERR_IMPORT_PROTOCOL] = {GK5_S_DEFECTIVE_TOKEN,
+                                 "the context's protocol, algorithms or "
+                                 "flags do not fit its enctype",
+                                 false},
+    [GK5_ERR_IMPORT_KEY_LENGTH] = {GK5_S_DEFECTIVE_TOKEN,
+                                   "a key in the context buffer does not "
+                                   "have its enctype's length",
+                                   false},
+    /* The receive window reports through the supplementary bits of the
+     * major status, whose words are below; these four were never
+     * returned. */
+    [GK5_ERR_RESERVED_34] = {GK5_S_FAILURE,
+                             "reserved gk5 error code 34, which no gk5 call "
+                             "returns (formerly: duplicate token)",
+                             false},
+    [GK5_ERR_RESERVED_35] = {GK5_S_FAILURE,
+                             "reserved gk5 error code 35, which no gk5 call "
+                             "returns (formerly: old token)",
+                             false},
+    [GK5_ERR_RESERVED_36] = {GK5_S_FAILURE,
+                             "reserved gk5 error code 36, which no gk5 call "
+                             "returns (formerly: out-of-sequence token)",
+                             false},
+    [GK5_ERR_RESERVED_37] = {GK5_S_FAILURE,
+                             "reserved gk5 error code 37, which no gk5 call "
+                             "returns (formerly: gap in the sequence)",
+                             false},
+    [GK5_ERR_BAD_QOP] = {GK5_S_BAD_QOP,
+                         "unsupported quality of protection (only the "
+                         "default, 0)",
+                         false},
+    [GK5_ERR_CONF_UNAVAILABLE] = {GK5_S_FAILURE,
+                                  "confidentiality is not available", false},
+    [GK5_ERR_MIT] = {GK5_S_FAILURE,
+                     "an MIT krb5 GSS-API call failed "
+                     "(gk5_mit_display_status gives MIT's words)",
+                     false},
+    [GK5_ERR_EXPORT_IN_USE] = {GK5_S_FAILURE,
+                               "gk5 has already made or taken tokens on this "
+                               "context: MIT's export of it would send "
+                               "sequence numbers twice",
+                               false},
+    [GK5_ERR_IMPORT_DIGEST] = {GK5_S_DEFECTIVE_TOKEN,
+                               "the context buffer's digest does not match "
+                               "its contents: it was changed or damaged",
+                               false},
+    [GK5_ERR_S2K_WEAK] = {GK5_S_FAILURE,
+                          "the string-to-key iteration count is below the "
+                          "enctype's default (4096 for aes-sha1, 32768 for "
+                          "aes-sha2 and camellia), as MIT krb5 refuses too; "
+                          "such keys are for test vectors only "
+                          "(GK5_S2K_ALLOW_WEAK)",
+                          false},
+};
+
+/* A code added to enum gk5_err needs a row (and GK5I_ERR_COUNT moves with
+ * it); a code skipped in the middle would be a row of zeros, which
+ * err_row() takes for no code at all (FAILURE, "unknown"), and which
+ * tests/unit/test_status.c catches. */
+_Static_assert(GK5_ARRAY_SIZE(err_rows) == GK5I_ERR_COUNT,
+               "every gk5 error code has a row in err_rows");
+
+/* The row of a code, or NULL for a value that is not a code. */
+static const struct err_row *err_row(uint32_t code)
+{
+    const struct err_row *row;
+
+    if (code >= GK5_ARRAY_SIZE(err_rows)) {
+        return NULL;
+    }
+    row = &err_rows[code];
+    return row->words != NULL || row->enctype ? row : NULL;
+}
+
+/* With minor == NULL nothing can be reported, so the answer is
+ * CALL_INACCESSIBLE_WRITE (RFC 2744 3.9.1, calling errors). */
 uint32_t gk5i_status(uint32_t *minor, uint32_t err)
 {
+    const struct err_row *row = err_row(GK5_ERR_CODE(err));
+
     if (minor == NULL) {
         return GK5_S_CALL_INACCESSIBLE_WRITE;
     }
     *minor = err;
-
-    switch ((enum gk5_err)GK5_ERR_CODE(err)) {
-    case GK5_OK:
-        return GK5_S_COMPLETE;
-    case GK5_ERR_INTEGRITY:
-        return GK5_S_BAD_SIG;
-    case GK5_ERR_BAD_CIPHERTEXT_LENGTH:
-    case GK5_ERR_TOKEN_TRUNCATED:
-    case GK5_ERR_TOKEN_ID:
-    case GK5_ERR_TOKEN_FILLER:
-    case GK5_ERR_TOKEN_FLAGS:
-    case GK5_ERR_TOKEN_DIRECTION:
-    case GK5_ERR_TOKEN_SUBKEY_FLAG:
-    case GK5_ERR_TOKEN_EC:
-    case GK5_ERR_TOKEN_ALG:
-    case GK5_ERR_TOKEN_FRAMING:
-    case GK5_ERR_TOKEN_TRAILING:
-    case GK5_ERR_IMPORT_TRUNCATED:
-    case GK5_ERR_IMPORT_TOO_LONG:
-    case GK5_ERR_IMPORT_FLAGS:
-    case GK5_ERR_IMPORT_VERSION:
-    case GK5_ERR_IMPORT_PROTOCOL:
-    case GK5_ERR_IMPORT_KEY_LENGTH:
-    case GK5_ERR_IMPORT_DIGEST:
-        return GK5_S_DEFECTIVE_TOKEN;
-    case GK5_ERR_CTX_EXPIRED:
-        return GK5_S_CONTEXT_EXPIRED;
-    case GK5_ERR_CTX_NO_CONTEXT:
-        return GK5_S_NO_CONTEXT;
-    case GK5_ERR_BAD_QOP:
-        return GK5_S_BAD_QOP;
-    case GK5_ERR_ENCTYPE_UNKNOWN:
-    case GK5_ERR_ENCTYPE_REJECTED:
-    case GK5_ERR_ENCTYPE_NOT_BUILT:
-        return GK5_S_UNAVAILABLE;
-    case GK5_ERR_NOMEM:
-    case GK5_ERR_INVALID_ARGUMENT:
-    case GK5_ERR_CRYPTO_BACKEND:
-    case GK5_ERR_BUFFER_TOO_SMALL:
-    case GK5_ERR_BAD_KEY_LENGTH:
-    case GK5_ERR_BAD_S2K_PARAMS:
-    case GK5_ERR_S2K_WEAK:
-    case GK5_ERR_BAD_IOV:
-    case GK5_ERR_CTX_SEQ_EXHAUSTED:
-    case GK5_ERR_CONF_UNAVAILABLE:
-    case GK5_ERR_MIT:
-    case GK5_ERR_EXPORT_IN_USE:
-    /* Retired codes (gk5.h): nothing returns them any more. */
-    case GK5_ERR_RESERVED_12:
-    case GK5_ERR_RESERVED_21:
-    case GK5_ERR_RESERVED_34:
-    case GK5_ERR_RESERVED_35:
-    case GK5_ERR_RESERVED_36:
-    case GK5_ERR_RESERVED_37:
-    case GK5_ERR__COUNT:
-        break;
-    }
-    return GK5_S_FAILURE;
+    return row != NULL ? row->major : GK5_S_FAILURE;
 }
 
 /* ---- words for minor codes ---- */
-
-/* Fixed words for a code; NULL for the enctype codes (their words come
- * from the table) and for values outside the enum.  A switch without a
- * default, so that the compiler names any enum value left without words. */
-static const char *err_words(uint32_t code)
-{
-    switch ((enum gk5_err)code) {
-    case GK5_OK:
-        return "success";
-    case GK5_ERR_NOMEM:
-        return "out of memory";
-    case GK5_ERR_INVALID_ARGUMENT:
-        return "invalid argument (a NULL pointer, an unknown flag or a bad "
-               "length)";
-    case GK5_ERR_CRYPTO_BACKEND:
-        return "the OpenSSL crypto backend failed unexpectedly";
-    case GK5_ERR_BUFFER_TOO_SMALL:
-        return "the output buffer is too small";
-    case GK5_ERR_ENCTYPE_UNKNOWN:
-    case GK5_ERR_ENCTYPE_REJECTED:
-    case GK5_ERR_ENCTYPE_NOT_BUILT:
-        return NULL;
-    case GK5_ERR_BAD_KEY_LENGTH:
-        return "the key does not have the enctype's key length";
-    case GK5_ERR_BAD_CIPHERTEXT_LENGTH:
-        return "the ciphertext is too short or not a whole number of blocks";
-    case GK5_ERR_INTEGRITY:
-        return "the integrity check failed: the data was altered or the key "
-               "is wrong";
-    case GK5_ERR_BAD_S2K_PARAMS:
-        return "the string-to-key parameters are malformed";
-    case GK5_ERR_S2K_WEAK:
-        return "the string-to-key iteration count is below the enctype's "
-               "default (4096 for aes-sha1, 32768 for aes-sha2 and camellia), "
-               "as MIT krb5 refuses too; such keys are for test vectors "
-               "only (GK5_S2K_ALLOW_WEAK)";
-    case GK5_ERR_RESERVED_12:
-        return "reserved gk5 error code 12, which no gk5 call returns "
-               "(formerly: the key usage number is not acceptable)";
-    case GK5_ERR_BAD_IOV:
-        return "an IOV buffer is missing, duplicated or of the wrong size";
-    case GK5_ERR_TOKEN_TRUNCATED:
-        return "the token is shorter than its header says";
-    case GK5_ERR_TOKEN_ID:
-        return "the token ID is wrong: not a token of the expected kind";
-    case GK5_ERR_TOKEN_FILLER:
-        return "the token's filler bytes are not 0xff";
-    case GK5_ERR_TOKEN_FLAGS:
-        return "the token's flags are unknown or inconsistent";
-    case GK5_ERR_TOKEN_DIRECTION:
-        return "the token was sent in our own direction (a reflected token)";
-    case GK5_ERR_TOKEN_SUBKEY_FLAG:
-        return "the token's AcceptorSubkey flag does not match the context";
-    case GK5_ERR_TOKEN_EC:
-        return "the token's EC field does not fit its lengths";
-    case GK5_ERR_RESERVED_21:
-        return "reserved gk5 error code 21, which no gk5 call returns "
-               "(formerly: the encrypted copy of the token header differs "
-               "from the header)";
-    case GK5_ERR_TOKEN_ALG:
-        return "the token's SGN_ALG or SEAL_ALG is not the context's "
-               "(RFC 1964)";
-    case GK5_ERR_TOKEN_FRAMING:
-        return "the token's RFC 2743 3.1 framing or mechanism OID is wrong";
-    case GK5_ERR_TOKEN_TRAILING:
-        return "bytes follow the end of the token";
-    case GK5_ERR_CTX_EXPIRED:
-        return "the security context has expired";
-    case GK5_ERR_CTX_NO_CONTEXT:
-        return "no security context was given";
-    case GK5_ERR_CTX_SEQ_EXHAUSTED:
-        return "the context's send sequence numbers are used up: establish "
-               "a new context";
-    case GK5_ERR_IMPORT_TRUNCATED:
-        return "the context buffer is shorter than its fields";
-    case GK5_ERR_IMPORT_TOO_LONG:
-        return "the context buffer has bytes left over after its last field";
-    case GK5_ERR_IMPORT_FLAGS:
-        return "the context buffer has unknown flag bits";
-    case GK5_ERR_IMPORT_VERSION:
-        return "the context buffer's format or version is not one gk5 knows";
-    case GK5_ERR_IMPORT_PROTOCOL:
-        return "the context's protocol, algorithms or flags do not fit its "
-               "enctype";
-    case GK5_ERR_IMPORT_KEY_LENGTH:
-        return "a key in the context buffer does not have its enctype's "
-               "length";
-    case GK5_ERR_IMPORT_DIGEST:
-        return "the context buffer's digest does not match its contents: it "
-               "was changed or damaged";
-    /* The receive window reports through the supplementary bits of the
-     * major status, whose words are below; these four minor codes were
-     * never returned. */
-    case GK5_ERR_RESERVED_34:
-        return "reserved gk5 error code 34, which no gk5 call returns "
-               "(formerly: duplicate token)";
-    case GK5_ERR_RESERVED_35:
-        return "reserved gk5 error code 35, which no gk5 call returns "
-               "(formerly: old token)";
-    case GK5_ERR_RESERVED_36:
-        return "reserved gk5 error code 36, which no gk5 call returns "
-               "(formerly: out-of-sequence token)";
-    case GK5_ERR_RESERVED_37:
-        return "reserved gk5 error code 37, which no gk5 call returns "
-               "(formerly: gap in the sequence)";
-    case GK5_ERR_BAD_QOP:
-        return "unsupported quality of protection (only the default, 0)";
-    case GK5_ERR_CONF_UNAVAILABLE:
-        return "confidentiality is not available";
-    case GK5_ERR_MIT:
-        return "an MIT krb5 GSS-API call failed (gk5_mit_display_status "
-               "gives MIT's words)";
-    case GK5_ERR_EXPORT_IN_USE:
-        return "gk5 has already made or taken tokens on this context: MIT's "
-               "export of it would send sequence numbers twice";
-    case GK5_ERR__COUNT:
-        break;
-    }
-    return NULL;
-}
 
 /* Does the table's row say what the code says?  (A bare REJECTED code
  * carries enctype 0, which the table does not know.) */
@@ -256,17 +269,14 @@ static void enctype_words(uint32_t err, char *buf, size_t len)
 GK5_EXPORT const char *gk5_strerror(uint32_t err)
 {
     static _Thread_local char text[STATUS_TEXT_MAX];
-    uint32_t code = GK5_ERR_CODE(err);
-    const char *words;
+    const struct err_row *row = err_row(GK5_ERR_CODE(err));
 
-    if (code == GK5_ERR_ENCTYPE_UNKNOWN || code == GK5_ERR_ENCTYPE_REJECTED ||
-        code == GK5_ERR_ENCTYPE_NOT_BUILT) {
+    if (row != NULL && row->enctype) {
         enctype_words(err, text, sizeof(text));
         return text;
     }
-    words = err_words(code);
-    if (words != NULL) {
-        return words;
+    if (row != NULL) {
+        return row->words;
     }
     snprintf(text, sizeof(text), "unknown gk5 error code %u", (unsigned)err);
     return text;

@@ -1099,7 +1099,7 @@ static void server_gss_err(gk5_rpc_error *err, const char *target,
 {
     uint32_t code = GK5_ERR_CODE(minor);
     int gk5_code =
-        code > 0 && code < GK5_ERR__COUNT &&
+        code > 0 && code < GK5I_ERR_COUNT &&
         ((minor >> 16) == 0 || code == GK5_ERR_ENCTYPE_UNKNOWN ||
          code == GK5_ERR_ENCTYPE_REJECTED || code == GK5_ERR_ENCTYPE_NOT_BUILT);
     const char *words = gk5_code ? gk5_display_status(major, minor)

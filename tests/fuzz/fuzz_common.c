@@ -4,6 +4,7 @@
 #include "fuzz_common.h"
 
 #include "common/trace.h"
+#include "crypto/crypto_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,20 @@ uint8_t fuzz_enctype_byte(int32_t enctype)
     return i < 0 ? 0xff : (uint8_t)i;
 }
 
+bool fuzz_des3(int32_t enctype)
+{
+    const struct gk5_enctype *row = gk5i_enctype_get(enctype);
+
+    return row != NULL && row->family == GK5I_FAMILY_DES3;
+}
+
+bool fuzz_rfc1964(int32_t enctype)
+{
+    const struct gk5_enctype *row = gk5i_enctype_get(enctype);
+
+    return row != NULL && row->rfc1964;
+}
+
 size_t fuzz_seed_key(int32_t enctype, unsigned which, uint8_t *key, size_t cap)
 {
     /* key = SHA-512("gk5 fuzz seed key\0" | be32 enctype | be32 which),
@@ -85,7 +100,7 @@ size_t fuzz_seed_key(int32_t enctype, unsigned which, uint8_t *key, size_t cap)
         return 0;
     }
     memcpy(key, md, klen);
-    if (enctype == 16) {
+    if (fuzz_des3(enctype)) {
         /* DES keys carry odd parity in each byte's low bit. */
         for (size_t i = 0; i < klen; i++) {
             uint8_t b = (uint8_t)(key[i] & 0xfe);
@@ -116,7 +131,7 @@ size_t fuzz_gssd_buffer_seq(const struct fuzz_cfg *cfg, bool peer, uint64_t seq,
     uint8_t key[64];
     size_t klen = fuzz_seed_key(cfg->enctype, 0, key, sizeof(key));
     bool initiator = peer ? !cfg->initiator : cfg->initiator;
-    bool cfx = cfg->enctype != 16;
+    bool cfx = !fuzz_rfc1964(cfg->enctype);
     uint32_t flags = 0;
 
     /* docs/design.md, "The rpc.gssd context buffer": host byte order, u32
@@ -225,7 +240,8 @@ bool fuzz_take_cfg(const uint8_t **data, size_t *size, struct fuzz_cfg *cfg,
     *b1 = (*data)[1];
     cfg->enctype = fuzz_enctypes[e];
     cfg->initiator = (*b1 & FUZZ_B1_ACCEPTOR) == 0;
-    cfg->acceptor_subkey = cfg->enctype != 16 && (*b1 & FUZZ_B1_SUBKEY) != 0;
+    cfg->acceptor_subkey =
+        !fuzz_rfc1964(cfg->enctype) && (*b1 & FUZZ_B1_SUBKEY) != 0;
     *data += 2;
     *size -= 2;
     return true;

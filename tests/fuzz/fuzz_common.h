@@ -56,6 +56,12 @@ bool fuzz_take_cfg(const uint8_t **data, size_t *size, struct fuzz_cfg *cfg,
 /* The byte 0 that selects enctype (for the corpus generator). */
 uint8_t fuzz_enctype_byte(int32_t enctype);
 
+/* What gk5's enctype table says of an enctype (never its number): DES3
+ * keys (odd parity, no ciphertext stealing) and RFC 1964 tokens; false for
+ * an enctype the table does not know. */
+bool fuzz_des3(int32_t enctype);
+bool fuzz_rfc1964(int32_t enctype);
+
 /* Deterministic key material: which = 0 is the context key, 1 another key
  * (MIT's initiator subkey when an acceptor subkey is in use).  DES3 keys
  * get odd parity.  Returns the key length, 0 if the enctype is unknown. */

@@ -243,7 +243,7 @@ static void generated(const struct fuzz_cfg *cfg, uint8_t b1,
         gk5_buffer_release(&tok);
         gk5_done(cfg, true, tx);
     }
-    if (cfg->enctype != 16 && (how & 1) != 0) {
+    if (!fuzz_rfc1964(cfg->enctype) && (how & 1) != 0) {
         fuzz_set_rrc(wire, tok_len, rrc);
     }
     changed = fuzz_apply_flips(&flips, wire, tok_len);

@@ -269,7 +269,7 @@ static void lucid_for(const struct fuzz_cfg *cfg, gk5_lucid_ctx *l,
     l->initiate = cfg->initiator;
     l->send_seq = cfg->initiator ? 1000 : 2000;
     l->recv_seq = cfg->initiator ? 2000 : 1000;
-    if (cfg->enctype == 16) {
+    if (fuzz_rfc1964(cfg->enctype)) {
         l->protocol = 0;
         l->rfc1964_kd.sign_alg = 4;
         l->rfc1964_kd.seal_alg = 2;

@@ -98,7 +98,7 @@ static void generated(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1,
         fuzz_fail("wrap on the peer context failed", major, minor);
     }
     wire = fuzz_dup(tok.value, tok.length);
-    if (cfg->enctype != 16 && (how & 1) != 0) {
+    if (!fuzz_rfc1964(cfg->enctype) && (how & 1) != 0) {
         fuzz_set_rrc(wire, tok.length, rrc);
     }
     changed = fuzz_apply_flips(&flips, wire, tok.length);

@@ -326,7 +326,7 @@ static void generated(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1,
             off += tx_iov[i].buffer.length;
         }
     }
-    if (recv == RECV_STREAM_RRC && cfg->enctype != 16) {
+    if (recv == RECV_STREAM_RRC && !fuzz_rfc1964(cfg->enctype)) {
         fuzz_set_rrc(wire, wire_len, rrc);
     }
     changed = fuzz_apply_flips(&flips, wire, wire_len);
@@ -344,7 +344,7 @@ static void generated(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1,
                     fuzz_dup(src, len), len);
             rx_owned[rn++] = true;
         }
-    } else if (recv == RECV_STREAM_RRC && cfg->enctype == 16) {
+    } else if (recv == RECV_STREAM_RRC && fuzz_rfc1964(cfg->enctype)) {
         rn = recut(tx_iov, wire, wire_len, pt_len, rrc, layout, sign, sign_len,
                    rx_iov, rx_owned);
     } else if (recv == RECV_STREAM || recv == RECV_STREAM_RRC) {
@@ -766,13 +766,13 @@ static void misuse(const struct fuzz_cfg *cfg, gk5_ctx *rx, uint8_t b1)
     gk5_ctx *tx = fuzz_ctx_fresh(cfg, true);
     int conf_req = (b1 & FUZZ_B1_CONF) != 0;
 
-    misuse_send(tx, conf_req, cfg->enctype != 16);
-    if (cfg->enctype == 16) {
+    misuse_send(tx, conf_req, !fuzz_rfc1964(cfg->enctype));
+    if (fuzz_rfc1964(cfg->enctype)) {
         misuse_lengths(tx, rx, conf_req);
     }
     fuzz_ctx_done(cfg, true, tx);
     size_limits(cfg, conf_req);
-    if (cfg->enctype != 16) {
+    if (!fuzz_rfc1964(cfg->enctype)) {
         misuse_receive(rx);
     }
     no_conf_state(cfg, conf_req);

@@ -155,7 +155,7 @@ static void per_message_seeds(const struct fuzz_cfg *cfg)
 {
     struct seed s;
     char name[256], full[300];
-    bool rfc4121 = cfg->enctype != 16;
+    bool rfc4121 = !fuzz_rfc1964(cfg->enctype);
 
     for (int conf = 0; conf < 2; conf++) {
         gk5_buffer tok = {0, NULL};
@@ -322,7 +322,7 @@ static void lucid_seeds(const struct fuzz_cfg *cfg)
     int32_t et = cfg->enctype;
     uint8_t key[64];
     uint8_t kl = (uint8_t)fuzz_seed_key(et, 0, key, sizeof(key));
-    bool des3 = et == 16;
+    bool des3 = fuzz_rfc1964(et);
     struct lucid_seed ok = {1,
                             des3 ? 0 : 1,
                             4,
@@ -675,7 +675,7 @@ static void import_gssd_negative(void)
 
     for (size_t i = 0; i < (sizeof(bad) / sizeof((bad)[0])); i++) {
         uint32_t flags = GK5_GSSD_FLAG_INITIATOR |
-                         (bad[i].enctype == 6 ? 0 : GK5_GSSD_FLAG_CFX);
+                         (fuzz_rfc1964(bad[i].enctype) ? 0 : GK5_GSSD_FLAG_CFX);
         uint32_t zero = 0, et = (uint32_t)bad[i].enctype;
         uint64_t seq = 7;
         s_reset(&s);
@@ -803,14 +803,14 @@ int main(int argc, char **argv)
             continue;
         }
         for (int r = 0; r < 2; r++) {
-            for (int k = 0; k < (et == 16 ? 1 : 2); k++) {
+            for (int k = 0; k < (fuzz_rfc1964(et) ? 1 : 2); k++) {
                 struct fuzz_cfg cfg = {et, r != 0, k != 0};
                 per_message_seeds(&cfg);
                 import_seeds(&cfg);
                 if (r == k) { /* to the initiator; to the acceptor, subkey */
                     fault_seeds(&cfg);
                 }
-                if (et == 16) {
+                if (fuzz_rfc1964(et)) {
                     des3_forged_seeds(&cfg);
                     des3_recut_seeds(&cfg);
                 }

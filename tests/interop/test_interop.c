@@ -24,6 +24,7 @@
 
 #include "bridge/gk5_mit.h"
 #include "bridge/mit_realm.h"
+#include "crypto/crypto_int.h"
 #include "tap_cells.h"
 
 #define LONG_RUN 1000 /* messages each way */
@@ -530,10 +531,12 @@ done:
 }
 
 /* The lucid enctype MIT reports for a session key of type et: DES3 is
- * exported as des3-cbc-raw (6). */
+ * exported as des3-cbc-raw (6), the row's other number. */
 static int32_t lucid_enctype_for(int32_t et)
 {
-    return et == 16 ? 6 : et;
+    const struct gk5_enctype *row = gk5i_enctype_get(et);
+
+    return row != NULL && row->alias_num != 0 ? row->alias_num : et;
 }
 
 /* Check gk5's view of the imported context against the lucid export. */
@@ -555,7 +558,7 @@ static void cell_inquire(struct peers *p, const gk5_lucid_ctx *f,
                info.acceptor_subkey !=
                    (f->protocol != 0 && f->cfx_kd.have_acceptor_subkey == 1) ||
                (info.enctype != lucid_et &&
-                !(lucid_et == 6 && info.enctype == 16)) ||
+                info.enctype != gk5i_enctype_canonical(lucid_et)) ||
                info.send_seq != f->send_seq ||
                (info.flags & (GK5_CTX_REPLAY | GK5_CTX_SEQUENCE)) !=
                    (GK5_CTX_REPLAY | GK5_CTX_SEQUENCE)) {
@@ -585,12 +588,13 @@ static void run_case(gk5_mit_realm *realm, int32_t et, enum role role,
     struct peers p;
     char text[512], name[768];
     int32_t want = lucid_enctype_for(et);
+    const struct gk5_enctype *row = gk5i_enctype_get(et);
 
     memset(&p, 0, sizeof(p));
     snprintf(p.label, sizeof(p.label), "%s(%d) %s gk5=%s |", enctype_name(et),
              (int)et, gk5_mit_path_name(path),
              role == GK5_INITIATOR ? "initiator" : "acceptor");
-    p.rfc1964 = et == 16;
+    p.rfc1964 = row != NULL && row->rfc1964;
 
     if (GK5_ERROR(gk5_mit_establish(&st, realm, et, &pair)) != 0) {
         cell_name(name, sizeof(name), &p, "MIT establishes the context");
@@ -610,9 +614,9 @@ static void run_case(gk5_mit_realm *realm, int32_t et, enum role role,
     const gk5_lucid_ctx *f = gk5_mit_lucid_fields(lucid);
     int32_t got = gk5_mit_lucid_enctype(lucid);
     bool shape = f->initiate == (role == GK5_INITIATOR) &&
-                 f->protocol == (et == 16 ? 0u : 1u) &&
-                 (et == 16 || (f->cfx_kd.have_acceptor_subkey == 1 &&
-                               (int32_t)f->cfx_kd.ctx_key.type == want));
+                 f->protocol == (p.rfc1964 ? 0u : 1u) &&
+                 (p.rfc1964 || (f->cfx_kd.have_acceptor_subkey == 1 &&
+                                (int32_t)f->cfx_kd.ctx_key.type == want));
     snprintf(text, sizeof(text), "lucid token enctype %d (want %d)", (int)got,
              (int)want);
     cell_name(name, sizeof(name), &p, text);

@@ -83,6 +83,15 @@ static void expect_gssd_fail(const uint8_t *buf, size_t len, uint32_t major,
     assert_null(ctx);
 }
 
+/* The gssd CFX flag an enctype's contexts carry: none for RFC 1964 tokens
+ * (the table's row says which). */
+static uint32_t cfx_flag(int32_t enctype)
+{
+    const struct gk5_enctype *row = gk5i_enctype_get(enctype);
+
+    return row != NULL && row->rfc1964 ? 0 : GK5_GSSD_FLAG_CFX;
+}
+
 static gk5_ctx *gssd_ctx(uint32_t flags, uint32_t endtime, uint64_t send_seq,
                          int32_t enctype, size_t key_len, uint8_t seed)
 {
@@ -1369,7 +1378,7 @@ static void make_pair(int32_t enctype, size_t key_len, uint32_t extra,
                       uint32_t endtime, uint8_t seed, gk5_ctx **init,
                       gk5_ctx **acc)
 {
-    uint32_t cfx = enctype == 16 ? 0 : GK5_GSSD_FLAG_CFX;
+    uint32_t cfx = cfx_flag(enctype);
 
     *init = gssd_ctx(cfx | GK5_GSSD_FLAG_INITIATOR | extra, endtime, 1000,
                      enctype, key_len, seed);
@@ -1536,7 +1545,7 @@ static void check_expired_calls(int32_t enctype, size_t key_len)
     gk5_buffer msg = {5, (void *)"hello"};
     gk5_buffer tok, mic, out = {0, NULL};
     uint32_t minor = 0;
-    uint32_t cfx = enctype == 16 ? 0 : GK5_GSSD_FLAG_CFX;
+    uint32_t cfx = cfx_flag(enctype);
 
     make_pair(enctype, key_len, 0, (uint32_t)time(NULL) + 3600, 0x83, &init,
               &acc);

@@ -78,11 +78,11 @@ static size_t usable_enctypes(const struct gk5_enctype **out, size_t max)
     return n;
 }
 
-/* RFC 8009 (enctypes 19 and 20) is encrypt-then-MAC; the others here are
- * RFC 3961 5.3 MAC-then-encrypt. */
+/* RFC 8009 (AES-SHA2) is encrypt-then-MAC; the others here are RFC 3961
+ * 5.3 MAC-then-encrypt. */
 static bool is_etm(const struct gk5_enctype *et)
 {
-    return et->num == 19 || et->num == 20;
+    return et->family == GK5I_FAMILY_AES_SHA2;
 }
 
 static void make_key(const struct gk5_enctype *et, uint8_t *key)

@@ -132,6 +132,43 @@ static void test_table_rows(void **state)
     assert_int_equal(d.enctype, 20);
 }
 
+/* The properties code outside the table asks instead of numbers. */
+static void test_table_properties(void **state)
+{
+    static const struct {
+        int32_t num;
+        enum gk5i_family family;
+        enum gk5i_onepass onepass;
+        bool rfc1964;
+    } want[] = {
+        {17, GK5I_FAMILY_AES_SHA1, GK5I_ONEPASS_MTE_SHA1, false},
+        {18, GK5I_FAMILY_AES_SHA1, GK5I_ONEPASS_MTE_SHA1, false},
+        {19, GK5I_FAMILY_AES_SHA2, GK5I_ONEPASS_ETM_SHA256, false},
+        {20, GK5I_FAMILY_AES_SHA2, GK5I_ONEPASS_NONE, false},
+        {25, GK5I_FAMILY_CAMELLIA, GK5I_ONEPASS_NONE, false},
+        {26, GK5I_FAMILY_CAMELLIA, GK5I_ONEPASS_NONE, false},
+        {16, GK5I_FAMILY_DES3, GK5I_ONEPASS_NONE, true},
+        {6, GK5I_FAMILY_DES3, GK5I_ONEPASS_NONE, true},
+        {23, GK5I_FAMILY_NONE, GK5I_ONEPASS_NONE, false},
+        {1, GK5I_FAMILY_NONE, GK5I_ONEPASS_NONE, false},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const struct gk5_enctype *row = gk5i_enctype_get(want[i].num);
+
+        assert_non_null(row);
+        assert_int_equal(row->family, want[i].family);
+        assert_int_equal(row->onepass, want[i].onepass);
+        assert_int_equal(row->rfc1964, want[i].rfc1964);
+    }
+    assert_int_equal(gk5i_enctype_canonical(6), 16);
+    assert_int_equal(gk5i_enctype_canonical(16), 16);
+    assert_int_equal(gk5i_enctype_canonical(18), 18);
+    assert_int_equal(gk5i_enctype_canonical(99), 99);
+    assert_int_equal(gk5i_enctype_canonical(-7), -7);
+}
+
 static void test_table_values(void **state)
 {
     (void)state;
@@ -482,6 +519,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_rows),
         cmocka_unit_test(test_table_values),
+        cmocka_unit_test(test_table_properties),
         cmocka_unit_test(test_s2k_default_iterations),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_rejected),

@@ -20,63 +20,116 @@
 struct mapping {
     uint32_t err;
     uint32_t major;
+    const char *words; /* gk5_strerror(err), byte for byte */
 };
 
-/* The expected class of every code, written out (not computed).  The
- * GK5_ERR_RESERVED_n slots are retired codes nothing returns: they keep
- * their numbers and words, and map to FAILURE like any unknown code. */
+/* The expected class and words of every code, written out (not computed).
+ * The GK5_ERR_RESERVED_n slots are retired codes nothing returns: they
+ * keep their numbers and words, and map to FAILURE like any unknown code.
+ * The enctype codes' words are those of the bare code (enctype 0). */
 static const struct mapping mappings[] = {
-    {GK5_OK, GK5_S_COMPLETE},
-    {GK5_ERR_NOMEM, GK5_S_FAILURE},
-    {GK5_ERR_INVALID_ARGUMENT, GK5_S_FAILURE},
-    {GK5_ERR_CRYPTO_BACKEND, GK5_S_FAILURE},
-    {GK5_ERR_BUFFER_TOO_SMALL, GK5_S_FAILURE},
-    {GK5_ERR_ENCTYPE_UNKNOWN, GK5_S_UNAVAILABLE},
-    {GK5_ERR_ENCTYPE_REJECTED, GK5_S_UNAVAILABLE},
-    {GK5_ERR_ENCTYPE_NOT_BUILT, GK5_S_UNAVAILABLE},
-    {GK5_ERR_BAD_KEY_LENGTH, GK5_S_FAILURE},
-    {GK5_ERR_BAD_CIPHERTEXT_LENGTH, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_INTEGRITY, GK5_S_BAD_SIG},
-    {GK5_ERR_BAD_S2K_PARAMS, GK5_S_FAILURE},
-    {GK5_ERR_RESERVED_12, GK5_S_FAILURE},
-    {GK5_ERR_BAD_IOV, GK5_S_FAILURE},
-    {GK5_ERR_TOKEN_TRUNCATED, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_TOKEN_ID, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_TOKEN_FILLER, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_TOKEN_FLAGS, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_TOKEN_DIRECTION, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_TOKEN_SUBKEY_FLAG, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_TOKEN_EC, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_RESERVED_21, GK5_S_FAILURE},
-    {GK5_ERR_TOKEN_ALG, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_TOKEN_FRAMING, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_TOKEN_TRAILING, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_CTX_EXPIRED, GK5_S_CONTEXT_EXPIRED},
-    {GK5_ERR_CTX_NO_CONTEXT, GK5_S_NO_CONTEXT},
-    {GK5_ERR_CTX_SEQ_EXHAUSTED, GK5_S_FAILURE},
-    {GK5_ERR_IMPORT_TRUNCATED, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_IMPORT_TOO_LONG, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_IMPORT_FLAGS, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_IMPORT_VERSION, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_IMPORT_PROTOCOL, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_IMPORT_KEY_LENGTH, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_RESERVED_34, GK5_S_FAILURE},
-    {GK5_ERR_RESERVED_35, GK5_S_FAILURE},
-    {GK5_ERR_RESERVED_36, GK5_S_FAILURE},
-    {GK5_ERR_RESERVED_37, GK5_S_FAILURE},
-    {GK5_ERR_BAD_QOP, GK5_S_BAD_QOP},
-    {GK5_ERR_CONF_UNAVAILABLE, GK5_S_FAILURE},
-    {GK5_ERR_MIT, GK5_S_FAILURE},
-    {GK5_ERR_EXPORT_IN_USE, GK5_S_FAILURE},
-    {GK5_ERR_IMPORT_DIGEST, GK5_S_DEFECTIVE_TOKEN},
-    {GK5_ERR_S2K_WEAK, GK5_S_FAILURE},
+    {GK5_OK, GK5_S_COMPLETE, "success"},
+    {GK5_ERR_NOMEM, GK5_S_FAILURE, "out of memory"},
+    {GK5_ERR_INVALID_ARGUMENT, GK5_S_FAILURE,
+     "invalid argument (a NULL pointer, an unknown flag or a bad length)"},
+    {GK5_ERR_CRYPTO_BACKEND, GK5_S_FAILURE,
+     "the OpenSSL crypto backend failed unexpectedly"},
+    {GK5_ERR_BUFFER_TOO_SMALL, GK5_S_FAILURE, "the output buffer is too small"},
+    {GK5_ERR_ENCTYPE_UNKNOWN, GK5_S_UNAVAILABLE, "unknown enctype 0"},
+    {GK5_ERR_ENCTYPE_REJECTED, GK5_S_UNAVAILABLE,
+     "enctype 0 is refused by policy (RFC 8429, RFC 6649)"},
+    {GK5_ERR_ENCTYPE_NOT_BUILT, GK5_S_UNAVAILABLE,
+     "enctype 0 is not built into this gk5"},
+    {GK5_ERR_BAD_KEY_LENGTH, GK5_S_FAILURE,
+     "the key does not have the enctype's key length"},
+    {GK5_ERR_BAD_CIPHERTEXT_LENGTH, GK5_S_DEFECTIVE_TOKEN,
+     "the ciphertext is too short or not a whole number of blocks"},
+    {GK5_ERR_INTEGRITY, GK5_S_BAD_SIG,
+     "the integrity check failed: the data was altered or the key is wrong"},
+    {GK5_ERR_BAD_S2K_PARAMS, GK5_S_FAILURE,
+     "the string-to-key parameters are malformed"},
+    {GK5_ERR_RESERVED_12, GK5_S_FAILURE,
+     "reserved gk5 error code 12, which no gk5 call returns (formerly: the key "
+     "usage number is not acceptable)"},
+    {GK5_ERR_BAD_IOV, GK5_S_FAILURE,
+     "an IOV buffer is missing, duplicated or of the wrong size"},
+    {GK5_ERR_TOKEN_TRUNCATED, GK5_S_DEFECTIVE_TOKEN,
+     "the token is shorter than its header says"},
+    {GK5_ERR_TOKEN_ID, GK5_S_DEFECTIVE_TOKEN,
+     "the token ID is wrong: not a token of the expected kind"},
+    {GK5_ERR_TOKEN_FILLER, GK5_S_DEFECTIVE_TOKEN,
+     "the token's filler bytes are not 0xff"},
+    {GK5_ERR_TOKEN_FLAGS, GK5_S_DEFECTIVE_TOKEN,
+     "the token's flags are unknown or inconsistent"},
+    {GK5_ERR_TOKEN_DIRECTION, GK5_S_DEFECTIVE_TOKEN,
+     "the token was sent in our own direction (a reflected token)"},
+    {GK5_ERR_TOKEN_SUBKEY_FLAG, GK5_S_DEFECTIVE_TOKEN,
+     "the token's AcceptorSubkey flag does not match the context"},
+    {GK5_ERR_TOKEN_EC, GK5_S_DEFECTIVE_TOKEN,
+     "the token's EC field does not fit its lengths"},
+    {GK5_ERR_RESERVED_21, GK5_S_FAILURE,
+     "reserved gk5 error code 21, which no gk5 call returns (formerly: the "
+     "encrypted copy of the token header differs from the header)"},
+    {GK5_ERR_TOKEN_ALG, GK5_S_DEFECTIVE_TOKEN,
+     "the token's SGN_ALG or SEAL_ALG is not the context's (RFC 1964)"},
+    {GK5_ERR_TOKEN_FRAMING, GK5_S_DEFECTIVE_TOKEN,
+     "the token's RFC 2743 3.1 framing or mechanism OID is wrong"},
+    {GK5_ERR_TOKEN_TRAILING, GK5_S_DEFECTIVE_TOKEN,
+     "bytes follow the end of the token"},
+    {GK5_ERR_CTX_EXPIRED, GK5_S_CONTEXT_EXPIRED,
+     "the security context has expired"},
+    {GK5_ERR_CTX_NO_CONTEXT, GK5_S_NO_CONTEXT, "no security context was given"},
+    {GK5_ERR_CTX_SEQ_EXHAUSTED, GK5_S_FAILURE,
+     "the context's send sequence numbers are used up: establish a new "
+     "context"},
+    {GK5_ERR_IMPORT_TRUNCATED, GK5_S_DEFECTIVE_TOKEN,
+     "the context buffer is shorter than its fields"},
+    {GK5_ERR_IMPORT_TOO_LONG, GK5_S_DEFECTIVE_TOKEN,
+     "the context buffer has bytes left over after its last field"},
+    {GK5_ERR_IMPORT_FLAGS, GK5_S_DEFECTIVE_TOKEN,
+     "the context buffer has unknown flag bits"},
+    {GK5_ERR_IMPORT_VERSION, GK5_S_DEFECTIVE_TOKEN,
+     "the context buffer's format or version is not one gk5 knows"},
+    {GK5_ERR_IMPORT_PROTOCOL, GK5_S_DEFECTIVE_TOKEN,
+     "the context's protocol, algorithms or flags do not fit its enctype"},
+    {GK5_ERR_IMPORT_KEY_LENGTH, GK5_S_DEFECTIVE_TOKEN,
+     "a key in the context buffer does not have its enctype's length"},
+    {GK5_ERR_RESERVED_34, GK5_S_FAILURE,
+     "reserved gk5 error code 34, which no gk5 call returns (formerly: "
+     "duplicate token)"},
+    {GK5_ERR_RESERVED_35, GK5_S_FAILURE,
+     "reserved gk5 error code 35, which no gk5 call returns (formerly: old "
+     "token)"},
+    {GK5_ERR_RESERVED_36, GK5_S_FAILURE,
+     "reserved gk5 error code 36, which no gk5 call returns (formerly: "
+     "out-of-sequence token)"},
+    {GK5_ERR_RESERVED_37, GK5_S_FAILURE,
+     "reserved gk5 error code 37, which no gk5 call returns (formerly: gap in "
+     "the sequence)"},
+    {GK5_ERR_BAD_QOP, GK5_S_BAD_QOP,
+     "unsupported quality of protection (only the default, 0)"},
+    {GK5_ERR_CONF_UNAVAILABLE, GK5_S_FAILURE,
+     "confidentiality is not available"},
+    {GK5_ERR_MIT, GK5_S_FAILURE,
+     "an MIT krb5 GSS-API call failed (gk5_mit_display_status gives MIT's "
+     "words)"},
+    {GK5_ERR_EXPORT_IN_USE, GK5_S_FAILURE,
+     "gk5 has already made or taken tokens on this context: MIT's export of it "
+     "would send sequence numbers twice"},
+    {GK5_ERR_IMPORT_DIGEST, GK5_S_DEFECTIVE_TOKEN,
+     "the context buffer's digest does not match its contents: it was changed "
+     "or damaged"},
+    {GK5_ERR_S2K_WEAK, GK5_S_FAILURE,
+     "the string-to-key iteration count is below the enctype's default (4096 "
+     "for aes-sha1, 32768 for aes-sha2 and camellia), as MIT krb5 refuses too; "
+     "such keys are for test vectors only (GK5_S2K_ALLOW_WEAK)"},
 };
 
 static void test_mapping_covers_every_code(void **state)
 {
     (void)state;
-    assert_int_equal(sizeof(mappings) / sizeof(mappings[0]), GK5_ERR__COUNT);
-    for (size_t i = 0; i < GK5_ERR__COUNT; i++) {
+    assert_int_equal(sizeof(mappings) / sizeof(mappings[0]), GK5I_ERR_COUNT);
+    for (size_t i = 0; i < GK5I_ERR_COUNT; i++) {
         uint32_t minor = 0xdeadbeef;
 
         assert_int_equal(mappings[i].err, i);
@@ -87,6 +140,35 @@ static void test_mapping_covers_every_code(void **state)
         }
         assert_int_equal(minor, mappings[i].err);
     }
+}
+
+/* Every code's words, and gk5_display_status of its major and the code:
+ * the major's words, ": ", the code's words (for GK5_OK the major's words
+ * alone). */
+static void test_words_of_every_code(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(mappings); i++) {
+        char want[1100];
+
+        assert_string_equal(gk5_strerror(mappings[i].err), mappings[i].words);
+        if (mappings[i].err == GK5_OK) {
+            snprintf(want, sizeof(want), "%s",
+                     gk5_display_status(mappings[i].major, 0));
+        } else {
+            snprintf(want, sizeof(want), "%s: %s",
+                     gk5_display_status(mappings[i].major, 0),
+                     mappings[i].words);
+        }
+        assert_string_equal(
+            gk5_display_status(mappings[i].major, mappings[i].err), want);
+    }
+    assert_string_equal(gk5_display_status(GK5_S_COMPLETE, GK5_OK),
+                        "the operation completed successfully");
+    assert_string_equal(
+        gk5_display_status(GK5_S_BAD_SIG, GK5_ERR_INTEGRITY),
+        "the token failed its integrity check: the integrity check failed: "
+        "the data was altered or the key is wrong");
 }
 
 /* The enctype rides in the high bits and survives into the minor. */
@@ -109,8 +191,8 @@ static void test_mapping_unknown_and_null(void **state)
     uint32_t minor = 0;
 
     (void)state;
-    assert_int_equal(gk5i_status(&minor, GK5_ERR__COUNT + 7), GK5_S_FAILURE);
-    assert_int_equal(minor, GK5_ERR__COUNT + 7);
+    assert_int_equal(gk5i_status(&minor, GK5I_ERR_COUNT + 7), GK5_S_FAILURE);
+    assert_int_equal(minor, GK5I_ERR_COUNT + 7);
     assert_int_equal(gk5i_status(NULL, GK5_ERR_INTEGRITY),
                      GK5_S_CALL_INACCESSIBLE_WRITE);
     assert_int_equal(gk5i_status(NULL, GK5_OK), GK5_S_CALL_INACCESSIBLE_WRITE);
@@ -120,10 +202,10 @@ static void test_mapping_unknown_and_null(void **state)
  * two codes share a sentence. */
 static void test_strerror_every_code(void **state)
 {
-    char seen[GK5_ERR__COUNT][256];
+    char seen[GK5I_ERR_COUNT][256];
 
     (void)state;
-    for (uint32_t i = 0; i < GK5_ERR__COUNT; i++) {
+    for (uint32_t i = 0; i < GK5I_ERR_COUNT; i++) {
         const char *s = gk5_strerror(i);
 
         assert_non_null(s);
@@ -137,7 +219,7 @@ static void test_strerror_every_code(void **state)
             }
         }
     }
-    assert_non_null(strstr(gk5_strerror(GK5_ERR__COUNT), "unknown"));
+    assert_non_null(strstr(gk5_strerror(GK5I_ERR_COUNT), "unknown"));
     assert_non_null(strstr(gk5_strerror(0xffffu), "unknown"));
     /* A retired code displayed from an old log still reads sensibly. */
     {
@@ -396,6 +478,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mapping_covers_every_code),
+        cmocka_unit_test(test_words_of_every_code),
         cmocka_unit_test(test_mapping_keeps_enctype),
         cmocka_unit_test(test_mapping_unknown_and_null),
         cmocka_unit_test(test_strerror_every_code),
