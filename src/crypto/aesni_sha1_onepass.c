@@ -15,7 +15,7 @@
  * cost of the slower of the two instead of their sum.
  *
  * Only whole 64-byte SHA-1 blocks at 64-byte offsets of the MAC input go
- * through here; ukey.c does the rest (the confounder's first block, the
+ * through here; onepass.c does the rest (the confounder's first block, the
  * ciphertext stealing at the end, the HMAC's padding and outer hash) with
  * OpenSSL, and checks the result against the serial path in the tests.
  * x86-64 only; elsewhere, or without the CPU features, gk5 stays serial.

@@ -181,7 +181,7 @@ struct gk5i_mac {
     EVP_MAC_CTX *evp;
 };
 
-/* ---- A prepared key (ukey.c) ----
+/* ---- A prepared key (ukey.c; run by cts.c, mac.c, onepass.c) ----
  * Keyed state made on first use, once: a key that only ever seals never
  * schedules the decryption, a MIC key never the cipher.  Per message
  * nothing is re-keyed: the MACs restart with the key they hold, and the
@@ -189,7 +189,7 @@ struct gk5i_mac {
  * costs about as much as ciphering 200 bytes): each message starts from
  * the chaining value the context is known to hold, corrected to the
  * message's IV in its first block (see gk5i_crypt_stream).  Confounders
- * come from a per-thread pool (ukey.c), not a per-key one. */
+ * come from a per-thread pool (confounder.c), not a per-key one. */
 struct gk5_ukey {
     const struct gk5_enctype *et;
     /* The raw subkeys keyed from: the context's (which outlives its
