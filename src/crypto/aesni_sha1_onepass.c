@@ -841,18 +841,9 @@ ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
     }
 }
 
-bool gk5i_onepass_set_enabled(bool on)
+bool gk5i_onepass_cpu(void)
 {
-    gk5i_fastpaths_set(on);
     return cpu_onepass();
-}
-
-#else /* no x86-64: no AES-NI paths */
-
-bool gk5i_onepass_set_enabled(bool on)
-{
-    gk5i_fastpaths_set(on);
-    return false;
 }
 
 #endif /* GK5_HAVE_ONEPASS */

@@ -18,9 +18,6 @@
 #include "profile.h"
 #include "ukey_int.h"
 
-/* EVP_CipherUpdate takes an int length: feed long segments in slices. */
-#define GK5_MAX_SLICE ((size_t)1 << 30)
-
 /* Whether Camellia runs on OpenSSL's low-level API (the seam). */
 static bool use_lowlevel_camellia(const gk5_ukey *uk)
 {
@@ -301,9 +298,9 @@ cleanup:
  * gathered and stolen by cts_tail.  Without CTS (DES3, RFC 3961 6.3) it is
  * CBC throughout.
  */
-uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
-                           size_t stream_len, const uint8_t *iv, bool encrypt,
-                           uint8_t *next_iv)
+uint32_t gk5i_cts_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
+                               size_t stream_len, const uint8_t *iv,
+                               bool encrypt, uint8_t *next_iv)
 {
     static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
     uint8_t blk[GK5_MAX_BLOCK_BYTES];
@@ -372,42 +369,18 @@ cleanup:
     return ret;
 }
 
-/*
- * RFC 1964 1.2.2 / 1.2.1.3 as MIT does DES3: raw CBC with Ke (the session
- * key), no confounder or MAC, over the DATA segments (whole blocks in
- * total) with the given IV.  Other segment types are ignored.
- */
-static GK5_WUR uint32_t raw_crypt(gk5_ukey *uk, const uint8_t *iv,
-                                  gk5_crypto_iov *iov, size_t n, bool encrypt)
+/* RFC 1964 raw CBC over total bytes of DATA segments (checked by ukey.c)
+ * from iv, on the CBC pass. */
+uint32_t gk5i_cts_raw_cbc(gk5_ukey *uk, const uint8_t *iv, gk5_crypto_iov *iov,
+                          size_t n, size_t total, bool encrypt)
 {
-    static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
     uint8_t blk[GK5_MAX_BLOCK_BYTES];
     struct gk5i_cursor c = {
         .iov = iov, .n = n, .mask = GK5I_TYPE_BIT(GK5_CRYPTO_IOV_DATA)};
     struct gk5i_cbc_pass cp;
-    size_t total = 0, bs;
-    uint32_t ret = GK5_OK;
+    uint32_t ret;
 
-    if (uk == NULL || iov == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    bs = uk->et->block_bytes;
-    if (bs == 0 || bs > sizeof(blk)) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (iov[i].length != 0 && iov[i].data == NULL) {
-            return GK5_ERR_BAD_IOV;
-        }
-        if (iov[i].flags == GK5_CRYPTO_IOV_DATA &&
-            !gk5i_add_len(&total, iov[i].length)) {
-            return GK5_ERR_BAD_IOV;
-        }
-    }
-    if (total % bs != 0) {
-        return GK5_ERR_BAD_CIPHERTEXT_LENGTH;
-    }
-    ret = gk5i_cbc_begin(&cp, uk, encrypt, iv != NULL ? iv : zero_iv);
+    ret = gk5i_cbc_begin(&cp, uk, encrypt, iv);
     if (ret == GK5_OK && !gk5i_cbc_run(&cp, &c, total, blk)) {
         ret = GK5_ERR_CRYPTO_BACKEND;
     }
@@ -416,16 +389,4 @@ static GK5_WUR uint32_t raw_crypt(gk5_ukey *uk, const uint8_t *iv,
     }
     zap(blk, sizeof(blk));
     return ret;
-}
-
-uint32_t gk5i_raw_encrypt_iov(gk5_ukey *uk, const uint8_t *iv,
-                              gk5_crypto_iov *iov, size_t n)
-{
-    return raw_crypt(uk, iv, iov, n, true);
-}
-
-uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk, const uint8_t *iv,
-                              gk5_crypto_iov *iov, size_t n)
-{
-    return raw_crypt(uk, iv, iov, n, false);
 }

@@ -62,21 +62,19 @@ cleanup:
     return ret;
 }
 
-/* Whether Camellia's CMAC runs on the low-level Camellia now (the
- * fast-path seam) rather than through EVP_MAC. */
-static bool cmac_lowlevel(const struct gk5_enctype *et)
-{
 #ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
-    return et->digest == NULL && strncmp(et->cipher, "CAMELLIA-", 9) == 0 &&
-           gk5i_fastpaths_on();
-#else
-    (void)et;
-    return false;
-#endif
+/* Whether Camellia's CMAC runs on the low-level Camellia now (a ukey on
+ * the fast paths, and the fast-path seam) rather than through EVP_MAC. */
+static bool cmac_lowlevel(const struct gk5_enctype *et, bool fast)
+{
+    return fast && et->digest == NULL &&
+           strncmp(et->cipher, "CAMELLIA-", 9) == 0 && gk5i_fastpaths_on();
 }
+#endif
 
 /* Keyed in the form a message would use now. */
-bool gk5i_mac_ready(const struct gk5_enctype *et, const struct gk5i_mac *m)
+bool gk5i_mac_ready(const struct gk5_enctype *et, bool fast,
+                    const struct gk5i_mac *m)
 {
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     if (m->hmac != NULL) {
@@ -84,11 +82,12 @@ bool gk5i_mac_ready(const struct gk5_enctype *et, const struct gk5i_mac *m)
     }
 #endif
 #ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
-    if (cmac_lowlevel(et)) {
+    if (cmac_lowlevel(et, fast)) {
         return m->cmac != NULL;
     }
 #else
     (void)et;
+    (void)fast;
 #endif
     return m->evp != NULL;
 }
@@ -107,18 +106,18 @@ void gk5i_mac_clear(struct gk5i_mac *m)
     m->evp = NULL;
 }
 
-/* Keys m: HMAC from precomputed pads where it can, CMAC on the low-level
- * Camellia where the seam says so, else EVP_MAC. */
-uint32_t gk5i_mac_key(const struct gk5_enctype *et, const uint8_t *key,
-                      size_t key_len, struct gk5i_mac *m)
+/* An HMAC keyed by hand is ready whatever the seam says (the seam switches
+ * only the cipher and CMAC); a ukey off the fast paths never has one. */
+uint32_t gk5i_mac_key(const struct gk5_enctype *et, bool fast,
+                      const uint8_t *key, size_t key_len, struct gk5i_mac *m)
 {
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
-    if (et->digest != NULL) {
+    if (fast && et->digest != NULL) {
         return gk5i_hmac_new(et->digest, key, key_len, &m->hmac);
     }
 #endif
 #ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
-    if (cmac_lowlevel(et)) {
+    if (cmac_lowlevel(et, fast)) {
         return gk5i_camellia_cmac_new(key, key_len, &m->cmac);
     }
 #endif

@@ -15,7 +15,7 @@
 
 /* ---- One-pass RFC 3962 sealing ---- */
 
-#if defined(GK5_HAVE_ONEPASS) && defined(GK5_HAVE_LOWLEVEL_HMAC)
+#ifdef GK5_HAVE_ONEPASS_DRIVERS
 
 /* Shorter messages gain too little to leave the serial path. */
 #define ONEPASS_MIN_STREAM 128
@@ -27,7 +27,7 @@
 static bool onepass_applies(const gk5_ukey *uk, const gk5_crypto_iov *iov,
                             size_t n, size_t stream_len)
 {
-    if (!gk5i_use_aesni(uk) || uk->ki.hmac == NULL ||
+    if (!gk5i_ukey_fast(uk) || !gk5i_use_aesni(uk) || uk->ki.hmac == NULL ||
         uk->et->cts_cipher == NULL || uk->et->block_bytes != 16 ||
         stream_len < ONEPASS_MIN_STREAM ||
         uk->et->profile != &gk5i_profile_rfc3962 ||
@@ -296,7 +296,7 @@ cleanup:
 static bool etm_onepass_applies(const gk5_ukey *uk, const gk5_crypto_iov *iov,
                                 size_t n, size_t stream_len)
 {
-    if (!gk5i_use_aesni(uk) || uk->ki.hmac == NULL ||
+    if (!gk5i_ukey_fast(uk) || !gk5i_use_aesni(uk) || uk->ki.hmac == NULL ||
         uk->et->profile != &gk5i_profile_rfc8009 || uk->et->block_bytes != 16 ||
         stream_len < ONEPASS_MIN_STREAM || !gk5i_hmac_sha256_can(uk->ki.hmac)) {
         return false;
@@ -432,38 +432,4 @@ cleanup:
     return ret;
 }
 
-#else
-
-uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
-                               size_t stream_len,
-                               uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len,
-                               bool *done)
-{
-    (void)uk;
-    (void)iov;
-    (void)n;
-    (void)stream_len;
-    (void)mac;
-    *mac_len = 0;
-    *done = false;
-    return GK5_OK;
-}
-
-uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
-                                 size_t stream_len,
-                                 uint8_t mac[GK5_MAX_MAC_BYTES],
-                                 size_t *mac_len, bool *done)
-{
-    return gk5i_mte_seal_onepass(uk, iov, n, stream_len, mac, mac_len, done);
-}
-
-uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
-                          size_t stream_len, bool encrypt,
-                          uint8_t mac[GK5_MAX_MAC_BYTES], size_t *mac_len,
-                          bool *done)
-{
-    (void)encrypt;
-    return gk5i_mte_seal_onepass(uk, iov, n, stream_len, mac, mac_len, done);
-}
-
-#endif
+#endif /* GK5_HAVE_ONEPASS_DRIVERS */

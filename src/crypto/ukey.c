@@ -57,6 +57,7 @@ static GK5_WUR uint32_t ukey_make(const struct gk5_enctype *et,
     uk->sk = sk;
     uk->aes = strncmp(et->cipher, "AES-", 4) == 0;
     uk->camellia = strncmp(et->cipher, "CAMELLIA-", 9) == 0;
+    uk->openssl_only = gk5i_openssl_only_on();
     if (own) {
         uk->sk_own = OPENSSL_malloc(sizeof(*uk->sk_own));
         if (uk->sk_own == NULL) {
@@ -98,7 +99,12 @@ uint32_t gk5i_ukey_dup(const gk5_ukey *src, gk5_ukey **out)
     if (src == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    return ukey_make(src->et, src->sk, true, out);
+    uint32_t ret = ukey_make(src->et, src->sk, true, out);
+
+    if (ret == GK5_OK) {
+        (*out)->openssl_only = src->openssl_only;
+    }
+    return ret;
 }
 
 /* OpenSSL's free functions cleanse the key schedules and MAC states. */
@@ -133,21 +139,31 @@ uint32_t gk5i_ukey_need(gk5_ukey *uk, unsigned what)
         return GK5_ERR_INVALID_ARGUMENT;
     }
     sk = uk->sk;
-    if ((what & GK5I_NEED_KI) != 0 && !gk5i_mac_ready(uk->et, &uk->ki)) {
-        ret = sk->ki_len == 0
-                  ? GK5_ERR_INVALID_ARGUMENT
-                  : gk5i_mac_key(uk->et, sk->ki, sk->ki_len, &uk->ki);
+    if ((what & GK5I_NEED_KI) != 0 &&
+        !gk5i_mac_ready(uk->et, gk5i_ukey_fast(uk), &uk->ki)) {
+        ret = sk->ki_len == 0 ? GK5_ERR_INVALID_ARGUMENT
+                              : gk5i_mac_key(uk->et, gk5i_ukey_fast(uk), sk->ki,
+                                             sk->ki_len, &uk->ki);
     }
     if (ret == GK5_OK && (what & GK5I_NEED_KC) != 0 &&
-        !gk5i_mac_ready(uk->et, &uk->kc)) {
-        ret = sk->kc_len == 0
-                  ? GK5_ERR_INVALID_ARGUMENT
-                  : gk5i_mac_key(uk->et, sk->kc, sk->kc_len, &uk->kc);
+        !gk5i_mac_ready(uk->et, gk5i_ukey_fast(uk), &uk->kc)) {
+        ret = sk->kc_len == 0 ? GK5_ERR_INVALID_ARGUMENT
+                              : gk5i_mac_key(uk->et, gk5i_ukey_fast(uk), sk->kc,
+                                             sk->kc_len, &uk->kc);
     }
     return ret;
 }
 
+/* ---- Which paths run a ukey ----
+ * Two switches, both test and bench seams.  The fast-path switch
+ * (gk5i_onepass_set_enabled) is read per message: off, AES and Camellia
+ * run on OpenSSL CBC contexts under cts.c's stealing, and nothing runs in
+ * one pass.  The OpenSSL-only switch is read when a ukey is made: such a
+ * ukey runs on OpenSSL's CTS ciphers and EVP_MAC alone, which is all a
+ * -Dfastpath=false build has. */
+
 static atomic_bool g_fast_off;
+static atomic_bool g_openssl_only;
 
 bool gk5i_fastpaths_on(void)
 {
@@ -159,12 +175,108 @@ void gk5i_fastpaths_set(bool on)
     atomic_store(&g_fast_off, !on);
 }
 
+bool gk5i_onepass_set_enabled(bool on)
+{
+    gk5i_fastpaths_set(on);
+#ifdef GK5_HAVE_ONEPASS
+    return gk5i_onepass_cpu();
+#else
+    return false;
+#endif
+}
+
+bool gk5i_openssl_only_on(void)
+{
+#ifdef GK5_FASTPATH
+    return atomic_load_explicit(&g_openssl_only, memory_order_relaxed);
+#else
+    return true;
+#endif
+}
+
+bool gk5i_openssl_only_set(bool on)
+{
+    atomic_store(&g_openssl_only, on);
+#ifdef GK5_FASTPATH
+    return true;
+#else
+    return false;
+#endif
+}
+
 const struct gk5_enctype *gk5i_ukey_enctype(const gk5_ukey *uk)
 {
     return uk != NULL ? uk->et : NULL;
 }
 
 /* ---- Per-message operations ---- */
+
+/* The one place a message's cipher is sent to its engine. */
+uint32_t gk5i_crypt_stream(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
+                           size_t stream_len, const uint8_t *iv, bool encrypt,
+                           uint8_t *next_iv)
+{
+#ifdef GK5_FASTPATH
+    if (gk5i_ukey_fast(uk)) {
+        return gk5i_cts_crypt_stream(uk, iov, n, stream_len, iv, encrypt,
+                                     next_iv);
+    }
+#endif
+    return gk5i_evp_crypt_stream(uk, iov, n, stream_len, iv, encrypt, next_iv);
+}
+
+/*
+ * RFC 1964 1.2.2 / 1.2.1.3 as MIT does DES3: raw CBC with Ke (the session
+ * key), no confounder or MAC, over the DATA segments (whole blocks in
+ * total) with the given IV (NULL: zero).  Other segment types are ignored.
+ */
+static GK5_WUR uint32_t raw_cbc(gk5_ukey *uk, const uint8_t *iv,
+                                gk5_crypto_iov *iov, size_t n, bool encrypt)
+{
+    static const uint8_t zero_iv[GK5_MAX_BLOCK_BYTES];
+    size_t total = 0, bs;
+
+    if (uk == NULL || iov == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    bs = uk->et->block_bytes;
+    if (bs == 0 || bs > GK5_MAX_BLOCK_BYTES) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (iov[i].length != 0 && iov[i].data == NULL) {
+            return GK5_ERR_BAD_IOV;
+        }
+        if (iov[i].flags == GK5_CRYPTO_IOV_DATA &&
+            !gk5i_add_len(&total, iov[i].length)) {
+            return GK5_ERR_BAD_IOV;
+        }
+    }
+    if (total % bs != 0) {
+        return GK5_ERR_BAD_CIPHERTEXT_LENGTH;
+    }
+    if (iv == NULL) {
+        iv = zero_iv;
+    }
+#ifdef GK5_FASTPATH
+    if (gk5i_ukey_fast(uk)) {
+        return gk5i_cts_raw_cbc(uk, iv, iov, n, total, encrypt);
+    }
+#endif
+    return gk5i_evp_raw_cbc(uk, iv, iov, n, total, encrypt);
+}
+
+uint32_t gk5i_raw_encrypt_iov(gk5_ukey *uk, const uint8_t *iv,
+                              gk5_crypto_iov *iov, size_t n)
+{
+    return raw_cbc(uk, iv, iov, n, true);
+}
+
+uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk, const uint8_t *iv,
+                              gk5_crypto_iov *iov, size_t n)
+{
+    return raw_cbc(uk, iv, iov, n, false);
+}
 
 uint32_t gk5i_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
                           gk5_crypto_iov *iov, size_t n)

@@ -13,6 +13,9 @@
 
 #include "profile.h"
 
+/* EVP_CipherUpdate takes an int length: feed long segments in slices. */
+#define GK5_MAX_SLICE ((size_t)1 << 30)
+
 /* ---- Segment types (crypto.h's GK5_CRYPTO_IOV_*) ---- */
 
 /* The cipher stream: confounder, data, padding. */
@@ -71,13 +74,14 @@ GK5_HIDDEN void gk5i_cursor_copy(struct gk5i_cursor *c, uint8_t *buf,
 /* ---- MAC states (mac.c) ---- */
 
 /* Whether m is keyed in the form a message would use now. */
-GK5_HIDDEN bool gk5i_mac_ready(const struct gk5_enctype *et,
+GK5_HIDDEN bool gk5i_mac_ready(const struct gk5_enctype *et, bool fast,
                                const struct gk5i_mac *m);
-/* Keys m: HMAC from precomputed pads where it can, CMAC on the low-level
- * Camellia where the fast paths are on, else EVP_MAC. */
+/* Keys m: with fast (gk5i_ukey_fast), HMAC from precomputed pads where it
+ * can and CMAC on the low-level Camellia where the seam says so; else, and
+ * without fast always, EVP_MAC. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_mac_key(const struct gk5_enctype *et,
-                                         const uint8_t *key, size_t key_len,
-                                         struct gk5i_mac *m);
+                                         bool fast, const uint8_t *key,
+                                         size_t key_len, struct gk5i_mac *m);
 GK5_HIDDEN void gk5i_mac_clear(struct gk5i_mac *m);
 
 /* ---- Keyed cipher contexts (algs.c) ---- */
@@ -89,7 +93,30 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_cipher_ctx_new(const char *name,
                                                 size_t key_len, int enc,
                                                 EVP_CIPHER_CTX **out);
 
-/* ---- The CBC/CTS engine (cts.c) ---- */
+/* ---- The cipher engines ----
+ * gk5i_crypt_stream and gk5i_raw_*_iov (ukey.c) run a ukey on one of
+ * them: cts.c, the hand-written CTS over keyed CBC (only in a
+ * -Dfastpath=true build), or cts_openssl.c, OpenSSL's CTS ciphers. */
+
+/* Each: the message's cipher (gk5i_crypt_stream's contract), and RFC 1964
+ * raw CBC with Ke over total bytes of DATA segments (whole blocks, checked
+ * by the caller) from iv. */
+#ifdef GK5_FASTPATH
+GK5_HIDDEN GK5_WUR uint32_t gk5i_cts_crypt_stream(
+    gk5_ukey *uk, gk5_crypto_iov *iov, size_t n, size_t stream_len,
+    const uint8_t *iv, bool encrypt, uint8_t *next_iv);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_cts_raw_cbc(gk5_ukey *uk, const uint8_t *iv,
+                                             gk5_crypto_iov *iov, size_t n,
+                                             size_t total, bool encrypt);
+#endif
+GK5_HIDDEN GK5_WUR uint32_t gk5i_evp_crypt_stream(
+    gk5_ukey *uk, gk5_crypto_iov *iov, size_t n, size_t stream_len,
+    const uint8_t *iv, bool encrypt, uint8_t *next_iv);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_evp_raw_cbc(gk5_ukey *uk, const uint8_t *iv,
+                                             gk5_crypto_iov *iov, size_t n,
+                                             size_t total, bool encrypt);
+
+/* ---- The CBC/CTS engine's pass (cts.c, for onepass.c) ---- */
 
 /*
  * One message's pass of CBC with Ke, on AES-NI or in an OpenSSL context.
