@@ -176,6 +176,12 @@ static int print_version(void)
 #else
     const char *rpc = "no (-Drpc=enabled builds it)";
 #endif
+#ifdef GK5_FASTPATH
+    const char *no_onepass = "no (AES runs on OpenSSL's EVP layer)";
+#else
+    const char *no_onepass = "no (-Dfastpath=false: OpenSSL's CTS ciphers "
+                             "and EVP_MAC only)";
+#endif
 
     printf("gk5 %s\n", gk5_version());
     printf("des3: %s\n",
@@ -185,7 +191,7 @@ static int print_version(void)
     printf("AES-NI/SHA-NI one-pass path: %s\n",
            onepass ? "yes (this CPU: AES on AES-NI, RFC 3962 sealed in one "
                      "pass)"
-                   : "no (AES runs on OpenSSL's EVP layer)");
+                   : no_onepass);
     printf("OpenSSL: %s\n", OpenSSL_version(OPENSSL_VERSION));
     if (fflush(stdout) != 0) {
         cli_error("cannot write output");

@@ -3,9 +3,9 @@
 # Copyright (c) 2026 The gk5 authors
 # The whole gk5 test suite, as CI runs it: installs what is missing (Debian
 # 12, as root), then builds and tests every configuration:
-#   default, -Ddes3=true, ASan+UBSan, valgrind memcheck over the unit suite,
-#   ThreadSanitizer on the threaded test, fuzz smoke runs, the constant-time
-#   check, the source checks and clang-format.
+#   default, -Ddes3=true, -Dfastpath=false, ASan+UBSan, valgrind memcheck over
+#   the unit suite, ThreadSanitizer on the threaded test, fuzz smoke runs,
+#   the constant-time check, the source checks and clang-format.
 # Usage: tools/test-all.sh [--fuzz-seconds N] [--quick]
 #   --quick: default and des3 builds only.
 set -euo pipefail
@@ -87,6 +87,13 @@ step "interop cells against MIT krb5 (-Ddes3=true), one line each"
 meson test -C "$builddir/des3" --suite interop --no-suite bench --verbose
 
 [ "$quick" = 1 ] && { echo "quick run: done"; exit 0; }
+
+# The hand-written paths compiled out: the same unit, vector and interop
+# suites on OpenSSL's CTS ciphers and EVP_MAC alone (with DES3, so that its
+# DES-EDE3-CBC path runs too).
+step "build + test: -Dfastpath=false (OpenSSL's CTS ciphers and EVP_MAC only)"
+configure "$builddir/nofastpath" -Dfastpath=false -Ddes3=true -Dmit=enabled
+meson test -C "$builddir/nofastpath" --print-errorlogs --num-processes 2 --no-suite bench
 
 step "build + test: ASan + UBSan (default and des3)"
 for v in default des3; do

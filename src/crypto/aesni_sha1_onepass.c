@@ -15,7 +15,7 @@
  * cost of the slower of the two instead of their sum.
  *
  * Only whole 64-byte SHA-1 blocks at 64-byte offsets of the MAC input go
- * through here; ukey.c does the rest (the confounder's first block, the
+ * through here; onepass.c does the rest (the confounder's first block, the
  * ciphertext stealing at the end, the HMAC's padding and outer hash) with
  * OpenSSL, and checks the result against the serial path in the tests.
  * x86-64 only; elsewhere, or without the CPU features, gk5 stays serial.
@@ -841,18 +841,9 @@ ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
     }
 }
 
-bool gk5i_onepass_set_enabled(bool on)
+bool gk5i_onepass_cpu(void)
 {
-    gk5i_fastpaths_set(on);
     return cpu_onepass();
-}
-
-#else /* no x86-64: no AES-NI paths */
-
-bool gk5i_onepass_set_enabled(bool on)
-{
-    gk5i_fastpaths_set(on);
-    return false;
 }
 
 #endif /* GK5_HAVE_ONEPASS */

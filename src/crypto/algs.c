@@ -16,6 +16,8 @@
 #include <openssl/kdf.h>
 
 #include "crypto_int.h"
+#include "profile.h"
+#include "ukey_int.h"
 
 enum alg_kind { ALG_CIPHER, ALG_MAC, ALG_KDF };
 
@@ -120,4 +122,71 @@ void gk5i_free(void *p)
 void gk5i_clear_free(void *p, size_t n)
 {
     OPENSSL_clear_free(p, n);
+}
+
+/* ---- Keyed cipher contexts (the CBC engine; derivation and PRF) ---- */
+
+/* A cipher context of the named cipher keyed with key for one direction,
+ * padding off, zero IV. */
+uint32_t gk5i_cipher_ctx_new(const char *name, const uint8_t *key,
+                             size_t key_len, int enc, EVP_CIPHER_CTX **out)
+{
+    EVP_CIPHER *cipher = NULL;
+    EVP_CIPHER_CTX *ctx = NULL;
+    uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
+    bool owned = false;
+
+    *out = NULL;
+    cipher = gk5i_cipher_get(name, &owned);
+    if (cipher == NULL) {
+        goto cleanup;
+    }
+    if ((size_t)EVP_CIPHER_get_key_length(cipher) != key_len) {
+        ret = GK5_ERR_BAD_KEY_LENGTH;
+        goto cleanup;
+    }
+    ctx = EVP_CIPHER_CTX_new();
+    if (ctx == NULL) {
+        ret = GK5_ERR_NOMEM;
+        goto cleanup;
+    }
+    if (!EVP_CipherInit_ex2(ctx, cipher, key, NULL, enc, NULL) ||
+        !EVP_CIPHER_CTX_set_padding(ctx, 0)) {
+        goto cleanup;
+    }
+    *out = ctx;
+    ctx = NULL;
+    ret = GK5_OK;
+
+cleanup:
+    EVP_CIPHER_CTX_free(ctx);
+    if (owned) {
+        EVP_CIPHER_free(cipher);
+    }
+    return ret;
+}
+
+uint32_t gk5i_cbc_encrypt_zero_iv(const char *cipher, const uint8_t *key,
+                                  size_t key_len, const uint8_t *in, size_t len,
+                                  uint8_t *out)
+{
+    EVP_CIPHER_CTX *ctx = NULL;
+    int outl = 0;
+    uint32_t ret;
+
+    if (len > INT_MAX) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    ret = gk5i_cipher_ctx_new(cipher, key, key_len, 1, &ctx);
+    if (ret != GK5_OK) {
+        return ret;
+    }
+    /* new_cipher_ctx leaves the IV zero (none was given). */
+    if (!EVP_CipherUpdate(ctx, out, &outl, in, (int)len) ||
+        (size_t)outl != len) {
+        zap(out, len);
+        ret = GK5_ERR_CRYPTO_BACKEND;
+    }
+    EVP_CIPHER_CTX_free(ctx);
+    return ret;
 }

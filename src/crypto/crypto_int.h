@@ -203,6 +203,15 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_encrypt_with_confounder(
  * process.  Returns whether this build and CPU have the AES-NI ones. */
 GK5_HIDDEN bool gk5i_onepass_set_enabled(bool on);
 
+/* Test seam: ukeys made while this is on run on OpenSSL's own primitives
+ * alone -- the CTS ciphers ("AES-128-CBC-CTS", "CAMELLIA-256-CBC-CTS", ...
+ * in CS3 mode; DES3 on "DES-EDE3-CBC") and EVP_MAC's HMAC and CMAC --
+ * as every ukey does in a -Dfastpath=false build: the reference the
+ * differential test holds the hand-written paths to.  A ukey keeps the
+ * path it was made on (so does gk5i_ukey_dup's copy).  Returns whether
+ * this build has the hand-written paths at all. */
+GK5_HIDDEN bool gk5i_openssl_only_set(bool on);
+
 /* Test seam for RFC 3962 Appendix B: raw CBC-CTS (CS3, the Kerberos
  * variant) with the enctype's cipher, no confounder or MAC.  iv: 16 bytes
  * (NULL = zero); next_iv (may be NULL) receives the cipher state RFC 3962

@@ -243,8 +243,11 @@ uint32_t gk5i_saltp(const struct gk5_enctype *et, const uint8_t *salt,
  * AES-NI where the CPU has it), RFC 8009
  * KDF-HMAC-SHA2 on precomputed HMAC pads, RFC 6803 KDF-FEEDBACK-CMAC on a
  * keyed CMAC.  The KDF functions above stay the reference: the tests
- * compare the two for every enctype and many keys and usages.
+ * compare the two for every enctype and many keys and usages.  A
+ * -Dfastpath=false build has none of this: every subkey comes from
+ * OpenSSL's KDFs, one call each.
  */
+#ifdef GK5_FASTPATH
 struct kdf_base {
     const struct gk5_enctype *et;
 #ifdef GK5_HAVE_ONEPASS
@@ -476,6 +479,9 @@ static GK5_WUR uint32_t base_derive(struct kdf_base *b, const uint8_t *constant,
 #endif
     return GK5_ERR_INVALID_ARGUMENT;
 }
+#else
+struct kdf_base;
+#endif /* GK5_FASTPATH */
 
 /* ---- Subkeys ---- */
 
@@ -501,9 +507,14 @@ static GK5_WUR uint32_t derive_usage_key(const struct gk5_enctype *et,
     if (len == 0 || len > GK5_MAX_KEY_BYTES) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
+#ifdef GK5_FASTPATH
     if (base != NULL) {
         ret = base_derive(base, constant, sizeof(constant), out, len);
-    } else {
+    } else
+#else
+    (void)base;
+#endif
+    {
         ret = et->profile->derive(et, key, key_len, constant, sizeof(constant),
                                   out, len);
     }
@@ -577,11 +588,15 @@ uint32_t gk5i_derive_subkeys_many(const struct gk5_enctype *et,
                                   const uint32_t *usages, size_t n,
                                   struct gk5i_subkeys *out)
 {
+#ifdef GK5_FASTPATH
     struct kdf_base base;
     bool batched = false;
+#endif
     uint32_t ret = GK5_ERR_INVALID_ARGUMENT;
 
+#ifdef GK5_FASTPATH
     memset(&base, 0, sizeof(base));
+#endif
     if (out == NULL || usages == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
@@ -592,10 +607,18 @@ uint32_t gk5i_derive_subkeys_many(const struct gk5_enctype *et,
         ret = GK5_ERR_BAD_KEY_LENGTH;
         goto cleanup;
     }
+#ifdef GK5_FASTPATH
     ret = base_init(&base, et, key, key_len, &batched);
+#else
+    ret = GK5_OK;
+#endif
     for (size_t i = 0; i < n && ret == GK5_OK; i++) {
-        ret = derive_subkeys(et, batched ? &base : NULL, key, key_len,
-                             usages[i], &out[i]);
+#ifdef GK5_FASTPATH
+        struct kdf_base *b = batched ? &base : NULL;
+#else
+        struct kdf_base *b = NULL;
+#endif
+        ret = derive_subkeys(et, b, key, key_len, usages[i], &out[i]);
     }
 
 cleanup:
@@ -604,7 +627,9 @@ cleanup:
             gk5i_subkeys_wipe(&out[i]);
         }
     }
+#ifdef GK5_FASTPATH
     base_free(&base);
+#endif
     return ret;
 }
 

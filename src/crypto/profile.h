@@ -57,7 +57,7 @@ GK5_HIDDEN extern const struct gk5_profile gk5i_profile_des3;
  * OpenSSL 3.0's EVP_MAC HMAC allocates twice per restart; this one does not
  * allocate per message.  It needs OpenSSL's low-level (deprecated) digest
  * API; without it HMAC runs through EVP_MAC like CMAC. */
-#ifndef OPENSSL_NO_DEPRECATED_3_0
+#if defined(GK5_FASTPATH) && !defined(OPENSSL_NO_DEPRECATED_3_0)
 #define GK5_HAVE_LOWLEVEL_HMAC 1
 struct gk5i_hmac; /* one key; one thread at a time */
 /* digest: "SHA1", "SHA256" or "SHA384"; key at most one digest block. */
@@ -94,6 +94,9 @@ GK5_HIDDEN void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
  * all off, so that the EVP path (their oracle) runs instead. */
 GK5_HIDDEN bool gk5i_fastpaths_on(void);
 GK5_HIDDEN void gk5i_fastpaths_set(bool on);
+/* Whether ukeys made now run on OpenSSL's own primitives alone
+ * (gk5i_openssl_only_set; always in a -Dfastpath=false build). */
+GK5_HIDDEN bool gk5i_openssl_only_on(void);
 
 /* ---- AES-NI (aesni_sha1_onepass.c) ----
  * On x86-64 with AES-NI and SHA-NI (checked at run time) AES keys are
@@ -103,11 +106,14 @@ GK5_HIDDEN void gk5i_fastpaths_set(bool on);
  * HMAC-SHA1 over the same 64-byte pieces in one loop.  The OpenSSL path
  * stays beside it as the fallback and as the tests' oracle
  * (gk5i_onepass_set_enabled). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(GK5_FASTPATH) && defined(__x86_64__) &&                            \
+    (defined(__GNUC__) || defined(__clang__))
 #define GK5_HAVE_ONEPASS 1
 struct gk5i_aes_key; /* AES round keys, for one direction */
 /* The CPU has the instructions and the test seam has not turned them off. */
 GK5_HIDDEN bool gk5i_onepass_available(void);
+/* The CPU has the instructions (CPUID, asked once). */
+GK5_HIDDEN bool gk5i_onepass_cpu(void);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_aes_key_new(const uint8_t *key, size_t key_len,
                                              bool decrypt,
                                              struct gk5i_aes_key **out);
@@ -143,7 +149,8 @@ GK5_HIDDEN void gk5i_onepass_cbc_dec_sha1(const struct gk5i_aes_key *k,
 /* ---- Camellia on OpenSSL's low-level API (rfc6803_camellia.c) ----
  * One key schedule for both directions instead of an EVP context for
  * each; used where the fast paths are on (gk5i_onepass_set_enabled). */
-#if !defined(OPENSSL_NO_DEPRECATED_3_0) && !defined(OPENSSL_NO_CAMELLIA)
+#if defined(GK5_FASTPATH) && !defined(OPENSSL_NO_DEPRECATED_3_0) &&            \
+    !defined(OPENSSL_NO_CAMELLIA)
 #define GK5_HAVE_LOWLEVEL_CAMELLIA 1
 struct gk5i_camellia_key;
 GK5_HIDDEN GK5_WUR uint32_t gk5i_camellia_key_new(
@@ -181,7 +188,7 @@ struct gk5i_mac {
     EVP_MAC_CTX *evp;
 };
 
-/* ---- A prepared key (ukey.c) ----
+/* ---- A prepared key (ukey.c; run by cts.c, mac.c, onepass.c) ----
  * Keyed state made on first use, once: a key that only ever seals never
  * schedules the decryption, a MIC key never the cipher.  Per message
  * nothing is re-keyed: the MACs restart with the key they hold, and the
@@ -189,7 +196,7 @@ struct gk5i_mac {
  * costs about as much as ciphering 200 bytes): each message starts from
  * the chaining value the context is known to hold, corrected to the
  * message's IV in its first block (see gk5i_crypt_stream).  Confounders
- * come from a per-thread pool (ukey.c), not a per-key one. */
+ * come from a per-thread pool (confounder.c), not a per-key one. */
 struct gk5_ukey {
     const struct gk5_enctype *et;
     /* The raw subkeys keyed from: the context's (which outlives its
@@ -202,8 +209,12 @@ struct gk5_ukey {
      * next message re-initialises the context with its IV. */
     uint8_t enc_chain[GK5_MAX_BLOCK_BYTES], dec_chain[GK5_MAX_BLOCK_BYTES];
     bool enc_chain_known, dec_chain_known;
-    bool aes;           /* the cipher is AES: the AES-NI path may run it */
-    bool camellia;      /* the cipher is Camellia: the low-level path may */
+    bool aes;      /* the cipher is AES: the AES-NI path may run it */
+    bool camellia; /* the cipher is Camellia: the low-level path may */
+    /* Made while gk5i_openssl_only_set(true), or in a -Dfastpath=false
+     * build: runs on OpenSSL's CTS ciphers and EVP_MAC only (cts_openssl.c,
+     * mac.c), cbc_enc/cbc_dec then being the CTS (DES3: CBC) contexts. */
+    bool openssl_only;
     struct gk5i_mac ki; /* Ki: HMAC or CMAC */
     struct gk5i_mac kc; /* Kc: HMAC or CMAC */
 #ifdef GK5_HAVE_ONEPASS
@@ -213,6 +224,18 @@ struct gk5_ukey {
     struct gk5i_camellia_key *cam; /* Ke, both directions */
 #endif
 };
+
+/* Whether uk runs on the hand-written paths (cts.c, onepass.c, the HMAC
+ * and CMAC by hand) rather than on OpenSSL's own primitives alone. */
+static inline bool gk5i_ukey_fast(const gk5_ukey *uk)
+{
+#ifdef GK5_FASTPATH
+    return !uk->openssl_only;
+#else
+    (void)uk;
+    return false;
+#endif
+}
 
 /* What a message needs keyed (gk5i_ukey_need): Ki, Kc.  The cipher is
  * keyed by gk5i_crypt_stream itself. */
@@ -327,7 +350,10 @@ gk5i_random_to_key_identity(const struct gk5_enctype *et, const uint8_t *in,
 GK5_HIDDEN GK5_WUR uint32_t gk5i_prf_simplified(
     const struct gk5_enctype *et, const uint8_t *key, size_t key_len,
     const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len);
-/* RFC 3962 sealing in one pass where it applies (AES with HMAC-SHA1, the
+#if defined(GK5_HAVE_ONEPASS) && defined(GK5_HAVE_LOWLEVEL_HMAC)
+#define GK5_HAVE_ONEPASS_DRIVERS 1
+/* ---- The one-pass drivers (onepass.c) ----
+ * RFC 3962 sealing in one pass where it applies (AES with HMAC-SHA1, the
  * CPU instructions, no SIGN_ONLY data, long enough to gain): the MAC of
  * and the CTS encryption of the HEADER, DATA and PADDING segments, each
  * piece read once.  *done false: not applied, nothing touched. */
@@ -350,6 +376,42 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov,
                                              bool encrypt,
                                              uint8_t mac[GK5_MAX_MAC_BYTES],
                                              size_t *mac_len, bool *done);
+#else
+/* No one-pass drivers in this build: the serial path runs every message. */
+static inline uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov,
+                                             size_t n, size_t stream_len,
+                                             uint8_t mac[GK5_MAX_MAC_BYTES],
+                                             size_t *mac_len, bool *done)
+{
+    (void)uk;
+    (void)iov;
+    (void)n;
+    (void)stream_len;
+    (void)mac;
+    *mac_len = 0;
+    *done = false;
+    return GK5_OK;
+}
+
+static inline uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk,
+                                               gk5_crypto_iov *iov, size_t n,
+                                               size_t stream_len,
+                                               uint8_t mac[GK5_MAX_MAC_BYTES],
+                                               size_t *mac_len, bool *done)
+{
+    return gk5i_mte_seal_onepass(uk, iov, n, stream_len, mac, mac_len, done);
+}
+
+static inline uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov,
+                                        size_t n, size_t stream_len,
+                                        bool encrypt,
+                                        uint8_t mac[GK5_MAX_MAC_BYTES],
+                                        size_t *mac_len, bool *done)
+{
+    (void)encrypt;
+    return gk5i_mte_seal_onepass(uk, iov, n, stream_len, mac, mac_len, done);
+}
+#endif
 /* MAC-then-encrypt over IOVs: E(Ke, conf | data [| pad]) | H(Ki, ...). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk,
                                                  const uint8_t *confounder,

@@ -15,7 +15,7 @@
  * function calls a restart would cost.  This is the one place gk5 uses
  * deprecated OpenSSL API; with an OpenSSL built without it
  * (OPENSSL_NO_DEPRECATED_3_0) profile.h leaves GK5_HAVE_LOWLEVEL_HMAC
- * undefined and ukey.c runs HMAC through EVP_MAC like CMAC.
+ * undefined and mac.c runs HMAC through EVP_MAC like CMAC.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 

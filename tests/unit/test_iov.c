@@ -853,6 +853,12 @@ static void test_allocation_count(void **state)
         /* valgrind or another tool replaced malloc: nothing to count. */
         skip();
     }
+#ifndef GK5_FASTPATH
+    /* -Dfastpath=false: OpenSSL 3.0's EVP_MAC HMAC allocates on every
+     * restart and its CTS ciphers need a scattered message gathered; not
+     * allocating per message is a property of the hand-written paths. */
+    skip();
+#endif
     for (size_t e = 0; e < n_et; e++) {
         int32_t et = ets[e];
         static const uint8_t msg[300] = {1, 2, 3};

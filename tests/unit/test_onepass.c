@@ -65,6 +65,8 @@ static void fill(uint8_t *p, size_t n)
     }
 }
 
+#ifdef GK5_HAVE_ONEPASS
+
 static int need_onepass(void **state)
 {
     (void)state;
@@ -74,8 +76,6 @@ static int need_onepass(void **state)
     }
     return 0;
 }
-
-#ifdef GK5_HAVE_ONEPASS
 
 /* The loop against OpenSSL's AES-CBC and SHA-1. */
 static void test_loop_vs_openssl(void **state)
