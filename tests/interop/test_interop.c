@@ -23,8 +23,8 @@
 #include <gk5/gk5.h>
 
 #include "bridge/gk5_mit.h"
-#include "establish.h"
 #include "crypto/crypto_int.h"
+#include "establish.h"
 #include "tap_cells.h"
 
 #define LONG_RUN 1000 /* messages each way */
