@@ -26,7 +26,7 @@
 
 #include <gk5/gk5.h>
 
-#include "bridge/mit_realm.h"
+#include "establish.h"
 #include "crypto/crypto_int.h"
 
 /* ---- What is measured ---- */

@@ -77,7 +77,7 @@ static void establish(int32_t etype, gss_ctx_id_t *ic, gss_ctx_id_t *ac)
     krb5_enctype et = etype;
 
     if (dir == NULL) {
-        fprintf(stderr, "interposer_bench: run inside tests/interop/kdc.sh\n");
+        fprintf(stderr, "interposer_bench: run inside gk5 realm run\n");
         exit(2);
     }
     snprintf(ckt, sizeof(ckt), "%s/client.keytab", dir);

@@ -13,7 +13,6 @@
 set -u
 set -o pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=1
 enctypes=""
 build=""
@@ -35,7 +34,7 @@ for f in "$prog" "$module"; do
     [ -e "$f" ] || { echo "interposer_bench: $f not built" >&2; exit 2; }
 done
 if [ -z "${GK5_REALM_DIR:-}" ]; then
-    exec bash "$here/tests/interop/kdc.sh" run -- bash "$0" --seconds "$seconds" \
+    exec "$build/tools/gk5" realm run -- bash "$0" --seconds "$seconds" \
         ${enctypes:+--enctypes "$enctypes"} "$build"
 fi
 

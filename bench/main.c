@@ -5,7 +5,7 @@
  * `gk5 bench ARGS` runs this program with ARGS (tools/cli_bench.c), so its
  * usage, messages and exit statuses are those of `gk5 bench`.
  *
- * One process, one run: a throwaway MIT realm (src/bridge/mit_realm.c),
+ * One process, one run: a throwaway MIT realm (support/realm/realm.c),
  * then for each enctype a session measured (run.c), then the report
  * (report.c), or with --contexts the many-contexts table (contexts.c).
  * bench.h lists the parts.

@@ -37,7 +37,7 @@ for f in "$gk5" "$module"; do
 done
 
 if [ -z "${GK5_REALM_DIR:-}" ]; then
-    exec bash "$here/tests/interop/kdc.sh" run -- bash "$0" --seconds "$seconds" \
+    exec "$build/tools/gk5" realm run -- bash "$0" --seconds "$seconds" \
         --threads "$threads" --size "$sizes" "$build"
 fi
 

@@ -21,7 +21,6 @@
 set -u
 set -o pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=2
 csv=0
 build=""
@@ -46,7 +45,7 @@ done
 
 # A realm of our own unless we already run inside one.
 if [ -z "${GK5_REALM_DIR:-}" ]; then
-    exec bash "$here/tests/interop/kdc.sh" run -- bash "$0" --seconds "$seconds" \
+    exec "$build/tools/gk5" realm run -- bash "$0" --seconds "$seconds" \
         $([ $csv = 1 ] && echo --csv) "$build"
 fi
 realm=$GK5_REALM_DIR

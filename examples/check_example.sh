@@ -8,7 +8,7 @@
 #
 # PROGRAM runs with the NAME=VALUE variables added to its environment; in
 # those and in ARGS, @REALM@ stands for GK5_REALM_DIR, the throwaway realm
-# that tests/interop/kdc.sh made (run this under `kdc.sh run --`).  The
+# that `gk5 realm run` made (run this under `gk5 realm run --`).  The
 # test passes when PROGRAM exits 0 and each REGEX (grep -E) matches a line
 # of its standard output, in the order given.  Its output is shown either
 # way.
@@ -40,7 +40,7 @@ realm() {
     case $1 in
         *@REALM@*)
             if [ -z "${GK5_REALM_DIR-}" ]; then
-                echo "check_example: '$1' needs GK5_REALM_DIR (run under kdc.sh run --)" >&2
+                echo "check_example: '$1' needs GK5_REALM_DIR (run under gk5 realm run --)" >&2
                 exit 2
             fi
             printf '%s\n' "${1//@REALM@/$GK5_REALM_DIR}"

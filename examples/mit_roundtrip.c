@@ -22,7 +22,7 @@
  * initiator uses MIT's default credentials: the ccache of kinit
  * (KRB5CCNAME), or initial credentials MIT gets from the client keytab
  * named by KRB5_CLIENT_KTNAME.  gk5's tests run it in a throwaway realm
- * (tests/interop/kdc.sh).
+ * (`gk5 realm run`).
  *
  * Build against an installed gk5:
  *

@@ -29,6 +29,7 @@ int gk5_cli_ctx(int argc, char **argv);     /* cli_ctx.c */
 #ifdef GK5_HAVE_MIT
 int gk5_cli_demo(int argc, char **argv);    /* demo.c */
 int gk5_cli_interop(int argc, char **argv); /* cli_interop.c */
+int gk5_cli_realm(int argc, char **argv);   /* cli_realm.c */
 #endif
 #ifdef GK5_HAVE_BENCH
 int gk5_cli_bench(int argc, char **argv); /* cli_bench.c: runs gk5-bench */

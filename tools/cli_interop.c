@@ -36,11 +36,6 @@ size_t interop_message_len(void)
     return sizeof(interop_message) - 1;
 }
 
-/* Asked of both ends: the cells need replay and sequence detection. */
-#define REQ_FLAGS                                                              \
-    (GSS_C_MUTUAL_FLAG | GSS_C_REPLAY_FLAG | GSS_C_SEQUENCE_FLAG |             \
-     GSS_C_CONF_FLAG | GSS_C_INTEG_FLAG)
-
 static const char *const cell_titles[INTEROP_N_CELLS] = {
     [INTEROP_SEALED_G2M] = "sealed>M", [INTEROP_INTEG_G2M] = "integ>M",
     [INTEROP_MIC_G2M] = "mic>M",       [INTEROP_SEALED_M2G] = "sealed<M",
@@ -128,20 +123,6 @@ static void mit_minor_words(char *why, size_t len, OM_uint32 minor)
     (void)gss_release_buffer(&rel, &buf);
 }
 
-static OM_uint32 import_name(const char *text, bool host_based,
-                             gss_name_t *name)
-{
-    OM_uint32 minor = 0;
-    gss_buffer_desc buf;
-
-    buf.value = (void *)(uintptr_t)text;
-    buf.length = strlen(text);
-    return gss_import_name(&minor, &buf,
-                           host_based ? GSS_C_NT_HOSTBASED_SERVICE
-                                      : (gss_OID)GSS_KRB5_NT_PRINCIPAL_NAME,
-                           name);
-}
-
 static void display_name(gss_name_t name, char *out, size_t len)
 {
     OM_uint32 minor = 0;
@@ -154,152 +135,46 @@ static void display_name(gss_name_t name, char *out, size_t len)
     (void)gss_release_buffer(&minor, &buf);
 }
 
-/* Establish init -> acc in-process, the initiator allowing only et (the
- * TGS request's session-key types and the authenticator's subkey list,
- * RFC 4537).  0; 1 if no ticket of et can be had; -1 on any other
+/* Establish init -> acc in-process (gk5_mit_establish_ends), the initiator
+ * allowing only et.  0; 1 if no ticket of et can be had; -1 on any other
  * failure.  Words in why either way. */
-static int establish(const struct interop_ends *e, int32_t et,
-                     gss_ctx_id_t *init, gss_ctx_id_t *acc, char *why,
-                     size_t why_len)
+static int establish(const struct gk5_mit_ends *e, int32_t et,
+                     gk5_mit_pair *pair, char *why, size_t why_len)
 {
-    gss_name_t client = GSS_C_NO_NAME, service = GSS_C_NO_NAME;
-    gss_cred_id_t init_cred = GSS_C_NO_CREDENTIAL;
-    gss_cred_id_t acc_cred = GSS_C_NO_CREDENTIAL;
-    gss_buffer_desc to_acc = GSS_C_EMPTY_BUFFER, to_init = GSS_C_EMPTY_BUFFER;
-    OM_uint32 major, minor = 0, rel = 0, init_flags = 0, acc_flags = 0;
-    OM_uint32 init_major = GSS_S_CONTINUE_NEEDED;
-    OM_uint32 acc_major = GSS_S_CONTINUE_NEEDED;
-    gss_key_value_element_desc init_elems[2], acc_elems[2];
-    gss_key_value_set_desc init_store = {0, init_elems};
-    gss_key_value_set_desc acc_store = {0, acc_elems};
-    bool host_based = strchr(e->service, '/') == NULL;
-    krb5_enctype wanted = et;
-    int ret = -1;
+    gk5_mit_status st;
+    enum gk5_mit_step step;
 
-    *init = GSS_C_NO_CONTEXT;
-    *acc = GSS_C_NO_CONTEXT;
-    if (e->client != NULL &&
-        GSS_ERROR(major = import_name(e->client, false, &client))) {
+    if (!GSS_ERROR(gk5_mit_establish_ends(&st, e, et, pair, &step))) {
+        return 0;
+    }
+    switch (step) {
+    case GK5_MIT_STEP_CLIENT_NAME:
         snprintf(why, why_len, "--client: MIT cannot read the name '%s'",
                  e->client);
-        goto cleanup;
-    }
-    if (GSS_ERROR(major = import_name(e->service, host_based, &service))) {
+        return -1;
+    case GK5_MIT_STEP_SERVICE_NAME:
         snprintf(why, why_len, "--service: MIT cannot read the name '%s'",
                  e->service);
-        goto cleanup;
-    }
-    if (e->client_keytab != NULL) {
-        init_elems[init_store.count++] =
-            (gss_key_value_element_desc){"client_keytab", e->client_keytab};
-    }
-    if (e->ccache != NULL || e->client_keytab != NULL) {
-        /* Initial credentials from a keytab go to a ccache of our own,
-         * never the caller's default. */
-        init_elems[init_store.count++] = (gss_key_value_element_desc){
-            "ccache", e->ccache != NULL ? e->ccache : "MEMORY:gk5-interop"};
-    }
-    major = gss_acquire_cred_from(
-        &minor, client, GSS_C_INDEFINITE, (gss_OID_set)gss_mech_set_krb5,
-        GSS_C_INITIATE, &init_store, &init_cred, NULL, NULL);
-    if (GSS_ERROR(major)) {
-        mit_words(why, why_len, "gss_acquire_cred_from (initiator)", major,
-                  minor);
-        goto cleanup;
-    }
-    major = gss_krb5_set_allowable_enctypes(&minor, init_cred, 1, &wanted);
-    if (GSS_ERROR(major)) {
-        ret = etype_unavailable(minor) ? 1 : -1;
-        if (ret > 0) {
-            mit_minor_words(why, why_len, minor);
-        } else {
-            mit_words(why, why_len, "gss_krb5_set_allowable_enctypes", major,
-                      minor);
+        return -1;
+    case GK5_MIT_STEP_ENCTYPE:
+    case GK5_MIT_STEP_INIT:
+        if (etype_unavailable(st.minor)) {
+            mit_minor_words(why, why_len, st.minor);
+            return 1;
         }
-        goto cleanup;
-    }
-    if (e->service_keytab != NULL) {
-        acc_elems[acc_store.count++] =
-            (gss_key_value_element_desc){"keytab", e->service_keytab};
-    }
-    if (e->rcache != NULL) {
-        acc_elems[acc_store.count++] =
-            (gss_key_value_element_desc){"rcache", e->rcache};
-    }
-    major = gss_acquire_cred_from(&minor, service, GSS_C_INDEFINITE,
-                                  (gss_OID_set)gss_mech_set_krb5, GSS_C_ACCEPT,
-                                  &acc_store, &acc_cred, NULL, NULL);
-    if (GSS_ERROR(major)) {
-        mit_words(why, why_len, "gss_acquire_cred_from (acceptor)", major,
-                  minor);
-        goto cleanup;
-    }
-
-    /* AP-REQ, AP-REP: two legs; a few more rounds are tolerated. */
-    for (int round = 0; round < 4; round++) {
-        if (init_major == GSS_S_CONTINUE_NEEDED) {
-            gss_buffer_desc out = GSS_C_EMPTY_BUFFER;
-            init_major = gss_init_sec_context(
-                &minor, init_cred, init, service, (gss_OID)gss_mech_krb5,
-                REQ_FLAGS, 0, GSS_C_NO_CHANNEL_BINDINGS, &to_init, NULL, &out,
-                &init_flags, NULL);
-            (void)gss_release_buffer(&rel, &to_init);
-            if (GSS_ERROR(init_major)) {
-                (void)gss_release_buffer(&rel, &out);
-                ret = etype_unavailable(minor) ? 1 : -1;
-                if (ret > 0) {
-                    mit_minor_words(why, why_len, minor);
-                } else {
-                    mit_words(why, why_len, "gss_init_sec_context", init_major,
-                              minor);
-                }
-                goto cleanup;
-            }
-            to_acc = out;
-        }
-        if (to_acc.length > 0) {
-            gss_buffer_desc out = GSS_C_EMPTY_BUFFER;
-            acc_major = gss_accept_sec_context(
-                &minor, acc, acc_cred, &to_acc, GSS_C_NO_CHANNEL_BINDINGS, NULL,
-                NULL, &out, &acc_flags, NULL, NULL);
-            (void)gss_release_buffer(&rel, &to_acc);
-            if (GSS_ERROR(acc_major)) {
-                (void)gss_release_buffer(&rel, &out);
-                mit_words(why, why_len, "gss_accept_sec_context", acc_major,
-                          minor);
-                goto cleanup;
-            }
-            to_init = out;
-        }
-        if (init_major == GSS_S_COMPLETE && acc_major == GSS_S_COMPLETE &&
-            to_init.length == 0) {
-            break;
-        }
-    }
-    if (init_major != GSS_S_COMPLETE || acc_major != GSS_S_COMPLETE) {
+        break;
+    case GK5_MIT_STEP_INCOMPLETE:
         snprintf(why, why_len, "context establishment did not complete");
-        goto cleanup;
-    }
-    if ((init_flags & REQ_FLAGS) != REQ_FLAGS ||
-        (acc_flags & REQ_FLAGS) != REQ_FLAGS) {
+        return -1;
+    case GK5_MIT_STEP_FLAGS:
         snprintf(why, why_len,
                  "MIT did not grant mutual, replay, sequence, conf and integ");
-        goto cleanup;
+        return -1;
+    default:
+        break;
     }
-    ret = 0;
-
-cleanup:
-    if (ret != 0) {
-        (void)gss_delete_sec_context(&rel, init, GSS_C_NO_BUFFER);
-        (void)gss_delete_sec_context(&rel, acc, GSS_C_NO_BUFFER);
-    }
-    (void)gss_release_buffer(&rel, &to_acc);
-    (void)gss_release_buffer(&rel, &to_init);
-    (void)gss_release_cred(&rel, &init_cred);
-    (void)gss_release_cred(&rel, &acc_cred);
-    (void)gss_release_name(&rel, &client);
-    (void)gss_release_name(&rel, &service);
-    return ret;
+    (void)gk5_mit_status_text(&st, why, why_len);
+    return -1;
 }
 
 /* ---- The cells ---- */
@@ -594,14 +469,14 @@ static int32_t issued_enctype(const gk5_mit_lucid *lucid)
 }
 
 /* gk5 in one role for et.  The outcome; words in note unless it ran. */
-static enum interop_outcome run_role(const struct interop_ends *e, int32_t et,
+static enum interop_outcome run_role(const struct gk5_mit_ends *e, int32_t et,
                                      enum interop_role role,
                                      struct interop_row *row)
 {
     struct interop_role_result *r = &row->role[role];
     enum gk5_mit_path path =
         role == INTEROP_INITIATOR ? GK5_MIT_PATH_LUCID : GK5_MIT_PATH_GSSD;
-    gss_ctx_id_t init = GSS_C_NO_CONTEXT, acc = GSS_C_NO_CONTEXT;
+    gk5_mit_pair pair = {GSS_C_NO_CONTEXT, GSS_C_NO_CONTEXT, 0, 0};
     gk5_mit_lucid *lucid = NULL;
     gk5_mit_status st;
     gk5_ctx *g = NULL;
@@ -610,7 +485,7 @@ static enum interop_outcome run_role(const struct interop_ends *e, int32_t et,
     enum interop_outcome out = INTEROP_FAILED;
     bool table_ok = gk5_enctype_check(et) == GK5_OK;
 
-    int rc = establish(e, et, &init, &acc, why, sizeof(why));
+    int rc = establish(e, et, &pair, why, sizeof(why));
     if (rc != 0) {
         if (rc > 0) {
             snprintf(row->note, sizeof(row->note),
@@ -624,16 +499,16 @@ static enum interop_outcome run_role(const struct interop_ends *e, int32_t et,
         gss_name_t src = GSS_C_NO_NAME, targ = GSS_C_NO_NAME;
         /* The acceptor's view: the service's name with its realm (the
          * initiator's may be a referral name with an empty realm). */
-        if (!GSS_ERROR(gss_inquire_context(&rel, acc, &src, &targ, NULL, NULL,
-                                           NULL, NULL, NULL))) {
+        if (!GSS_ERROR(gss_inquire_context(&rel, pair.acc, &src, &targ, NULL,
+                                           NULL, NULL, NULL, NULL))) {
             display_name(src, row->client, sizeof(row->client));
             display_name(targ, row->service, sizeof(row->service));
         }
         (void)gss_release_name(&rel, &src);
         (void)gss_release_name(&rel, &targ);
     }
-    gss_ctx_id_t *mine = role == INTEROP_INITIATOR ? &init : &acc;
-    gss_ctx_id_t theirs = role == INTEROP_INITIATOR ? acc : init;
+    gss_ctx_id_t *mine = role == INTEROP_INITIATOR ? &pair.init : &pair.acc;
+    gss_ctx_id_t theirs = role == INTEROP_INITIATOR ? pair.acc : pair.init;
     if (GK5_ERROR(gk5_mit_export_lucid(&st, mine, &lucid)) != 0) {
         snprintf(row->note, sizeof(row->note), "MIT export: %.440s",
                  gk5_mit_status_text(&st, text, sizeof(text)));
@@ -674,12 +549,11 @@ static enum interop_outcome run_role(const struct interop_ends *e, int32_t et,
 cleanup:
     gk5_ctx_free(g);
     gk5_mit_lucid_free(lucid);
-    (void)gss_delete_sec_context(&rel, &init, GSS_C_NO_BUFFER);
-    (void)gss_delete_sec_context(&rel, &acc, GSS_C_NO_BUFFER);
+    gk5_mit_pair_release(&pair);
     return out;
 }
 
-void interop_row_run(const struct interop_ends *e, int32_t et,
+void interop_row_run(const struct gk5_mit_ends *e, int32_t et,
                      struct interop_row *row)
 {
     memset(row, 0, sizeof(*row));
@@ -1017,7 +891,7 @@ int gk5_cli_interop(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct interop_ends ends;
+    struct gk5_mit_ends ends;
     struct interop_row *rows = NULL;
     int32_t ets[INTEROP_MAX_ENCTYPES];
     size_t n_ets = 0;

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5 demo: the main job end to end on the embedded default.  A throwaway
- * MIT realm and krb5kdc on 127.0.0.1 (made in C by src/bridge/mit_realm.c,
+ * MIT realm and krb5kdc on 127.0.0.1 (made in C by support/realm/realm.c,
  * so the installed binary needs no script or configuration), contexts
  * established by MIT's GSS-API for each enctype, one side moved into gk5
  * (by the lucid import and by rpc.gssd's buffer), gk5 and MIT exchanging
@@ -29,7 +29,7 @@
 #include <gk5/gk5.h>
 
 #include "bridge/gk5_mit.h"
-#include "bridge/mit_realm.h"
+#include "realm.h"
 #include "cli.h"
 #include "demo.h"
 #include "common/util.h"
@@ -122,7 +122,7 @@ static int demo_direction(const struct interop_role_result *r,
  * (lucid import) and as acceptor (rpc.gssd's buffer), both ways.  The
  * throwaway realm issues every type, so anything but cells that ran is a
  * failure here.  Returns the number of failed rows. */
-static int demo_enctype(const struct interop_ends *ends, int32_t et)
+static int demo_enctype(const struct gk5_mit_ends *ends, int32_t et)
 {
     struct interop_row row;
     char col[64];
@@ -149,7 +149,7 @@ static int demo_enctype(const struct interop_ends *ends, int32_t et)
 /* An enctype gk5 will not use: show that the KDC really issued it and
  * gk5's refusal, by both import paths.  Returns 1 if gk5 did not refuse
  * it. */
-static int demo_refusal(const struct interop_ends *ends, int32_t et)
+static int demo_refusal(const struct gk5_mit_ends *ends, int32_t et)
 {
     struct interop_row row;
 
@@ -437,7 +437,7 @@ int gk5_cli_demo(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     gk5_mit_realm realm;
-    struct interop_ends ends;
+    struct gk5_mit_ends ends;
     char client_kt[PATH_MAX], service_kt[PATH_MAX], rcache[PATH_MAX + 8];
     struct timespec t0, t1;
     char err[512];

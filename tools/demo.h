@@ -4,7 +4,7 @@
 #ifndef GK5_TOOLS_DEMO_H
 #define GK5_TOOLS_DEMO_H
 
-#include "bridge/mit_realm.h"
+#include "realm.h"
 
 /* demo_nfs.c: NFS-Ganesha in the realm, gk5 nfs4 put + cat per service.
  * The number of failures (0 when Ganesha is not installed: it says so). */

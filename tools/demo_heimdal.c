@@ -12,7 +12,7 @@
  * The peer is GK5_HEIMDAL_PEER (the path of test_heimdal; mit_peer beside
  * it), else the build tree's, found from /proc/self/exe as
  * <dir of gk5>/../tests/heimdal/test_heimdal.  It gets the realm the way
- * tests/interop/kdc.sh run hands it one: KRB5_CONFIG (set for this process
+ * gk5 realm run hands it one: KRB5_CONFIG (set for this process
  * by gk5_mit_realm_start) and GK5_REALM_DIR (client.keytab,
  * service.keytab; the principals are the fixed GK5_MIT_CLIENT and
  * GK5_MIT_SERVICE).
@@ -335,7 +335,7 @@ int demo_heimdal(const gk5_mit_realm *realm)
         memcpy(shown, test, sizeof(shown));
     }
     run = calloc(1, sizeof(*run));
-    /* What kdc.sh run gives its command: GK5_REALM_DIR and KRB5_CONFIG
+    /* What gk5 realm run gives its command: GK5_REALM_DIR and KRB5_CONFIG
      * (already ours). */
     if (run == NULL || pipe2(fds, O_CLOEXEC) != 0 ||
         setenv("GK5_REALM_DIR", realm->dir, 1) != 0) {

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "bridge/mit_realm.h"
+#include "realm.h"
 #include "cli.h"
 #include "common/util.h"
 #include "demo.h"

@@ -40,6 +40,8 @@ static const struct command commands[] = {
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
     {"interop", gk5_cli_interop,
      "the interop matrix (enctype x cell) against a realm of yours"},
+    {"realm", gk5_cli_realm,
+     "a throwaway MIT realm: start, stop, or run a command in one"},
 #ifdef GK5_HAVE_BENCH
     {"bench", gk5_cli_bench, "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
 #endif

@@ -15,16 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Where the two ends take their credentials; NULL fields are MIT's
- * defaults.  Read only during interop_row_run(). */
-struct interop_ends {
-    const char *client;         /* initiator's krb5 name, "user@REALM" */
-    const char *client_keytab;  /* initial credentials from this keytab */
-    const char *ccache;         /* the initiator's credential cache */
-    const char *service;        /* "service@host", or a krb5 name with '/' */
-    const char *service_keytab; /* the acceptor's keys */
-    const char *rcache;         /* the acceptor's replay cache */
-};
+#include "establish.h"
+
+/* Where the two ends take their credentials: struct gk5_mit_ends
+ * (support/realm/establish.h), read only during interop_row_run(). */
 
 /* The cells, in the order they run.  "G2M": gk5 makes the token, MIT
  * takes it; "M2G" the other way. */
@@ -83,7 +77,7 @@ const char *interop_cell_title(enum interop_cell cell);
 const char *interop_role_name(enum interop_role role);
 
 /* Run everything for one enctype; row is filled whatever happens. */
-void interop_row_run(const struct interop_ends *ends, int32_t enctype,
+void interop_row_run(const struct gk5_mit_ends *ends, int32_t enctype,
                      struct interop_row *row);
 /* The number of failures in row: cells that ran and failed, or 1 for
  * INTEROP_FAILED; 0 for rows not issued, not issuable, or refused. */

@@ -69,7 +69,7 @@ bench/rpc_bench.sh --quick "$builddir/default"
 step "gk5_mech.so interposer: MIT's sample programs, the API test, NFS-Ganesha, one line each"
 meson test -C "$builddir/default" --suite interposer --verbose
 step "gk5_mech.so under valgrind memcheck, loaded by the API test"
-bash tests/interop/kdc.sh run --tap -- valgrind --error-exitcode=1 \
+"$builddir/default/tools/gk5" realm run --tap -- valgrind --error-exitcode=1 \
     --leak-check=full --errors-for-leak-kinds=definite,indirect \
     --show-leak-kinds=definite,indirect --suppressions="$top/tests/valgrind.supp" \
     --suppressions="$top/tests/interop/valgrind-mit.supp" --quiet \

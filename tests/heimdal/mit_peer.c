@@ -110,7 +110,7 @@ static int acquire_cred(struct peer *p)
         snprintf(rcache, sizeof(rcache), "file2:%s/rcache-mit-peer", dir) >=
             (int)sizeof(rcache)) {
         fprintf(stderr, "mit_peer: GK5_REALM_DIR is not set (run by "
-                        "tests/interop/kdc.sh run)\n");
+                        "gk5 realm run)\n");
         return -1;
     }
     major = gss_import_name(&minor, &name_buf,

@@ -3,7 +3,7 @@
 /*
  * Heimdal as a second interop peer (issue 16): GSS-API krb5 contexts that
  * Heimdal's own GSS-API establishes against the throwaway MIT KDC of
- * tests/interop/kdc.sh (Heimdal reads the same krb5.conf through
+ * `gk5 realm run` (Heimdal reads the same krb5.conf through
  * KRB5_CONFIG, and the same keytabs), one side moved into gk5 and the
  * other kept where it was, then tokens both ways.
  *
@@ -27,11 +27,11 @@
  * What Heimdal does differently from MIT is printed as TAP diagnostics as
  * it is seen, and summed up at the end.  Output is TAP, one line per cell.
  *
- *   kdc.sh run --tap -- test_heimdal [--quick] MIT_PEER
+ *   gk5 realm run --tap -- test_heimdal [--quick] MIT_PEER
  * --quick: aes256-cts-hmac-sha1-96 only, the lucid path, 100-message runs
  * (about 100 cells in under 2 s, for a demo).  `gk5 demo` runs it so
  * against its own realm (tools/demo_heimdal.c): the realm comes, as from
- * kdc.sh run, through GK5_REALM_DIR (client.keytab, service.keytab) and
+ * gk5 realm run, through GK5_REALM_DIR (client.keytab, service.keytab) and
  * KRB5_CONFIG, and the demo sums up the TAP per case label (the cell name
  * before " | ") and prints the "What Heimdal did differently" lines.
  */
@@ -2188,12 +2188,12 @@ int main(int argc, char **argv)
     const char *peer_path = argc >= 2 ? argv[argc - 1] : NULL;
     if (argc != (g_quick ? 3 : 2) || peer_path[0] == '-') {
         fprintf(stderr, "usage: test_heimdal [--quick] MIT_PEER\n"
-                        "(run through tests/interop/kdc.sh run --tap --)\n");
+                        "(run through gk5 realm run --tap --)\n");
         return 2;
     }
     if (dir == NULL || dir[0] == '\0') {
         printf("1..0 # SKIP GK5_REALM_DIR is not set: run through "
-               "tests/interop/kdc.sh run --tap -- test_heimdal MIT_PEER\n");
+               "gk5 realm run --tap -- test_heimdal MIT_PEER\n");
         return 0;
     }
     /* A dead mit_peer must fail a call, not kill us. */

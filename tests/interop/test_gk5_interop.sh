@@ -2,23 +2,23 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
 # `gk5 interop` against realms it did not make (TAP, one line per cell):
-# the realm kdc.sh made for this run (GK5_REALM_DIR, KRB5_CONFIG), with the
-# client's and the service's keytabs and then --loopback; a second realm
-# whose KDC has no aes-sha2 keys (kdc.sh start with GK5_KDC_ENCTYPES), where
-# 19 and 20 must be rows that say so and not failures; usage errors.
-#   kdc.sh run --tap -- bash test_gk5_interop.sh PATH_TO_GK5 PATH_TO_KDC_SH
+# the realm `gk5 realm run` made for this run (GK5_REALM_DIR, KRB5_CONFIG),
+# with the client's and the service's keytabs and then --loopback; a second
+# realm whose KDC has no aes-sha2 keys (`gk5 realm start` with
+# GK5_KDC_ENCTYPES), where 19 and 20 must be rows that say so and not
+# failures; usage errors.
+#   gk5 realm run --tap -- bash test_gk5_interop.sh PATH_TO_GK5
 set -u
 GK5=$1
-KDC_SH=$2
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tap.sh"
 
-dir=${GK5_REALM_DIR:?run me through kdc.sh run}
+dir=${GK5_REALM_DIR:?run me through gk5 realm run}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gk5-test-interop.XXXXXX") || exit 1
 realm2=""
 cleanup() {
     if [ -n "$realm2" ]; then
-        bash "$KDC_SH" stop "$realm2" >/dev/null 2>&1
+        "$GK5" realm stop "$realm2" >/dev/null 2>&1
     fi
     rm -rf -- "$work"
 }
@@ -92,7 +92,7 @@ else
     not_ok "gk5 --help does not list interop"
 fi
 
-# 3. The kdc.sh realm, client keytab and service keytab, default enctypes.
+# 3. The realm of gk5 realm run, client keytab and service keytab, default enctypes.
 "$GK5" interop "${ends[@]}" --service-keytab "$dir/service.keytab" \
     >"$work/table" 2>"$work/err"
 rc=$?
@@ -149,10 +149,10 @@ check_rows "$work/loop" "--loopback"
 # not failures; the rest run as before.
 realm2=$work/realm2
 if GK5_KDC_ENCTYPES="aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96 camellia256-cts-cmac camellia128-cts-cmac des3-cbc-sha1 arcfour-hmac" \
-    bash "$KDC_SH" start "$realm2" >"$work/kdc2" 2>&1; then
+    "$GK5" realm start "$realm2" >"$work/kdc2" 2>&1; then
     ok "a second realm without aes-sha2 keys: $(tail -1 "$work/kdc2")"
 else
-    not_ok "kdc.sh start of the realm without aes-sha2: $(tail -3 "$work/kdc2")"
+    not_ok "gk5 realm start of the realm without aes-sha2: $(tail -3 "$work/kdc2")"
 fi
 KRB5_CONFIG=$realm2/krb5.conf "$GK5" interop \
     --client-keytab "$realm2/client.keytab" --client gk5-client@GK5.TEST \

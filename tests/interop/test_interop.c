@@ -6,8 +6,8 @@
  * (lucid import, and rpc.gssd's buffer), the other kept in MIT; then
  * byte-level interop both ways, both roles, per session-key enctype.
  *
- * The realm: GK5_REALM_DIR (made by kdc.sh run, which also stops its KDC
- * on every exit path), else one of our own (src/bridge/mit_realm.c).
+ * The realm: GK5_REALM_DIR (made by gk5 realm run, which also stops its KDC
+ * on every exit path), else one of our own (support/realm/realm.c).
  * Output is TAP: one line per cell, so the CI log shows each pass.
  */
 #include <stdarg.h>
@@ -23,8 +23,8 @@
 #include <gk5/gk5.h>
 
 #include "bridge/gk5_mit.h"
-#include "bridge/mit_realm.h"
 #include "crypto/crypto_int.h"
+#include "establish.h"
 #include "tap_cells.h"
 
 #define LONG_RUN 1000 /* messages each way */

@@ -10,13 +10,13 @@
 # krb5, krb5i and krb5p (tests/peers/test_ganesha).  Then Ganesha's trace
 # must show that gk5 served its contexts and which calls.
 #
-#   kdc.sh run --tap -- ganesha.sh GK5_MECH_SO GANESHA_SH TEST_GANESHA
+#   gk5 realm run --tap -- ganesha.sh GK5_MECH_SO GANESHA_SH TEST_GANESHA
 set -u
 
 MODULE=${1:?usage: ganesha.sh GK5_MECH_SO GANESHA_SH TEST_GANESHA}
 GANESHA_SH=${2:?}
 TEST_GANESHA=${3:?}
-: "${GK5_REALM_DIR:?run through kdc.sh run --tap}"
+: "${GK5_REALM_DIR:?run through gk5 realm run --tap}"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gk5-ganesha-interposer.XXXXXX") || exit 1
 trap 'rm -rf -- "$WORK"' EXIT

@@ -4,9 +4,9 @@
 # MIT's own GSS sample programs through the gk5_mech interposer (meson
 # suite 'interposer'): TAP, one line per cell.
 #
-#   kdc.sh run --tap -- samples.sh BUILD_DIR_OR_GK5_MECH_SO INETD127
+#   gk5 realm run --tap -- samples.sh BUILD_DIR_OR_GK5_MECH_SO INETD127
 #
-# Run inside the throwaway realm of tests/interop/kdc.sh (GK5_REALM_DIR,
+# Run inside the throwaway realm of `gk5 realm run` (GK5_REALM_DIR,
 # KRB5_CONFIG).  gss-server and gss-client (Debian's krb5-gss-samples) are
 # unmodified MIT GSS-API programs: they establish a krb5 context, then the
 # client sends -mcount messages per context (gss_wrap), the server unwraps
@@ -39,8 +39,8 @@ set -u
 USAGE="usage: samples.sh BUILD_DIR_OR_GK5_MECH_SO INETD127"
 SO_ARG=${1:?$USAGE}
 INETD127=${2:?$USAGE}
-DIR=${GK5_REALM_DIR:?run through kdc.sh run --tap}
-: "${KRB5_CONFIG:?run through kdc.sh run --tap}"
+DIR=${GK5_REALM_DIR:?run through gk5 realm run --tap}
+: "${KRB5_CONFIG:?run through gk5 realm run --tap}"
 
 GSS_SERVER=$(command -v gss-server)
 GSS_CLIENT=$(command -v gss-client)

@@ -4,7 +4,7 @@
  * test_interposer_api (meson test 'interposer-api', TAP): gk5_mech.so, the
  * mechglue interposer, seen only through MIT's public GSS-API.
  *
- *   kdc.sh run --tap -- test_interposer_api /path/to/gk5_mech.so
+ *   gk5 realm run --tap -- test_interposer_api /path/to/gk5_mech.so
  *
  * The test writes its own GSS_MECH_CONFIG naming argv[1] as the interposer
  * for the krb5 OIDs and sets GK5_TRACE before its first GSS-API call.  In
@@ -2270,7 +2270,7 @@ static bool setup(const char *module)
 
     if (dir == NULL || dir[0] == '\0') {
         printf("Bail out! GK5_REALM_DIR is not set: run under "
-               "tests/interop/kdc.sh run --tap\n");
+               "gk5 realm run --tap\n");
         return false;
     }
     /* meson passes a path relative to the build folder. */

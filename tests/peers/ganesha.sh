@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
 # NFS-Ganesha (NFSv4 over RPCSEC_GSS, libntirpc) on 127.0.0.1, in a realm
-# made by tests/interop/kdc.sh, exporting the MEM FSAL.
+# made by `gk5 realm`, exporting the MEM FSAL.
 #
 #   ganesha.sh start DIR    start ganesha.nfsd -F on a free port with the
 #                           realm's nfs.keytab; its files go to
 #                           DIR/ganesha/ (ganesha.conf, .log, .pid, port)
 #   ganesha.sh stop DIR     stop exactly the ganesha.nfsd DIR/ganesha names
 #   ganesha.sh run [--tap] -- CMD ...
-#                           in the realm $GK5_REALM_DIR (kdc.sh run sets
+#                           in the realm $GK5_REALM_DIR (gk5 realm run sets
 #                           it): start Ganesha, run CMD with
 #                           GK5_GANESHA_PORT set, stop Ganesha on every exit
 #                           path; SKIP (77, or a TAP skip plan) when
@@ -152,7 +152,7 @@ cmd_start() {
     local realm g port try
     GANESHA=$(find_tool ganesha.nfsd GK5_GANESHA_NFSD) || die "ganesha.nfsd not found (apt-get install nfs-ganesha nfs-ganesha-mem)"
     realm=$(cd "$1" && pwd) || die "no realm folder $1"
-    [ -s "$realm/nfs.keytab" ] || die "$realm holds no nfs.keytab (a realm from kdc.sh start)"
+    [ -s "$realm/nfs.keytab" ] || die "$realm holds no nfs.keytab (a realm from gk5 realm start)"
     g=$realm/ganesha
     [ -e "$g/ganesha.pid.ours" ] && die "$g already runs Ganesha"
     mkdir -p "$g/ccache" "$g/recovery" || die "cannot create $g"

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
 # MIT kadmind (the RPCSEC_GSS server of program 2112, libgssrpc) on
-# 127.0.0.1, in a realm made by tests/interop/kdc.sh.
+# 127.0.0.1, in a realm made by `gk5 realm`.
 #
 #   kadmind.sh start DIR    start kadmind -nofork for the realm in DIR on a
 #                           free port; DIR/kadmind.port, DIR/kadmind.pid
 #   kadmind.sh stop DIR     stop exactly the kadmind whose PID DIR holds
 #   kadmind.sh run [--tap] -- CMD ...
-#                           in the realm $GK5_REALM_DIR (kdc.sh run sets
+#                           in the realm $GK5_REALM_DIR (gk5 realm run sets
 #                           it): start kadmind, run CMD with
 #                           GK5_KADMIND_PORT set, stop kadmind on every exit
 #                           path; SKIP (77, or a TAP skip plan) when kadmind

@@ -3,8 +3,8 @@
 # shellcheck shell=bash
 # Shared by kadmind.sh and ganesha.sh (sourced, not run): finding the
 # programs, picking a free loopback port, and starting and stopping exactly
-# the daemon we started.  The same rules as tests/interop/kdc.sh: no pkill,
-# no name matching -- a PID is signalled only while its command line still
+# the daemon we started.  The same rules as `gk5 realm` (support/realm): no
+# pkill, no name matching -- a PID is signalled only while its command line still
 # names our own folder.
 
 SKIP_STATUS=77
@@ -121,13 +121,13 @@ run_cleanup() {
 }
 
 # run_daemon PORTVAR PORTFILE LOG LINES CMD...: start the daemon in the
-# realm of kdc.sh run, run CMD with PORTVAR set to the port it wrote to
+# realm of gk5 realm run, run CMD with PORTVAR set to the port it wrote to
 # DIR/PORTFILE, show the last LINES of DIR/LOG if CMD failed, stop the
 # daemon on every exit path; exits with CMD's status.
 run_daemon() {
     local var=$1 portfile=$2 log=$3 lines=$4 rc
     shift 4
-    [ -n "${GK5_REALM_DIR-}" ] || die "run needs GK5_REALM_DIR (run it inside kdc.sh run)"
+    [ -n "${GK5_REALM_DIR-}" ] || die "run needs GK5_REALM_DIR (run it inside gk5 realm run)"
     trap run_cleanup EXIT
     trap 'exit 129' HUP
     trap 'exit 130' INT

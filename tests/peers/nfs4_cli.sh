@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
-# `gk5 nfs4` against NFS-Ganesha (TAP), inside kdc.sh run and ganesha.sh
+# `gk5 nfs4` against NFS-Ganesha (TAP), inside gk5 realm run and ganesha.sh
 # run (GK5_REALM_DIR, GK5_GANESHA_PORT).
 #   basic     every service (sys, krb5, krb5i, krb5p): put, cat (compared
 #             byte for byte), ls (names and sizes), rm, and ls again, for
@@ -26,7 +26,7 @@ set -u
 
 MODE=${1:?usage: nfs4_cli.sh basic|vfs|wrongsec GK5}
 GK5=${2:?usage: nfs4_cli.sh basic|vfs|wrongsec GK5}
-: "${GK5_REALM_DIR:?run through kdc.sh run}" "${GK5_GANESHA_PORT:?run through ganesha.sh run}"
+: "${GK5_REALM_DIR:?run through gk5 realm run}" "${GK5_GANESHA_PORT:?run through ganesha.sh run}"
 SERVER=127.0.0.1:$GK5_GANESHA_PORT
 KRB=(--target nfs@localhost --client-keytab "$GK5_REALM_DIR/client.keytab"
     --client-principal gk5-client@GK5.TEST)

@@ -185,7 +185,7 @@ int peer_config_ready(peer_config *cfg, const char *port_env)
     static char ktname[4096];
 
     if (cfg->realm_dir == NULL) {
-        fprintf(stderr, "no realm: run inside tests/interop/kdc.sh run, or "
+        fprintf(stderr, "no realm: run inside gk5 realm run, or "
                         "give --realm DIR\n");
         return -1;
     }

@@ -9,7 +9,7 @@
  * "libtirpc").
  *
  * The initiator is gk5-client@GK5.TEST from the realm's client.keytab
- * (GK5_REALM_DIR, set by tests/interop/kdc.sh run), through a MEMORY
+ * (GK5_REALM_DIR, set by gk5 realm run), through a MEMORY
  * ccache; nothing outside the realm folder is read.
  */
 #ifndef GK5_TESTS_PEER_H

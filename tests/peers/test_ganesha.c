@@ -4,7 +4,7 @@
  * gk5's RPCSEC_GSS client against NFS-Ganesha: a minimal NFSv4.0 client
  * (RFC 7530, through nfs4_xdr.c) with one TAP line per cell.  Run inside
  * tests/peers/ganesha.sh run (GK5_GANESHA_PORT), itself inside
- * tests/interop/kdc.sh run (GK5_REALM_DIR).
+ * gk5 realm run (GK5_REALM_DIR).
  *
  *   test_ganesha [--via gk5|libtirpc] [--port P] [--realm DIR]
  *                [--flavors LIST] [--io LIST] [--size BYTES]

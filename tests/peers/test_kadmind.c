@@ -4,7 +4,7 @@
  * gk5's RPCSEC_GSS client against MIT kadmind (libgssrpc): the kadmin
  * program 2112 version 2 with krb5, krb5i and krb5p, one TAP line per
  * cell.  Run inside tests/peers/kadmind.sh run (GK5_KADMIND_PORT), itself
- * inside tests/interop/kdc.sh run (GK5_REALM_DIR).
+ * inside gk5 realm run (GK5_REALM_DIR).
  *
  *   test_kadmind [--via gk5|libtirpc] [--port P] [--realm DIR]
  *

@@ -3,9 +3,9 @@
 # Copyright (c) 2026 The gk5 authors
 # The RPCSEC_GSS matrix (meson suite 'rpc'): TAP, one line per cell.
 #
-#   kdc.sh run --tap -- rpc_matrix.sh GK5 TIRPC_SERVER TIRPC_CLIENT MANY_CONTEXTS
+#   gk5 realm run --tap -- rpc_matrix.sh GK5 TIRPC_SERVER TIRPC_CLIENT MANY_CONTEXTS
 #
-# Run inside the throwaway realm of tests/interop/kdc.sh (GK5_REALM_DIR,
+# Run inside the throwaway realm of `gk5 realm run` (GK5_REALM_DIR,
 # KRB5_CONFIG): gk5-client@GK5.TEST in client.keytab, gk5/localhost in
 # service.keytab, every enctype in supported_enctypes, allow_rc4 on.
 #
@@ -37,8 +37,8 @@ GK5=${1:?usage: rpc_matrix.sh GK5 TIRPC_SERVER TIRPC_CLIENT MANY_CONTEXTS}
 TIRPC_SERVER=${2:?}
 TIRPC_CLIENT=${3:?}
 MANY_CONTEXTS=${4:?}
-DIR=${GK5_REALM_DIR:?run through kdc.sh run --tap}
-: "${KRB5_CONFIG:?run through kdc.sh run --tap}"
+DIR=${GK5_REALM_DIR:?run through gk5 realm run --tap}
+: "${KRB5_CONFIG:?run through gk5 realm run --tap}"
 
 CLIENT_KT=$DIR/client.keytab
 SERVICE_KT=$DIR/service.keytab

@@ -5,9 +5,9 @@
  * client AUTH against gk5's message-level server, with an attacker in the
  * server's own loop.
  *
- *   kdc.sh run --tap -- test_rpc_tamper
+ *   gk5 realm run --tap -- test_rpc_tamper
  *
- * Run inside the throwaway realm of tests/interop/kdc.sh (GK5_REALM_DIR,
+ * Run inside the throwaway realm of `gk5 realm run` (GK5_REALM_DIR,
  * KRB5_CONFIG).  A server thread listens on 127.0.0.1 port 0 and serves an
  * echo procedure with gk5_rpc_server_process / gk5_rpc_server_reply over
  * gk5i_rpc_read_record / gk5i_rpc_write_record; before it sends a reply it
@@ -764,7 +764,7 @@ int main(void)
     unsigned callno = 1;
 
     if (dir == NULL || getenv("KRB5_CONFIG") == NULL) {
-        printf("1..0 # SKIP run through tests/interop/kdc.sh run --tap\n");
+        printf("1..0 # SKIP run through gk5 realm run --tap\n");
         return 0;
     }
     if (server_start(&s, dir) != 0) {

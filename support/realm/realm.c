@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The embedded default: a throwaway MIT realm and KDC on 127.0.0.1, and
- * in-process context establishment with MIT's GSS-API (see mit_realm.h).
+ * The throwaway MIT realm: its files, its database and keytabs (kdb5_util,
+ * kadmin.local), and krb5kdc started and stopped by its PID (realm.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,25 +19,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <gssapi/gssapi_krb5.h>
-#include <gssapi/gssapi_ext.h>
+#include <krb5/krb5.h>
 
-#include "bridge/mit_realm.h"
+#include <gk5/crypto.h>
+#include <gk5/gk5.h>
+
 #include "common/util.h"
+#include "realm.h"
 
 extern char **environ;
-
-/* Every enctype has a long-term key, so the KDC can issue any of them as
- * a session key; rc4 and des3 need allow_rc4 / allow_des3 too. */
-#define ENCTYPES                                                               \
-    "aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96 "                         \
-    "aes256-cts-hmac-sha384-192 aes128-cts-hmac-sha256-128 "                   \
-    "camellia256-cts-cmac camellia128-cts-cmac des3-cbc-sha1 arcfour-hmac"
-#define SUPPORTED_ENCTYPES                                                     \
-    "aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal "           \
-    "aes256-cts-hmac-sha384-192:normal aes128-cts-hmac-sha256-128:normal "     \
-    "camellia256-cts-cmac:normal camellia128-cts-cmac:normal "                 \
-    "des3-cbc-sha1:normal arcfour-hmac:normal"
 
 #define PORT_MIN 20000 /* below the default ephemeral range 32768-60999 */
 #define PORT_SPAN 12768
@@ -155,15 +145,110 @@ cleanup:
     return ret;
 }
 
+/* ---- The enctypes, from gk5's table ---- */
+
+/* First, whatever the table's order: RFC 3962 AES.  The KDC encrypts a
+ * ticket in the service's first key type and gives a TGT the session-key
+ * type the client lists first; every peer reads these (Heimdal 7 has no
+ * RFC 8009). */
+static const int32_t first_enctypes[] = {18, 17};
+/* Of the rejected rows, only rc4-hmac: MIT issues it (with allow_rc4) for
+ * the refusal cases.  MIT calls its export variant weak and has no single
+ * DES any more. */
+static const int32_t rejected_issued[] = {23};
+
+static int in_list(int32_t et, const int32_t *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (list[i] == et) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* In the realm: supported and not-built rows (DES3 is refused by a
+ * default build, which the interop tests check), rc4-hmac, and nothing
+ * MIT does not implement. */
+static int realm_enctype(const gk5_enctype_desc *d)
+{
+    return (d->state != GK5_ENCTYPE_REJECTED ||
+            in_list(d->enctype, rejected_issued,
+                    GK5_ARRAY_SIZE(rejected_issued))) &&
+           krb5_c_valid_enctype(d->enctype);
+}
+
+/* The realm's enctypes by MIT's names, separated by spaces, each followed
+ * by suffix (":normal" for supported_enctypes).  0, or -1 if out is too
+ * small. */
+static int enctype_list(char *out, size_t out_len, const char *suffix)
+{
+    size_t used = 0, count = gk5_enctype_count();
+
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < count; i++) {
+            gk5_enctype_desc d;
+            char name[64];
+            if (gk5_enctype_row(i, &d) != GK5_OK || !realm_enctype(&d) ||
+                (pass == 0) != in_list(d.enctype, first_enctypes,
+                                       GK5_ARRAY_SIZE(first_enctypes))) {
+                continue;
+            }
+            if (krb5_enctype_to_name(d.enctype, FALSE, name, sizeof(name)) !=
+                0) {
+                return -1;
+            }
+            int n = snprintf(out + used, out_len - used, "%s%s%s",
+                             used > 0 ? " " : "", name, suffix);
+            if (n < 0 || (size_t)n >= out_len - used) {
+                return -1;
+            }
+            used += (size_t)n;
+        }
+    }
+    return used > 0 ? 0 : -1;
+}
+
+/* The KDC's supported_enctypes: GK5_KDC_ENCTYPES's words if set, else
+ * every enctype of the realm; each as "NAME:normal". */
+static int supported_list(char *out, size_t out_len)
+{
+    const char *p = getenv("GK5_KDC_ENCTYPES");
+    size_t used = 0;
+
+    if (p == NULL || p[strspn(p, " \t\n")] == '\0') {
+        return enctype_list(out, out_len, ":normal");
+    }
+    for (;;) {
+        p += strspn(p, " \t\n");
+        size_t n = strcspn(p, " \t\n");
+        if (n == 0) {
+            break;
+        }
+        int w = snprintf(out + used, out_len - used, "%s%.*s:normal",
+                         used > 0 ? " " : "", (int)n, p);
+        if (w < 0 || (size_t)w >= out_len - used) {
+            return -1;
+        }
+        used += (size_t)w;
+        p += n;
+    }
+    return 0;
+}
+
 static int write_configs(const gk5_mit_realm *realm, int port)
 {
     char path[PATH_MAX];
-    char text[4096];
+    char text[4096], enctypes[512], supported[1024];
     const char *d = realm->dir;
     int n;
 
+    if (enctype_list(enctypes, sizeof(enctypes), "") != 0 ||
+        supported_list(supported, sizeof(supported)) != 0) {
+        return -1;
+    }
     n = snprintf(text, sizeof(text),
-                 "# Throwaway realm made by gk5 (src/bridge/mit_realm.c)\n"
+                 "# Throwaway realm made by gk5 (support/realm/realm.c)\n"
                  "[libdefaults]\n"
                  "    default_realm = %s\n"
                  "    dns_lookup_kdc = false\n"
@@ -182,7 +267,7 @@ static int write_configs(const gk5_mit_realm *realm, int port)
                  "    }\n"
                  "\n[logging]\n"
                  "    default = FILE:%s/krb5.log\n",
-                 GK5_MIT_REALM_NAME, ENCTYPES, ENCTYPES, ENCTYPES,
+                 GK5_MIT_REALM_NAME, enctypes, enctypes, enctypes,
                  GK5_MIT_REALM_NAME, port, d);
     if (n < 0 || (size_t)n >= sizeof(text) ||
         path_in(path, sizeof(path), d, "krb5.conf") != 0 ||
@@ -190,7 +275,7 @@ static int write_configs(const gk5_mit_realm *realm, int port)
         return -1;
     }
     n = snprintf(text, sizeof(text),
-                 "# Throwaway realm made by gk5 (src/bridge/mit_realm.c)\n"
+                 "# Throwaway realm made by gk5 (support/realm/realm.c)\n"
                  "[kdcdefaults]\n"
                  "    kdc_listen = 127.0.0.1:%d\n"
                  "    kdc_tcp_listen = 127.0.0.1:%d\n"
@@ -209,8 +294,8 @@ static int write_configs(const gk5_mit_realm *realm, int port)
                  "    kdc = FILE:%s/kdc.log\n"
                  "    admin_server = FILE:%s/kadmin.log\n"
                  "    default = FILE:%s/krb5.log\n",
-                 port, port, GK5_MIT_REALM_NAME, d, d, d, port, port,
-                 SUPPORTED_ENCTYPES, d, d, d);
+                 port, port, GK5_MIT_REALM_NAME, d, d, d, port, port, supported,
+                 d, d, d);
     if (n < 0 || (size_t)n >= sizeof(text) ||
         path_in(path, sizeof(path), d, "kdc.conf") != 0 ||
         write_text(path, text) != 0) {
@@ -478,10 +563,12 @@ static int make_database(const gk5_mit_realm *realm, char **env)
     if (run_tool(realm, env, create, input) != 0) {
         goto cleanup;
     }
-    /* The client, gk5's test service and nfs/localhost (the NFS server a
-     * demo starts), each with a keytab. */
-    char nfs_kt[PATH_MAX];
-    if (path_in(nfs_kt, sizeof(nfs_kt), realm->dir, "nfs.keytab") != 0) {
+    /* The client, gk5's test service and nfs/localhost (an NFS server's
+     * acceptor), each with a keytab, and kadmin/localhost (kadmind's keys
+     * stay in the database). */
+    char nfs_kt[PATH_MAX], acl[PATH_MAX];
+    if (path_in(nfs_kt, sizeof(nfs_kt), realm->dir, "nfs.keytab") != 0 ||
+        path_in(acl, sizeof(acl), realm->dir, "kadm5.acl") != 0) {
         goto cleanup;
     }
     const struct {
@@ -490,15 +577,20 @@ static int make_database(const gk5_mit_realm *realm, char **env)
         {GK5_MIT_CLIENT, client_kt},
         {GK5_MIT_SERVICE, service_kt},
         {GK5_MIT_NFS_SERVICE, nfs_kt},
+        {GK5_MIT_KADMIN_SERVICE, NULL},
     };
     for (size_t step = 0; step < 2 * GK5_ARRAY_SIZE(princs); step++) {
         size_t i = step % GK5_ARRAY_SIZE(princs);
-        int n =
-            step < GK5_ARRAY_SIZE(princs)
-                ? snprintf(query, sizeof(query), "addprinc -randkey %s",
-                           princs[i].principal)
-                : snprintf(query, sizeof(query), "ktadd -k %s -norandkey %s",
-                           princs[i].keytab, princs[i].principal);
+        int n;
+        if (step < GK5_ARRAY_SIZE(princs)) {
+            n = snprintf(query, sizeof(query), "addprinc -randkey %s",
+                         princs[i].principal);
+        } else if (princs[i].keytab != NULL) {
+            n = snprintf(query, sizeof(query), "ktadd -k %s -norandkey %s",
+                         princs[i].keytab, princs[i].principal);
+        } else {
+            continue;
+        }
         if (n < 0 || (size_t)n >= sizeof(query)) {
             goto cleanup;
         }
@@ -508,8 +600,16 @@ static int make_database(const gk5_mit_realm *realm, char **env)
             goto cleanup;
         }
     }
-    if (access(client_kt, R_OK) != 0 || access(service_kt, R_OK) != 0) {
+    /* Empty: nobody has an administrative privilege. */
+    if (write_text(acl, "") != 0) {
         goto cleanup;
+    }
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(princs); i++) {
+        struct stat sb;
+        if (princs[i].keytab != NULL &&
+            (stat(princs[i].keytab, &sb) != 0 || sb.st_size == 0)) {
+            goto cleanup;
+        }
     }
     ret = 0;
 
@@ -589,7 +689,8 @@ static void stop_pid(pid_t pid)
 
 /* Start krb5kdc on port: 1 when it serves the port alone, 0 to retry
  * elsewhere, -1 on a hard failure. */
-static int start_kdc_on(gk5_mit_realm *realm, char **env, int port)
+static int start_kdc_on(gk5_mit_realm *realm, char **env, int port,
+                        int detached)
 {
     char krb5kdc[PATH_MAX], db[PATH_MAX], pid_file[PATH_MAX], log[PATH_MAX];
     pid_t pid, written;
@@ -606,7 +707,7 @@ static int start_kdc_on(gk5_mit_realm *realm, char **env, int port)
     }
     char *argv[] = {krb5kdc, "-n",     "-r", GK5_MIT_REALM_NAME, "-d", db,
                     "-P",    pid_file, NULL};
-    pid = spawn(krb5kdc, argv, env, -1, log, 1);
+    pid = spawn(krb5kdc, argv, env, -1, log, !detached);
     if (pid < 0) {
         return -1;
     }
@@ -654,11 +755,94 @@ static int set_krb5_config(const gk5_mit_realm *realm)
     return setenv("KRB5_CONFIG", path, 1);
 }
 
+/* GK5_KDC_PORT: the first port to try (for debugging); else 0. */
+static int first_port(void)
+{
+    const char *v = getenv("GK5_KDC_PORT");
+    char *end = NULL;
+    long port;
+
+    if (v == NULL || v[0] == '\0') {
+        return 0;
+    }
+    port = strtol(v, &end, 10);
+    return *end == '\0' && port > 0 && port < 65536 ? (int)port : 0;
+}
+
+static int write_number(const gk5_mit_realm *realm, const char *name, long v)
+{
+    char path[PATH_MAX], text[32];
+
+    snprintf(text, sizeof(text), "%ld\n", v);
+    return path_in(path, sizeof(path), realm->dir, name) == 0 &&
+                   write_text(path, text) == 0
+               ? 0
+               : -1;
+}
+
+/* The configuration, the database and a KDC on a free port, in
+ * realm->dir, and kdc.port.  0, or -1 with words in err. */
+static int make_realm(gk5_mit_realm *realm, int detached, char *err,
+                      size_t err_len)
+{
+    char **env = realm_environ(realm);
+    int ret = -1;
+
+    /* kdb5_util and kadmin.local need kdc.conf; any port will do yet. */
+    if (env == NULL || write_configs(realm, 0) != 0) {
+        set_err(err, err_len, "cannot write the realm's configuration in %s",
+                realm->dir);
+        goto cleanup;
+    }
+    if (make_database(realm, env) != 0) {
+        set_err(err, err_len,
+                "creating the realm with kdb5_util and kadmin.local failed "
+                "(see %s/tools.log)",
+                realm->dir);
+        goto cleanup;
+    }
+    for (int tries = 0; tries < PORT_TRIES && ret != 0; tries++) {
+        int port =
+            tries == 0 && first_port() != 0 ? first_port() : random_port();
+        if (port_users(port) != 0) {
+            continue;
+        }
+        int r = start_kdc_on(realm, env, port, detached);
+        if (r < 0) {
+            set_err(err, err_len, "krb5kdc did not start (see %s/kdc.log)",
+                    realm->dir);
+            goto cleanup;
+        }
+        if (r == 1) {
+            ret = 0;
+        }
+    }
+    if (ret != 0) {
+        set_err(err, err_len,
+                "no free port for krb5kdc after %d tries (see %s/kdc.log)",
+                PORT_TRIES, realm->dir);
+        goto cleanup;
+    }
+    if (write_number(realm, "kdc.port", realm->port) != 0) {
+        set_err(err, err_len, "cannot write %s/kdc.port", realm->dir);
+        ret = -1;
+        goto cleanup;
+    }
+    if (set_krb5_config(realm) != 0) {
+        set_err(err, err_len, "cannot set KRB5_CONFIG");
+        ret = -1;
+        goto cleanup;
+    }
+
+cleanup:
+    free_realm_environ(env);
+    return ret;
+}
+
 int gk5_mit_realm_start(gk5_mit_realm *realm, char *err, size_t err_len)
 {
-    char **env = NULL;
     const char *tmp = getenv("TMPDIR");
-    int ret = -1;
+    int ret;
 
     memset(realm, 0, sizeof(*realm));
     if (gk5_mit_realm_tools_present(err, err_len) != 0) {
@@ -675,48 +859,7 @@ int gk5_mit_realm_start(gk5_mit_realm *realm, char *err, size_t err_len)
         return -1;
     }
     realm->owned = 1;
-    env = realm_environ(realm);
-    /* kdb5_util and kadmin.local need kdc.conf; any port will do yet. */
-    if (env == NULL || write_configs(realm, 0) != 0) {
-        set_err(err, err_len, "cannot write the realm's configuration in %s",
-                realm->dir);
-        goto cleanup;
-    }
-    if (make_database(realm, env) != 0) {
-        set_err(err, err_len,
-                "creating the realm with kdb5_util and kadmin.local failed "
-                "(see %s/tools.log)",
-                realm->dir);
-        goto cleanup;
-    }
-    for (int tries = 0; tries < PORT_TRIES && ret != 0; tries++) {
-        int port = random_port();
-        if (port_users(port) != 0) {
-            continue;
-        }
-        int r = start_kdc_on(realm, env, port);
-        if (r < 0) {
-            set_err(err, err_len, "krb5kdc did not start (see %s/kdc.log)",
-                    realm->dir);
-            goto cleanup;
-        }
-        if (r == 1) {
-            ret = 0;
-        }
-    }
-    if (ret != 0) {
-        set_err(err, err_len, "no free port for krb5kdc after %d tries",
-                PORT_TRIES);
-        goto cleanup;
-    }
-    if (set_krb5_config(realm) != 0) {
-        set_err(err, err_len, "cannot set KRB5_CONFIG");
-        ret = -1;
-        goto cleanup;
-    }
-
-cleanup:
-    free_realm_environ(env);
+    ret = make_realm(realm, 0, err, err_len);
     if (ret != 0) {
         /* Keep the logs when asked to, for a post-mortem. */
         if (getenv("GK5_KEEP_REALM") != NULL) {
@@ -727,6 +870,157 @@ cleanup:
         }
     }
     return ret;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+    char path[PATH_MAX];
+
+    if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0') {
+            continue;
+        }
+        char c = *p;
+        *p = '\0';
+        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+            return -1;
+        }
+        *p = c;
+        if (c == '\0') {
+            return 0;
+        }
+    }
+}
+
+int gk5_mit_realm_start_in(gk5_mit_realm *realm, const char *dir, char *err,
+                           size_t err_len)
+{
+    char pid_file[PATH_MAX];
+
+    memset(realm, 0, sizeof(*realm));
+    if (gk5_mit_realm_tools_present(err, err_len) != 0) {
+        return -1;
+    }
+    if (make_dirs(dir) != 0 || realpath(dir, realm->dir) == NULL) {
+        set_err(err, err_len, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (path_in(pid_file, sizeof(pid_file), realm->dir, "kdc.pid") != 0 ||
+        access(pid_file, F_OK) == 0) {
+        set_err(err, err_len, "%s already holds a realm (kdc.pid exists)",
+                realm->dir);
+        return -1;
+    }
+    if (make_realm(realm, 1, err, err_len) != 0) {
+        return -1;
+    }
+    /* krb5kdc -n does not fork: the PID it wrote is the one we started. */
+    if (write_number(realm, "kdc.pid", (long)realm->kdc_pid) != 0) {
+        set_err(err, err_len, "cannot write %s/kdc.pid", realm->dir);
+        stop_pid(realm->kdc_pid);
+        realm->kdc_pid = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* Is pid running?  A zombie (exited, not yet reaped) answers kill(0) but
+ * is not. */
+static int alive(pid_t pid)
+{
+    char path[64], stat_line[256];
+    FILE *f;
+    int zombie = 0;
+
+    if (kill(pid, 0) != 0) {
+        return 0;
+    }
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    f = fopen(path, "re");
+    if (f != NULL) {
+        if (fgets(stat_line, sizeof(stat_line), f) != NULL) {
+            const char *paren = strrchr(stat_line, ')');
+            zombie = paren != NULL && paren[1] == ' ' && paren[2] == 'Z';
+        }
+        fclose(f);
+    }
+    return !zombie;
+}
+
+/* Does pid's command line hold "-P pid_file" (the KDC that writes it)? */
+static int writes_pid_file(pid_t pid, const char *pid_file)
+{
+    char path[64], cmdline[4 * PATH_MAX];
+    ssize_t n;
+    int fd, found = 0;
+
+    snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return 0;
+    }
+    n = read(fd, cmdline, sizeof(cmdline) - 1);
+    (void)close(fd);
+    if (n <= 0) {
+        return 0;
+    }
+    cmdline[n] = '\0';
+    for (const char *arg = cmdline; arg < cmdline + n; arg += strlen(arg) + 1) {
+        const char *next = arg + strlen(arg) + 1;
+        if (strcmp(arg, "-P") == 0 && next < cmdline + n &&
+            strcmp(next, pid_file) == 0) {
+            found = 1;
+        }
+    }
+    return found;
+}
+
+int gk5_mit_realm_stop_in(const char *dir, char *err, size_t err_len)
+{
+    char real[PATH_MAX], pid_file[PATH_MAX];
+    pid_t pid;
+    struct stat sb;
+
+    if (realpath(dir, real) == NULL || stat(real, &sb) != 0 ||
+        !S_ISDIR(sb.st_mode)) {
+        set_err(err, err_len, "no such directory: %s", dir);
+        return -1;
+    }
+    if (path_in(pid_file, sizeof(pid_file), real, "kdc.pid") != 0) {
+        set_err(err, err_len, "folder name too long: %s", dir);
+        return -1;
+    }
+    if (read_pid_file(pid_file, &pid) != 0) {
+        return 0; /* no realm running there */
+    }
+    /* Never signal a recycled PID: the command line must be ours. */
+    if (writes_pid_file(pid, pid_file)) {
+        (void)kill(pid, SIGTERM);
+        for (int i = 0; i < STOP_POLLS && alive(pid); i++) {
+            nap();
+        }
+        if (alive(pid)) {
+            (void)kill(pid, SIGKILL);
+            for (int i = 0; i < STOP_POLLS && alive(pid); i++) {
+                nap();
+            }
+        }
+        /* If it is our own child (started by this process), reap it. */
+        (void)waitpid(pid, NULL, WNOHANG);
+    }
+    (void)unlink(pid_file);
+    return 0;
+}
+
+int gk5_mit_realm_path(char *path, size_t path_len, const gk5_mit_realm *realm,
+                       const char *name)
+{
+    return path_in(path, path_len, realm->dir, name);
 }
 
 int gk5_mit_realm_attach(gk5_mit_realm *realm, const char *dir, char *err,
@@ -746,12 +1040,12 @@ int gk5_mit_realm_attach(gk5_mit_realm *realm, const char *dir, char *err,
     for (size_t i = 0; i < GK5_ARRAY_SIZE(needed); i++) {
         if (path_in(path, sizeof(path), dir, needed[i]) != 0 ||
             access(path, R_OK) != 0) {
-            set_err(err, err_len, "%s: no %s (not a kdc.sh realm?)", dir,
+            set_err(err, err_len, "%s: no %s (not a gk5 realm?)", dir,
                     needed[i]);
             return -1;
         }
     }
-    /* For messages only: kdc.sh owns and stops this KDC. */
+    /* For messages only: whoever made the realm stops this KDC. */
     if (path_in(path, sizeof(path), dir, "kdc.port") == 0 &&
         (f = fopen(path, "re")) != NULL) {
         if (fscanf(f, "%d", &realm->port) != 1) {
@@ -856,191 +1150,4 @@ void gk5_mit_realm_stop(gk5_mit_realm *realm)
     realm->owned = 0;
     restore_signals();
     (void)sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/* ---- Establishing contexts ---- */
-
-static uint32_t mit_fail(gk5_mit_status *st, const char *call, OM_uint32 major,
-                         OM_uint32 minor)
-{
-    st->major = major;
-    st->minor = minor;
-    st->from_mit = 1;
-    st->call = call;
-    return major;
-}
-
-static uint32_t import_principal(gk5_mit_status *st, const char *principal,
-                                 gss_name_t *name)
-{
-    OM_uint32 major, minor = 0;
-    gss_buffer_desc buf;
-
-    buf.value = (void *)(uintptr_t)principal;
-    buf.length = strlen(principal);
-    major = gss_import_name(&minor, &buf, (gss_OID)GSS_KRB5_NT_PRINCIPAL_NAME,
-                            name);
-    if (GSS_ERROR(major)) {
-        return mit_fail(st, "gss_import_name", major, minor);
-    }
-    return GSS_S_COMPLETE;
-}
-
-uint32_t gk5_mit_establish(gk5_mit_status *st, gk5_mit_realm *realm,
-                           int32_t enctype, gk5_mit_pair *pair)
-{
-    gss_name_t client = GSS_C_NO_NAME, service = GSS_C_NO_NAME;
-    gss_cred_id_t init_cred = GSS_C_NO_CREDENTIAL;
-    gss_cred_id_t acc_cred = GSS_C_NO_CREDENTIAL;
-    gss_ctx_id_t init = GSS_C_NO_CONTEXT, acc = GSS_C_NO_CONTEXT;
-    gss_buffer_desc to_acc = GSS_C_EMPTY_BUFFER, to_init = GSS_C_EMPTY_BUFFER;
-    OM_uint32 major, minor = 0, rel_minor = 0, init_flags = 0, acc_flags = 0;
-    OM_uint32 init_major = GSS_S_CONTINUE_NEEDED;
-    OM_uint32 acc_major = GSS_S_CONTINUE_NEEDED;
-    char client_kt[PATH_MAX], service_kt[PATH_MAX], ccache[PATH_MAX + 16];
-    char rcache[PATH_MAX + 16];
-    uint32_t ret;
-
-    st->major = GSS_S_COMPLETE;
-    st->minor = 0;
-    st->from_mit = 0;
-    st->call = NULL;
-    pair->init = GSS_C_NO_CONTEXT;
-    pair->acc = GSS_C_NO_CONTEXT;
-    pair->init_flags = 0;
-    pair->acc_flags = 0;
-
-    const char *base = strrchr(realm->dir, '/');
-    base = base != NULL ? base + 1 : realm->dir;
-    if (path_in(client_kt, sizeof(client_kt), realm->dir, "client.keytab") !=
-            0 ||
-        path_in(service_kt, sizeof(service_kt), realm->dir, "service.keytab") !=
-            0 ||
-        snprintf(ccache, sizeof(ccache), "MEMORY:%s", base) >=
-            (int)sizeof(ccache) ||
-        snprintf(rcache, sizeof(rcache), "file2:%s/rcache", realm->dir) >=
-            (int)sizeof(rcache)) {
-        ret = mit_fail(st, "gk5_mit_establish", GSS_S_FAILURE, 0);
-        goto cleanup;
-    }
-    ret = import_principal(st, GK5_MIT_CLIENT, &client);
-    if (GSS_ERROR(ret)) {
-        goto cleanup;
-    }
-    ret = import_principal(st, GK5_MIT_SERVICE, &service);
-    if (GSS_ERROR(ret)) {
-        goto cleanup;
-    }
-
-    /* The initiator: initial credentials from the client keytab into a
-     * MEMORY: ccache (MIT gets them on demand from client_keytab). */
-    gss_key_value_element_desc init_elems[] = {
-        {"client_keytab", client_kt},
-        {"ccache", ccache},
-    };
-    gss_key_value_set_desc init_store = {2, init_elems};
-    major = gss_acquire_cred_from(
-        &minor, client, GSS_C_INDEFINITE, (gss_OID_set)gss_mech_set_krb5,
-        GSS_C_INITIATE, &init_store, &init_cred, NULL, NULL);
-    if (GSS_ERROR(major)) {
-        ret = mit_fail(st, "gss_acquire_cred_from (initiator)", major, minor);
-        goto cleanup;
-    }
-    /* Only this enctype: for the ticket's session key (the TGS request
-     * asks for it alone) and for the acceptor subkey (the authenticator's
-     * enctype list, RFC 4537). */
-    krb5_enctype wanted = enctype;
-    major = gss_krb5_set_allowable_enctypes(&minor, init_cred, 1, &wanted);
-    if (GSS_ERROR(major)) {
-        ret = mit_fail(st, "gss_krb5_set_allowable_enctypes", major, minor);
-        goto cleanup;
-    }
-
-    gss_key_value_element_desc acc_elems[] = {
-        {"keytab", service_kt},
-        {"rcache", rcache},
-    };
-    gss_key_value_set_desc acc_store = {2, acc_elems};
-    major = gss_acquire_cred_from(&minor, service, GSS_C_INDEFINITE,
-                                  (gss_OID_set)gss_mech_set_krb5, GSS_C_ACCEPT,
-                                  &acc_store, &acc_cred, NULL, NULL);
-    if (GSS_ERROR(major)) {
-        ret = mit_fail(st, "gss_acquire_cred_from (acceptor)", major, minor);
-        goto cleanup;
-    }
-
-    /* AP-REQ, AP-REP: two legs; a few more rounds are tolerated. */
-    for (int round = 0; round < 4; round++) {
-        if (init_major == GSS_S_CONTINUE_NEEDED) {
-            gss_buffer_desc out = GSS_C_EMPTY_BUFFER;
-            init_major = gss_init_sec_context(
-                &minor, init_cred, &init, service, (gss_OID)gss_mech_krb5,
-                GK5_MIT_REQ_FLAGS, 0, GSS_C_NO_CHANNEL_BINDINGS, &to_init, NULL,
-                &out, &init_flags, NULL);
-            (void)gss_release_buffer(&rel_minor, &to_init);
-            if (GSS_ERROR(init_major)) {
-                gss_release_buffer(&minor, &out);
-                ret = mit_fail(st, "gss_init_sec_context", init_major, minor);
-                goto cleanup;
-            }
-            to_acc = out;
-        }
-        if (to_acc.length > 0) {
-            gss_buffer_desc out = GSS_C_EMPTY_BUFFER;
-            acc_major = gss_accept_sec_context(
-                &minor, &acc, acc_cred, &to_acc, GSS_C_NO_CHANNEL_BINDINGS,
-                NULL, NULL, &out, &acc_flags, NULL, NULL);
-            (void)gss_release_buffer(&rel_minor, &to_acc);
-            if (GSS_ERROR(acc_major)) {
-                gss_release_buffer(&minor, &out);
-                ret = mit_fail(st, "gss_accept_sec_context", acc_major, minor);
-                goto cleanup;
-            }
-            to_init = out;
-        }
-        if (init_major == GSS_S_COMPLETE && acc_major == GSS_S_COMPLETE &&
-            to_init.length == 0) {
-            break;
-        }
-    }
-    if (init_major != GSS_S_COMPLETE || acc_major != GSS_S_COMPLETE) {
-        ret = mit_fail(st, "context establishment (did not complete)",
-                       GSS_S_FAILURE, 0);
-        goto cleanup;
-    }
-    if ((init_flags & GK5_MIT_REQ_FLAGS) != GK5_MIT_REQ_FLAGS ||
-        (acc_flags & GK5_MIT_REQ_FLAGS) != GK5_MIT_REQ_FLAGS) {
-        ret = mit_fail(st, "context establishment (flags not granted)",
-                       GSS_S_FAILURE, 0);
-        goto cleanup;
-    }
-    pair->init = init;
-    pair->acc = acc;
-    pair->init_flags = init_flags;
-    pair->acc_flags = acc_flags;
-    init = GSS_C_NO_CONTEXT;
-    acc = GSS_C_NO_CONTEXT;
-    ret = GSS_S_COMPLETE;
-
-cleanup:
-    (void)gss_release_buffer(&minor, &to_acc);
-    (void)gss_release_buffer(&minor, &to_init);
-    (void)gss_delete_sec_context(&minor, &init, GSS_C_NO_BUFFER);
-    (void)gss_delete_sec_context(&minor, &acc, GSS_C_NO_BUFFER);
-    (void)gss_release_cred(&minor, &init_cred);
-    (void)gss_release_cred(&minor, &acc_cred);
-    (void)gss_release_name(&minor, &client);
-    (void)gss_release_name(&minor, &service);
-    return ret;
-}
-
-void gk5_mit_pair_release(gk5_mit_pair *pair)
-{
-    OM_uint32 minor = 0;
-
-    if (pair == NULL) {
-        return;
-    }
-    (void)gss_delete_sec_context(&minor, &pair->init, GSS_C_NO_BUFFER);
-    (void)gss_delete_sec_context(&minor, &pair->acc, GSS_C_NO_BUFFER);
 }

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
+/*
+ * gk5 realm: the throwaway MIT realm of support/realm (realm.h) for the
+ * tests, benchmarks and anyone at a shell -- start one in a folder, stop
+ * it, or run a command inside a fresh one that is removed afterwards.
+ * tests/interop/kdc.sh is a wrapper over this command.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "realm.h"
+
+/* The "skipped" status of meson and automake. */
+#define SKIP_STATUS 77
+/* Lines of the KDC's log shown when the command fails. */
+#define LOG_TAIL 8
+
+static void realm_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: gk5 realm start DIR\n"
+            "       gk5 realm stop DIR\n"
+            "       gk5 realm run [--tap] [--] COMMAND [ARGS...]\n"
+            "\n"
+            "A throwaway MIT krb5 realm, " GK5_MIT_REALM_NAME
+            ", with a real krb5kdc on 127.0.0.1:\n"
+            "the one 'gk5 demo' makes, for tests, benchmarks and "
+            "experiments.  Its folder\nholds krb5.conf and kdc.conf "
+            "(nothing in /etc is read or written), the\ndatabase, "
+            "client.keytab (" GK5_MIT_CLIENT "), service.keytab\n"
+            "(" GK5_MIT_SERVICE ") and nfs.keytab (" GK5_MIT_NFS_SERVICE ").\n"
+            "\n"
+            "  start DIR  make the realm in DIR (created if missing) and "
+            "start krb5kdc,\n"
+            "             which keeps running; prints the realm, port and "
+            "PID\n"
+            "  stop DIR   stop exactly the KDC whose PID DIR/kdc.pid "
+            "holds\n"
+            "  run        make a realm in a new temporary folder, run "
+            "COMMAND with\n"
+            "             GK5_REALM_DIR and KRB5_CONFIG set, then stop the "
+            "KDC and remove\n"
+            "             the folder on every exit path; exit with "
+            "COMMAND's status.\n"
+            "             Without the MIT KDC programs: SKIP and why, "
+            "status 77, or with\n"
+            "             --tap a TAP skip plan and status 0\n"
+            "  -h, --help show this help\n"
+            "\n"
+            "GK5_KDC_ENCTYPES: the KDC's supported_enctypes (MIT names) "
+            "instead of every\nenctype of gk5's table that MIT issues. "
+            "GK5_KDC_PORT: the first port to try.\nGK5_KEEP_REALM: keep "
+            "the folder of a realm that failed to start.\n"
+            "\n"
+            "Needs the MIT KDC programs: apt-get install krb5-kdc "
+            "krb5-admin-server.\n"
+            "Exit status (start, stop): 0 done, 1 failed, 2 bad usage.\n");
+}
+
+static void print_started(FILE *f, const gk5_mit_realm *realm)
+{
+    fprintf(f, "gk5 realm: realm %s, krb5kdc pid %ld on 127.0.0.1:%d, %s\n",
+            GK5_MIT_REALM_NAME, (long)realm->kdc_pid, realm->port, realm->dir);
+}
+
+/* The last LOG_TAIL lines of the realm's kdc.log, to stderr. */
+static void show_kdc_log(const gk5_mit_realm *realm)
+{
+    char path[PATH_MAX], line[1024];
+    char ring[LOG_TAIL][1024];
+    size_t n = 0;
+    FILE *f;
+
+    if (gk5_mit_realm_path(path, sizeof(path), realm, "kdc.log") != 0 ||
+        (f = fopen(path, "re")) == NULL) {
+        return;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        memcpy(ring[n % LOG_TAIL], line, sizeof(line));
+        n++;
+    }
+    fclose(f);
+    for (size_t i = n > LOG_TAIL ? n - LOG_TAIL : 0; i < n; i++) {
+        fputs(ring[i % LOG_TAIL], stderr);
+    }
+}
+
+/* HUP, INT and TERM while the command runs: noted, and acted on once it
+ * has exited (the command gets them too when they go to the process
+ * group), as a shell's trap would. */
+static volatile sig_atomic_t g_signal;
+
+static void note_signal(int sig)
+{
+    g_signal = sig;
+}
+
+static int run_in_realm(int tap, char **cmd)
+{
+    static const int deferred[] = {SIGHUP, SIGINT, SIGTERM};
+    gk5_mit_realm realm;
+    char err[512];
+    int status, rc;
+    pid_t pid;
+
+    if (gk5_mit_realm_tools_present(err, sizeof(err)) != 0) {
+        if (tap) {
+            printf("1..0 # SKIP %s\n", err);
+            return CLI_EXIT_OK;
+        }
+        printf("SKIP: %s\n", err);
+        return SKIP_STATUS;
+    }
+    if (gk5_mit_realm_start(&realm, err, sizeof(err)) != 0) {
+        cli_error("realm: %s", err);
+        return CLI_EXIT_FAIL;
+    }
+    gk5_mit_realm_stop_on_signals(&realm);
+    print_started(stderr, &realm);
+    if (setenv("GK5_REALM_DIR", realm.dir, 1) != 0) {
+        gk5_mit_realm_stop(&realm);
+        cli_error("realm: cannot set GK5_REALM_DIR");
+        return CLI_EXIT_FAIL;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = note_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++) {
+        (void)sigaction(deferred[i], &sa, NULL);
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "gk5 realm: %s: %s\n", cmd[0], strerror(errno));
+        _exit(errno == ENOENT ? 127 : 126);
+    }
+    if (pid < 0) {
+        rc = CLI_EXIT_FAIL;
+        cli_error("realm: fork: %s", strerror(errno));
+    } else {
+        while (waitpid(pid, &status, 0) < 0) {
+            if (errno != EINTR) {
+                status = 1 << 8;
+                break;
+            }
+        }
+        rc = WIFEXITED(status)     ? WEXITSTATUS(status)
+             : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                   : CLI_EXIT_FAIL;
+    }
+    if (rc != 0 && rc != SKIP_STATUS) {
+        fprintf(stderr, "gk5 realm: '%s' exited with status %d; KDC log:\n",
+                cmd[0], rc);
+        show_kdc_log(&realm);
+    }
+    gk5_mit_realm_stop(&realm);
+    return g_signal != 0 ? 128 + g_signal : rc;
+}
+
+int gk5_cli_realm(int argc, char **argv)
+{
+    gk5_mit_realm realm;
+    char err[512];
+    const char *op = argc > 1 ? argv[1] : "";
+
+    if (strcmp(op, "-h") == 0 || strcmp(op, "--help") == 0) {
+        realm_usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(op, "start") == 0 || strcmp(op, "stop") == 0) {
+        if (argc != 3) {
+            cli_error("realm: usage: gk5 realm %s DIR", op);
+            return cli_try_help("realm");
+        }
+        if (op[2] == 'o') {
+            if (gk5_mit_realm_stop_in(argv[2], err, sizeof(err)) != 0) {
+                cli_error("realm: %s", err);
+                return CLI_EXIT_FAIL;
+            }
+            return CLI_EXIT_OK;
+        }
+        if (gk5_mit_realm_start_in(&realm, argv[2], err, sizeof(err)) != 0) {
+            cli_error("realm: %s", err);
+            return CLI_EXIT_FAIL;
+        }
+        print_started(stdout, &realm);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(op, "run") == 0) {
+        int i = 2, tap = 0;
+        if (i < argc && strcmp(argv[i], "--tap") == 0) {
+            tap = 1;
+            i++;
+        }
+        if (i < argc && strcmp(argv[i], "--") == 0) {
+            i++;
+        }
+        if (i >= argc) {
+            cli_error("realm: usage: gk5 realm run [--tap] [--] COMMAND "
+                      "[ARGS...]");
+            return cli_try_help("realm");
+        }
+        return run_in_realm(tap, argv + i);
+    }
+    if (op[0] == '\0') {
+        cli_error("realm: start, stop or run is required");
+    } else {
+        cli_error("realm: unknown operation '%s'", op);
+    }
+    return cli_try_help("realm");
+}
