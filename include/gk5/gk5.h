@@ -28,8 +28,9 @@
  *   with gk5_release_iov(), a context with gk5_ctx_free().  Both wipe
  *   before freeing.  Strings from the status calls belong to gk5.
  * - Threads.  The per-message calls, gk5_wrap_size_limit(),
- *   gk5_ctx_inquire() and gk5_ctx_set_flags() may run on one context from
- *   many threads at once; no sequence number is ever sent twice.
+ *   gk5_ctx_inquire(), gk5_ctx_inquire_window() and gk5_ctx_set_flags()
+ *   may run on one context from many threads at once; no sequence number
+ *   is ever sent twice.
  *   gk5_ctx_export() and gk5_ctx_free() need the context to themselves.
  */
 #ifndef GK5_GK5_H
