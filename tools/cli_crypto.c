@@ -12,7 +12,6 @@
 #include <gk5/gk5.h>
 
 #include "common/util.h"
-#include "crypto/crypto_int.h"
 #include "cli.h"
 
 /* Option values; each is also a bit (1 << value) in a subcommand's masks. */
@@ -173,9 +172,9 @@ static int run_encrypt(struct crypto_args *a)
     }
     out_len = cap;
     if (a->confounder != NULL) {
-        err = gk5i_encrypt_with_confounder(
-            a->enctype, a->key, a->key_len, a->usage, a->confounder,
-            a->confounder_len, a->in, a->in_len, out, &out_len);
+        err = gk5_c_encrypt_confounder(a->enctype, a->key, a->key_len, a->usage,
+                                       a->confounder, a->confounder_len, a->in,
+                                       a->in_len, out, &out_len);
     } else {
         err = gk5_c_encrypt(a->enctype, a->key, a->key_len, a->usage, a->in,
                             a->in_len, out, &out_len);

@@ -16,7 +16,6 @@
 #include <gk5/gk5.h>
 
 #include "common/util.h"
-#include "mech/mech_int.h"
 #include "cli.h"
 
 /* The rpc.gssd buffer (src/mech/import_gssd.c), host byte order, no
@@ -29,6 +28,12 @@
 
 #define EXPORT_MAGIC "gk5C"
 #define EXPORT_MAGIC_LEN 4
+/* gk5's export (docs/design.md, "Export format"): after the 52-byte
+ * header, four key slots (send seal, send sign, receive seal, receive
+ * sign), each a raw byte (1: Ke is the session key itself, RFC 1964), then
+ * Ke, Ki and Kc, each after a length byte. */
+#define EXPORT_OFF_SLOTS 52
+#define EXPORT_SLOTS 4
 
 /* RFC 1964 sequence numbers are 32 bits. */
 #define SEQ32_LIMIT ((uint64_t)1 << 32)
@@ -256,13 +261,64 @@ static void free_file(struct ctx_file *f)
     cli_free_secret(f->buf, f->len);
 }
 
-static int inquire(const char *cmd, const gk5_ctx *ctx, gk5_ctx_info *info)
+/* What gk5_ctx_inquire and gk5_ctx_inquire_window say of ctx: CLI_EXIT_OK,
+ * or CLI_EXIT_FAIL with the message printed. */
+static int inquire(const char *cmd, const gk5_ctx *ctx, gk5_ctx_info *info,
+                   gk5_ctx_window *window)
 {
     uint32_t minor = 0;
 
-    if (GK5_ERROR(gk5_ctx_inquire(&minor, ctx, info)) != 0) {
+    if (GK5_ERROR(gk5_ctx_inquire(&minor, ctx, info)) != 0 ||
+        GK5_ERROR(gk5_ctx_inquire_window(&minor, ctx, window)) != 0) {
         cli_error("%s: cannot inquire the context: %s", cmd,
                   gk5_strerror(minor));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* One key slot of gk5's export, pointing into the buffer. */
+struct export_slot {
+    bool raw;
+    const uint8_t *ke, *ki, *kc;
+    size_t ke_len, ki_len, kc_len;
+};
+
+/* One key of a slot: its length byte at *off, then the key. */
+static bool export_key(const uint8_t *buf, size_t len, size_t *off,
+                       const uint8_t **key, size_t *key_len)
+{
+    if (*off >= len || buf[*off] > len - *off - 1) {
+        return false;
+    }
+    *key_len = buf[*off];
+    *key = buf + *off + 1;
+    *off += 1 + *key_len;
+    return true;
+}
+
+/* The key slots of a buffer that imported as gk5's export: CLI_EXIT_OK,
+ * or CLI_EXIT_FAIL with the message printed (the import checked the same
+ * fields, so a buffer that imported always reads). */
+static int export_slots(const char *cmd, const uint8_t *buf, size_t len,
+                        struct export_slot slots[EXPORT_SLOTS])
+{
+    size_t off = EXPORT_OFF_SLOTS;
+    bool ok = true;
+
+    for (size_t i = 0; ok && i < EXPORT_SLOTS; i++) {
+        struct export_slot *sl = &slots[i];
+
+        ok = off < len;
+        if (ok) {
+            sl->raw = buf[off++] != 0;
+            ok = export_key(buf, len, &off, &sl->ke, &sl->ke_len) &&
+                 export_key(buf, len, &off, &sl->ki, &sl->ki_len) &&
+                 export_key(buf, len, &off, &sl->kc, &sl->kc_len);
+        }
+    }
+    if (!ok) {
+        cli_error("%s: cannot read the keys of gk5's export", cmd);
         return CLI_EXIT_FAIL;
     }
     return CLI_EXIT_OK;
@@ -546,7 +602,9 @@ static void describe_endtime(uint32_t endtime, char *buf, size_t len)
 static int run_new(const char *cmd, const struct ctx_args *a,
                    struct ctx_file *file)
 {
-    const struct gk5_enctype *row = NULL;
+    gk5_enctype_desc row;
+    uint32_t protocol = 0;
+    bool rfc1964;
     uint8_t *key = NULL;
     size_t key_len = 0;
     uint8_t *buf = NULL;
@@ -565,25 +623,26 @@ static int run_new(const char *cmd, const struct ctx_args *a,
     if (ret != CLI_EXIT_OK) {
         goto cleanup;
     }
-    row = gk5i_enctype_get(et);
-    if (row == NULL) {
+    if (gk5_enctype_describe(et, &row) != GK5_OK ||
+        gk5_enctype_protocol(et, &protocol) != GK5_OK) {
         cli_error("%s: --enctype: unknown enctype %d", cmd, (int)et);
         ret = CLI_EXIT_FAIL;
         goto cleanup;
     }
     /* The gssd flags say which token family; an RFC 1964 context has no
      * subkey flag and 32-bit numbers (import_gssd.c check_protocol). */
-    if (row->rfc1964 && a->subkey) {
+    rfc1964 = protocol == 0;
+    if (rfc1964 && a->subkey) {
         cli_error("%s: --subkey: %s (%d) speaks RFC 1964, which has no "
                   "acceptor subkey",
-                  cmd, row->name, (int)et);
+                  cmd, row.name, (int)et);
         ret = CLI_EXIT_USAGE;
         goto cleanup;
     }
-    if (row->rfc1964 && a->send_seq >= SEQ32_LIMIT) {
+    if (rfc1964 && a->send_seq >= SEQ32_LIMIT) {
         cli_error("%s: --send-seq: %s (%d) speaks RFC 1964, whose sequence "
                   "numbers are 32 bits: '%s' is too large",
-                  cmd, row->name, (int)et, a->send_seq_arg);
+                  cmd, row.name, (int)et, a->send_seq_arg);
         ret = CLI_EXIT_USAGE;
         goto cleanup;
     }
@@ -593,7 +652,7 @@ static int run_new(const char *cmd, const struct ctx_args *a,
     }
 
     flags = a->acceptor ? 0 : GK5_GSSD_FLAG_INITIATOR;
-    if (!row->rfc1964) {
+    if (!rfc1964) {
         flags |= GK5_GSSD_FLAG_CFX;
     }
     if (a->subkey) {
@@ -626,7 +685,7 @@ static int run_new(const char *cmd, const struct ctx_args *a,
     describe_endtime(a->endtime, endtime, sizeof(endtime));
     printf("%s: gssd buffer, %zu bytes: %s (%d), %s%s, send seq %llu, "
            "endtime %s\n",
-           a->out, len, row->name, (int)et,
+           a->out, len, row.name, (int)et,
            a->acceptor ? "acceptor" : "initiator",
            a->subkey ? ", acceptor subkey" : "",
            (unsigned long long)a->send_seq, endtime);
@@ -663,11 +722,12 @@ static void show_usage(FILE *f)
                "usage.\n");
 }
 
-static const char *const slot_names[UK__COUNT] = {
-    [UK_SEND_SEAL] = "send seal",
-    [UK_SEND_SIGN] = "send sign",
-    [UK_RECV_SEAL] = "receive seal",
-    [UK_RECV_SIGN] = "receive sign",
+/* The export's slots, in its order. */
+static const char *const slot_names[EXPORT_SLOTS] = {
+    "send seal",
+    "send sign",
+    "receive seal",
+    "receive sign",
 };
 
 static void show_hex_field(const char *label, const uint8_t *p, size_t n)
@@ -677,17 +737,24 @@ static void show_hex_field(const char *label, const uint8_t *p, size_t n)
     cli_hex_print(stdout, p, n);
 }
 
-static void show_keys(enum cli_ctx_format format, const uint8_t *buf,
-                      size_t len, gk5_ctx *ctx)
+/* The keys as the file holds them: CLI_EXIT_OK, or CLI_EXIT_FAIL with
+ * the message printed. */
+static int show_keys(const char *cmd, enum cli_ctx_format format,
+                     const uint8_t *buf, size_t len)
 {
+    struct export_slot slots[EXPORT_SLOTS];
+
     if (format == CLI_CTX_GSSD) {
         show_hex_field("key", buf + GSSD_OFF_KEY, len - GSSD_OFF_KEY);
-        return;
+        return CLI_EXIT_OK;
+    }
+    if (export_slots(cmd, buf, len, slots) != CLI_EXIT_OK) {
+        return CLI_EXIT_FAIL;
     }
     printf("%-17s%s\n", "keys",
            "derived (gk5's export does not keep the session key)");
-    for (size_t slot = 0; slot < UK__COUNT; slot++) {
-        const struct gk5i_subkeys *sk = &ctx->sk[slot];
+    for (size_t slot = 0; slot < EXPORT_SLOTS; slot++) {
+        const struct export_slot *sk = &slots[slot];
         char label[64];
 
         if (sk->ke_len == 0 && sk->ki_len == 0 && sk->kc_len == 0) {
@@ -711,6 +778,7 @@ static void show_keys(enum cli_ctx_format format, const uint8_t *buf,
                    "(* the session key itself: RFC 1964 seals with it)");
         }
     }
+    return CLI_EXIT_OK;
 }
 
 static const struct option show_options[] = {
@@ -724,19 +792,14 @@ static int run_show(const char *cmd, const struct ctx_args *a,
                     struct ctx_file *file)
 {
     gk5_ctx_info info;
-    bool started = false;
-    uint64_t next = 0;
-    uint64_t bitmap = 0;
+    gk5_ctx_window window;
     char endtime[128];
     int ret;
 
-    ret = inquire(cmd, file->ctx, &info);
+    ret = inquire(cmd, file->ctx, &info, &window);
     if (ret != CLI_EXIT_OK) {
         return ret;
     }
-    /* gk5_ctx_inquire has no receive window: the internal snapshot that
-     * gk5_ctx_export takes. */
-    gk5i_seq_get(&file->ctx->recv, &started, &next, &bitmap);
     describe_endtime(info.endtime, endtime, sizeof(endtime));
 
     printf("%-17s%s\n", "file", a->path);
@@ -761,18 +824,21 @@ static int run_show(const char *cmd, const struct ctx_args *a,
            (info.flags & GK5_CTX_SEQUENCE) != 0 ? "sequence" : "",
            info.flags == 0 ? "none" : "");
     printf("%-17s%llu\n", "send seq", (unsigned long long)info.send_seq);
-    if (!started) {
+    if (!window.started) {
         printf("%-17s%s\n", "receive window",
                "not started (the first authenticated token starts it)");
     } else {
         printf("%-17snext %llu, bitmap %016llx (bit i: next - 1 - i "
                "received)\n",
-               "receive window", (unsigned long long)next,
-               (unsigned long long)bitmap);
+               "receive window", (unsigned long long)window.next,
+               (unsigned long long)window.bitmap);
     }
     printf("%-17s%s\n", "endtime", endtime);
     if (a->show_key) {
-        show_keys(file->used, file->buf, file->len, file->ctx);
+        ret = show_keys(cmd, file->used, file->buf, file->len);
+        if (ret != CLI_EXIT_OK) {
+            return ret;
+        }
     } else {
         printf("%-17s%s\n", "key", "not shown (--show-key prints it)");
     }
@@ -815,23 +881,27 @@ static void convert_usage(FILE *f)
 
 /* A gssd buffer for a context imported from gk5's export, when it can say
  * the same thing: CLI_EXIT_OK with *out set, or CLI_EXIT_FAIL and why. */
-static int export_to_gssd(const char *cmd, const char *path, gk5_ctx *ctx,
-                          uint8_t **out, size_t *out_len)
+static int export_to_gssd(const char *cmd, const char *path,
+                          const struct ctx_file *file, uint8_t **out,
+                          size_t *out_len)
 {
-    const struct gk5i_subkeys *sk = &ctx->sk[UK_SEND_SEAL];
+    struct export_slot slots[EXPORT_SLOTS];
+    const struct export_slot *sk = &slots[0]; /* send seal */
     gk5_ctx_info info;
+    gk5_ctx_window window;
     uint32_t flags;
     uint32_t et32;
-    bool started = false;
-    uint64_t next = 0;
-    uint64_t bitmap = 0;
     uint8_t *buf;
 
     *out = NULL;
     *out_len = 0;
+    if (inquire(cmd, file->ctx, &info, &window) != CLI_EXIT_OK ||
+        export_slots(cmd, file->buf, file->len, slots) != CLI_EXIT_OK) {
+        return CLI_EXIT_FAIL;
+    }
     /* RFC 4121 contexts keep only Ke, Ki and Kc (export.c): the session
      * key is wiped once they are derived, and no KDF runs backwards. */
-    if (!ctx->et->rfc1964 || !sk->raw) {
+    if (info.cfx || !sk->raw) {
         cli_error("%s: --to gssd: '%s' is gk5's export, which keeps only the "
                   "keys derived from the session key (Ke, Ki, Kc), not the "
                   "session key a gssd buffer carries.  Keep the gssd buffer "
@@ -841,16 +911,12 @@ static int export_to_gssd(const char *cmd, const char *path, gk5_ctx *ctx,
     }
     /* RFC 1964 (DES3) seals with the session key itself, so the key is
      * there; what a gssd buffer cannot hold is the receive window. */
-    gk5i_seq_get(&ctx->recv, &started, &next, &bitmap);
-    if (started) {
+    if (window.started) {
         cli_error("%s: --to gssd: '%s' has a receive window that has "
                   "recorded tokens, and a gssd buffer has no field for "
                   "one: the converted context would take those tokens "
                   "again",
                   cmd, path);
-        return CLI_EXIT_FAIL;
-    }
-    if (inquire(cmd, ctx, &info) != CLI_EXIT_OK) {
         return CLI_EXIT_FAIL;
     }
     if (info.send_seq >= SEQ32_LIMIT) {
@@ -910,7 +976,7 @@ static int run_convert(const char *cmd, const struct ctx_args *a,
 
     if (a->to == CLI_CTX_GSSD) {
         if (file->used == CLI_CTX_EXPORT) {
-            ret = export_to_gssd(cmd, a->path, file->ctx, &gssd, &gssd_len);
+            ret = export_to_gssd(cmd, a->path, file, &gssd, &gssd_len);
             if (ret != CLI_EXIT_OK) {
                 goto cleanup;
             }

@@ -23,7 +23,6 @@
 #include "bridge/gk5_mit.h"
 #include "cli.h"
 #include "common/util.h"
-#include "crypto/crypto_int.h"
 #include "interop.h"
 
 #define INTEROP_MAX_ENCTYPES 32
@@ -464,8 +463,9 @@ static int32_t issued_enctype(const gk5_mit_lucid *lucid)
     const gk5_lucid_ctx *f = gk5_mit_lucid_fields(lucid);
     int32_t et = (int32_t)(f->protocol != 0 ? f->cfx_kd.ctx_key.type
                                             : f->rfc1964_kd.ctx_key.type);
+    gk5_enctype_desc d;
 
-    return gk5i_enctype_canonical(et);
+    return gk5_enctype_describe(et, &d) == GK5_OK ? d.enctype : et;
 }
 
 /* gk5 in one role for et.  The outcome; words in note unless it ran. */

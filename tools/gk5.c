@@ -14,7 +14,6 @@
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
-#include "crypto/crypto_int.h"
 #include "cli.h"
 
 struct command {
@@ -162,10 +161,8 @@ static int print_version(void)
     gk5_enctype_desc des3;
     bool des3_built = gk5_enctype_describe(16, &des3) == GK5_OK &&
                       des3.state == GK5_ENCTYPE_SUPPORTED;
-    /* The fast paths are on by default; turning them "on" again changes
-     * nothing and is the one call that says whether this build and CPU
-     * have them (src/crypto/crypto_int.h). */
-    bool onepass = gk5i_onepass_set_enabled(true);
+    uint32_t features = gk5_build_features();
+    bool onepass = (features & GK5_FEATURE_ONEPASS) != 0;
 #if defined(GK5_HAVE_MIT) && defined(GK5_HAVE_BENCH)
     const char *mit = "yes (gk5 demo, gk5 bench)";
 #elif defined(GK5_HAVE_MIT)
@@ -178,12 +175,10 @@ static int print_version(void)
 #else
     const char *rpc = "no (-Drpc=enabled builds it)";
 #endif
-#ifdef GK5_FASTPATH
-    const char *no_onepass = "no (AES runs on OpenSSL's EVP layer)";
-#else
-    const char *no_onepass = "no (-Dfastpath=false: OpenSSL's CTS ciphers "
-                             "and EVP_MAC only)";
-#endif
+    const char *no_onepass =
+        (features & GK5_FEATURE_FASTPATH) != 0
+            ? "no (AES runs on OpenSSL's EVP layer)"
+            : "no (-Dfastpath=false: OpenSSL's CTS ciphers and EVP_MAC only)";
 
     printf("gk5 %s\n", gk5_version());
     printf("des3: %s\n",

@@ -94,6 +94,20 @@ GK5_EXPORT GK5_WUR uint32_t gk5_enctype_describe(int32_t enctype,
                                                  gk5_enctype_desc *out);
 
 /**
+ * The GSS-API token protocol of contexts keyed with the enctype, in the
+ * terms of gk5_lucid_ctx.protocol: 0 for RFC 1964 (DES3), 1 for RFC 4121
+ * (CFX).  An rpc.gssd buffer sets GK5_GSSD_FLAG_CFX exactly for 1.  Added
+ * in GK5_0.2.
+ *
+ * @param[in]  enctype   The enctype number (DES3 also as 6).
+ * @param[out] protocol  0 or 1 (0 on failure).
+ * @return GK5_OK; the enctype's refusal as gk5_enctype_check();
+ *         GK5_ERR_INVALID_ARGUMENT if protocol is NULL.
+ */
+GK5_EXPORT GK5_WUR uint32_t gk5_enctype_protocol(int32_t enctype,
+                                                 uint32_t *protocol);
+
+/**
  * An enctype's number from its name ("aes128-cts-hmac-sha1-96", an alias
  * such as "aes128-cts" or "arcfour-hmac", any case) or from a decimal
  * number ("23"; any number from -32768 to 32767, known or not).  Rejected
@@ -333,6 +347,34 @@ GK5_EXPORT GK5_WUR uint32_t gk5_c_encrypt(int32_t enctype, const void *key,
                                           size_t key_len, uint32_t usage,
                                           const void *in, size_t in_len,
                                           void *out, size_t *out_len);
+
+/**
+ * RFC 3961 3 encrypt with the confounder given, for known-answer tests
+ * only (the RFC 3962 B, RFC 6803 10 and RFC 8009 A vectors fix it).
+ * Never with a key that protects anything: the confounder must be fresh
+ * random bytes for every message, which is what gk5_c_encrypt() does.
+ * Otherwise as gk5_c_encrypt().  Added in GK5_0.2.
+ *
+ * @param[in]     enctype         The enctype.
+ * @param[in]     key             The base key.
+ * @param[in]     key_len         Its length.
+ * @param[in]     usage           The key usage number.
+ * @param[in]     confounder      The confounder.
+ * @param[in]     confounder_len  Its length: exactly the enctype's
+ *                                (gk5_c_crypto_length() of
+ *                                GK5_CRYPTO_IOV_HEADER; 16 for AES and
+ *                                Camellia, 8 for DES3).
+ * @param[in]     in              The plaintext.
+ * @param[in]     in_len          Its length.
+ * @param[out]    out             The ciphertext.
+ * @param[in,out] out_len         As for gk5_c_encrypt().
+ * @return GK5_OK; GK5_ERR_BUFFER_TOO_SMALL; GK5_ERR_INVALID_ARGUMENT
+ *         (confounder NULL, or confounder_len not the enctype's).
+ */
+GK5_EXPORT GK5_WUR uint32_t gk5_c_encrypt_confounder(
+    int32_t enctype, const void *key, size_t key_len, uint32_t usage,
+    const void *confounder, size_t confounder_len, const void *in,
+    size_t in_len, void *out, size_t *out_len);
 
 /**
  * RFC 3961 3 decrypt and verify.  in and out may overlap.  DES3 plaintext

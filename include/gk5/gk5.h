@@ -28,8 +28,9 @@
  *   with gk5_release_iov(), a context with gk5_ctx_free().  Both wipe
  *   before freeing.  Strings from the status calls belong to gk5.
  * - Threads.  The per-message calls, gk5_wrap_size_limit(),
- *   gk5_ctx_inquire() and gk5_ctx_set_flags() may run on one context from
- *   many threads at once; no sequence number is ever sent twice.
+ *   gk5_ctx_inquire(), gk5_ctx_inquire_window() and gk5_ctx_set_flags()
+ *   may run on one context from many threads at once; no sequence number
+ *   is ever sent twice.
  *   gk5_ctx_export() and gk5_ctx_free() need the context to themselves.
  */
 #ifndef GK5_GK5_H
@@ -296,6 +297,15 @@ typedef struct {
     uint64_t send_seq;        /**< next sequence number we will send */
 } gk5_ctx_info;
 
+/** A context's receive window (RFC 2743 1.2.3), as gk5_ctx_inquire_window()
+ *  reports it: what gk5_ctx_export() carries beside gk5_ctx_info. */
+typedef struct {
+    int started;     /**< 1 once a token passed its integrity check; 0: next
+                          and bitmap are 0 */
+    uint64_t next;   /**< one past the highest sequence number received */
+    uint64_t bitmap; /**< bit i: number next - 1 - i was received */
+} gk5_ctx_window;
+
 /* ---- Contexts ---- */
 
 /**
@@ -428,6 +438,25 @@ GK5_EXPORT GK5_WUR uint32_t gk5_ctx_import(uint32_t *minor, const void *buf,
  */
 GK5_EXPORT GK5_WUR uint32_t gk5_ctx_inquire(uint32_t *minor, const gk5_ctx *ctx,
                                             gk5_ctx_info *info);
+
+/**
+ * A context's receive window: where it stands, not the keys.  Added in
+ * GK5_0.2.
+ *
+ * The window is read atomically, but another thread's unwrap or verify
+ * may move it right after.
+ *
+ * @param[out] minor   The gk5 error code.
+ * @param[in]  ctx     The context.
+ * @param[out] window  Zeroed on entry, filled on success.
+ * @retval GK5_S_COMPLETE
+ * @retval GK5_S_NO_CONTEXT  GK5_ERR_CTX_NO_CONTEXT (ctx NULL).
+ * @retval GK5_S_FAILURE  GK5_ERR_INVALID_ARGUMENT (window NULL).
+ * @retval GK5_S_CALL_INACCESSIBLE_WRITE  minor is NULL.
+ */
+GK5_EXPORT GK5_WUR uint32_t gk5_ctx_inquire_window(uint32_t *minor,
+                                                   const gk5_ctx *ctx,
+                                                   gk5_ctx_window *window);
 
 /**
  * Set which receive-window verdicts the context reports (replacing the
@@ -799,6 +828,27 @@ GK5_EXPORT const char *gk5_strerror(uint32_t err);
  * @return A static string such as "0.1.0".
  */
 GK5_EXPORT const char *gk5_version(void);
+
+/* Bits of gk5_build_features().  Ignore bits you do not know: later
+ * versions may add some. */
+/** The hand-written paths beside OpenSSL's EVP layer are compiled in
+ *  (meson -Dfastpath=true, the default); without them every key runs on
+ *  OpenSSL's CTS ciphers and EVP_MAC. */
+#define GK5_FEATURE_FASTPATH 0x1u
+/** AES keys run on AES-NI here, RFC 3962 sealing in one pass with SHA-NI:
+ *  this build has the path (x86-64, GK5_FEATURE_FASTPATH) and this CPU
+ *  the instructions. */
+#define GK5_FEATURE_ONEPASS 0x2u
+
+/**
+ * What this libgk5 was built with and which of its paths run on this
+ * machine, for version reports and bug reports; nothing here changes how
+ * gk5 behaves.  (Whether des3 is built is gk5_enctype_check(16).)  Added
+ * in GK5_0.2.
+ *
+ * @return GK5_FEATURE_* bits.
+ */
+GK5_EXPORT uint32_t gk5_build_features(void);
 
 #ifdef __cplusplus
 }

@@ -406,12 +406,14 @@ GK5_EXPORT uint32_t gk5_c_encrypt(int32_t enctype, const void *key,
                               out, out_len);
 }
 
-/* The same with a given confounder of exactly the confounder length. */
-uint32_t gk5i_encrypt_with_confounder(int32_t enctype, const void *key,
-                                      size_t key_len, uint32_t usage,
-                                      const void *confounder,
-                                      size_t confounder_len, const void *in,
-                                      size_t in_len, void *out, size_t *out_len)
+/* The same with a given confounder of exactly the confounder length, for
+ * known-answer tests (crypto.h). */
+GK5_EXPORT uint32_t gk5_c_encrypt_confounder(int32_t enctype, const void *key,
+                                             size_t key_len, uint32_t usage,
+                                             const void *confounder,
+                                             size_t confounder_len,
+                                             const void *in, size_t in_len,
+                                             void *out, size_t *out_len)
 {
     if (confounder == NULL) {
         const struct gk5_enctype *et = NULL;

@@ -190,13 +190,6 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk,
 GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
                                                  const uint8_t *given);
 
-/* Contiguous encrypt with a fixed confounder (test seam and the CLI's
- * --confounder). */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_encrypt_with_confounder(
-    int32_t enctype, const void *key, size_t key_len, uint32_t usage,
-    const void *confounder, size_t confounder_len, const void *in,
-    size_t in_len, void *out, size_t *out_len);
-
 /* Test and bench seam: turn the paths beside OpenSSL's EVP layer -- AES on
  * AES-NI with one-pass RFC 3962 sealing (src/crypto/aesni_sha1_onepass.c),
  * Camellia on OpenSSL's low-level API -- off or back on for the whole

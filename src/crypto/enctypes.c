@@ -347,6 +347,23 @@ GK5_EXPORT uint32_t gk5_enctype_check(int32_t enctype)
     return verdict(enctype, NULL);
 }
 
+/* The row's token family, in the lucid context's numbers (crypto.h). */
+GK5_EXPORT uint32_t gk5_enctype_protocol(int32_t enctype, uint32_t *protocol)
+{
+    const struct gk5_enctype *row = NULL;
+    uint32_t err;
+
+    if (protocol == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    *protocol = 0;
+    err = verdict(enctype, &row);
+    if (err == GK5_OK) {
+        *protocol = row->rfc1964 ? 0 : 1;
+    }
+    return err;
+}
+
 GK5_EXPORT uint32_t gk5_enctype_describe(int32_t enctype, gk5_enctype_desc *out)
 {
     const struct gk5_enctype *row = gk5i_enctype_get(enctype);

@@ -186,6 +186,23 @@ bool gk5i_onepass_set_enabled(bool on)
 #endif
 }
 
+/* What gk5 --version reports (gk5.h): the build's paths, and whether this
+ * CPU runs the one-pass one while the switch above leaves it on. */
+GK5_EXPORT uint32_t gk5_build_features(void)
+{
+    uint32_t features = 0;
+
+#ifdef GK5_FASTPATH
+    features |= GK5_FEATURE_FASTPATH;
+#endif
+#ifdef GK5_HAVE_ONEPASS
+    if (gk5i_onepass_available()) {
+        features |= GK5_FEATURE_ONEPASS;
+    }
+#endif
+    return features;
+}
+
 bool gk5i_openssl_only_on(void)
 {
 #ifdef GK5_FASTPATH

@@ -445,6 +445,38 @@ cleanup:
     return gk5i_status(minor, err);
 }
 
+GK5_EXPORT uint32_t gk5_ctx_inquire_window(uint32_t *minor, const gk5_ctx *ctx,
+                                           gk5_ctx_window *window)
+{
+    uint32_t err = GK5_OK;
+    bool started = false;
+
+    if (window != NULL) {
+        memset(window, 0, sizeof(*window));
+    }
+    if (ctx == NULL) {
+        err = GK5_ERR_CTX_NO_CONTEXT;
+        goto cleanup;
+    }
+    if (window == NULL || minor == NULL) {
+        err = GK5_ERR_INVALID_ARGUMENT;
+        goto cleanup;
+    }
+    /* The window's lock is all a snapshot changes (as in gk5_ctx_export):
+     * the context is const in this interface, not in memory. */
+    gk5i_seq_get((struct gk5_seqstate *)(uintptr_t)&ctx->recv, &started,
+                 &window->next, &window->bitmap);
+    if (started) {
+        window->started = 1;
+    } else {
+        window->next = 0;
+        window->bitmap = 0;
+    }
+
+cleanup:
+    return gk5i_status(minor, err);
+}
+
 GK5_EXPORT uint32_t gk5_ctx_set_flags(uint32_t *minor, gk5_ctx *ctx,
                                       uint32_t flags)
 {

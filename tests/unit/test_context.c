@@ -1615,6 +1615,76 @@ static void test_exhausted_wrap(void **state)
     gk5_ctx_free(ctx);
 }
 
+/* gk5_ctx_inquire_window: the arguments, then the window as the internal
+ * snapshot (gk5i_seq_get) holds it, before and after tokens. */
+static void check_window(gk5_ctx *ctx, int started, uint64_t next,
+                         uint64_t bitmap)
+{
+    gk5_ctx_window w;
+    uint32_t minor = 1;
+    bool s = false;
+    uint64_t n = 0;
+    uint64_t b = 0;
+
+    memset(&w, 0xa5, sizeof(w));
+    assert_int_equal(gk5_ctx_inquire_window(&minor, ctx, &w), GK5_S_COMPLETE);
+    assert_int_equal(minor, 0);
+    assert_int_equal(w.started, started);
+    assert_int_equal(w.next, next);
+    assert_int_equal(w.bitmap, bitmap);
+    gk5i_seq_get(&ctx->recv, &s, &n, &b);
+    assert_int_equal(s, started);
+    if (started) {
+        assert_int_equal(n, next);
+        assert_int_equal(b, bitmap);
+    }
+}
+
+static void test_inquire_window(void **state)
+{
+    gk5_ctx_window w;
+    uint32_t minor = 0;
+    gk5_ctx *init, *acc;
+    gk5_buffer t1, t2, t3;
+
+    (void)state;
+    memset(&w, 0xa5, sizeof(w));
+    assert_int_equal(gk5_ctx_inquire_window(&minor, NULL, &w),
+                     GK5_S_NO_CONTEXT);
+    assert_int_equal(minor, GK5_ERR_CTX_NO_CONTEXT);
+    assert_int_equal(w.started, 0);
+    assert_int_equal(w.next, 0);
+    assert_int_equal(w.bitmap, 0);
+
+    make_pair(18, 32, 0, 0, 0x33, &init, &acc);
+    assert_int_equal(gk5_ctx_inquire_window(&minor, acc, NULL), GK5_S_FAILURE);
+    assert_int_equal(minor, GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5_ctx_inquire_window(NULL, acc, &w),
+                     GK5_S_CALL_INACCESSIBLE_WRITE);
+    check_window(acc, 0, 0, 0);
+
+    /* The initiator sends from 1000 (make_pair). */
+    t1 = wrap_ok(init, "one");
+    t2 = wrap_ok(init, "two");
+    t3 = wrap_ok(init, "three");
+    check_window(init, 0, 0, 0); /* sending moves no receive window */
+    assert_int_equal(unwrap_major(acc, &t1, "one"), GK5_S_COMPLETE);
+    check_window(acc, 1, 1001, 0x1);
+    assert_int_equal(unwrap_major(acc, &t3, "three"), GK5_S_GAP_TOKEN);
+    check_window(acc, 1, 1003, 0x5);
+    assert_int_equal(unwrap_major(acc, &t2, "two"), GK5_S_UNSEQ_TOKEN);
+    check_window(acc, 1, 1003, 0x7);
+    /* A duplicate changes nothing. */
+    assert_int_equal(unwrap_major(acc, &t2, "two"), GK5_S_DUPLICATE_TOKEN);
+    check_window(acc, 1, 1003, 0x7);
+
+    gk5_buffer_release(&t1);
+    gk5_buffer_release(&t2);
+    gk5_buffer_release(&t3);
+    gk5_ctx_free(init);
+    gk5_ctx_free(acc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1650,6 +1720,7 @@ int main(void)
         cmocka_unit_test(test_forged_token_changes_nothing),
         cmocka_unit_test(test_expiry_tokens),
         cmocka_unit_test(test_exhausted_wrap),
+        cmocka_unit_test(test_inquire_window),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -295,9 +295,9 @@ static void check_length(const struct gk5_enctype *et, gk5_ukey *uk,
     assert_true(len <= sizeof(plain));
     fill(plain, len);
     fill(conf, sizeof(conf));
-    assert_int_equal(gk5i_encrypt_with_confounder(et->num, key, et->key_bytes,
-                                                  USAGE, conf, et->conf_bytes,
-                                                  plain, len, ct, &ct_len),
+    assert_int_equal(gk5_c_encrypt_confounder(et->num, key, et->key_bytes,
+                                              USAGE, conf, et->conf_bytes,
+                                              plain, len, ct, &ct_len),
                      GK5_OK);
     assert_int_equal(
         gk5_c_crypto_length(et->num, GK5_CRYPTO_IOV_PADDING, len, &pad),
@@ -427,11 +427,11 @@ static void test_iov_large(void **state)
 
             fill(plain, sizeof(plain));
             fill(conf, sizeof(conf));
-            assert_int_equal(gk5i_encrypt_with_confounder(
-                                 ets[e]->num, key, ets[e]->key_bytes, USAGE,
-                                 conf, ets[e]->conf_bytes, plain, sizeof(plain),
-                                 ct, &ct_len),
-                             GK5_OK);
+            assert_int_equal(
+                gk5_c_encrypt_confounder(ets[e]->num, key, ets[e]->key_bytes,
+                                         USAGE, conf, ets[e]->conf_bytes, plain,
+                                         sizeof(plain), ct, &ct_len),
+                GK5_OK);
             assert_int_equal(gk5_c_crypto_length(ets[e]->num,
                                                  GK5_CRYPTO_IOV_PADDING,
                                                  sizeof(plain), &pad),

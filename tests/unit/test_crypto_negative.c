@@ -234,10 +234,10 @@ static void all_refuse(vec_tally *t, const vec_block *b, int32_t et,
         t, b, "gk5_c_encrypt",
         gk5_c_encrypt(et, key, 16, 2, msg, sizeof(msg), out, &len), want);
     len = sizeof(out);
-    (void)vec_check_rc(t, b, "gk5i_encrypt_with_confounder",
-                       gk5i_encrypt_with_confounder(et, key, 16, 2, conf,
-                                                    sizeof(conf), msg,
-                                                    sizeof(msg), out, &len),
+    (void)vec_check_rc(t, b, "gk5_c_encrypt_confounder",
+                       gk5_c_encrypt_confounder(et, key, 16, 2, conf,
+                                                sizeof(conf), msg, sizeof(msg),
+                                                out, &len),
                        want);
     len = sizeof(out);
     (void)vec_check_rc(

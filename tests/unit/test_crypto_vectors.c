@@ -485,10 +485,10 @@ static void run_encrypt(vec_tally *t, vec_block *b)
         return;
     case CHECK_REFUSAL:
         len = sizeof(out);
-        refusal(t, b, "gk5i_encrypt_with_confounder", et,
-                gk5i_encrypt_with_confounder(et, key, key_len, usage, conf,
-                                             conf_len, plain, plain_len, out,
-                                             &len));
+        refusal(t, b, "gk5_c_encrypt_confounder", et,
+                gk5_c_encrypt_confounder(et, key, key_len, usage, conf,
+                                         conf_len, plain, plain_len, out,
+                                         &len));
         return;
     case RUN:
         break;
@@ -517,10 +517,10 @@ static void run_encrypt(vec_tally *t, vec_block *b)
     }
     memset(out, 0xa5, sizeof(out));
     len = sizeof(out);
-    if (vec_check_rc(t, b, "gk5i_encrypt_with_confounder",
-                     gk5i_encrypt_with_confounder(et, key, key_len, usage, conf,
-                                                  conf_len, plain, plain_len,
-                                                  out, &len),
+    if (vec_check_rc(t, b, "gk5_c_encrypt_confounder",
+                     gk5_c_encrypt_confounder(et, key, key_len, usage, conf,
+                                              conf_len, plain, plain_len, out,
+                                              &len),
                      0)) {
         (void)vec_check_bytes(t, b, "ciphertext", out, len, want, want_len);
     }

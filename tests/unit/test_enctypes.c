@@ -161,7 +161,17 @@ static void test_table_properties(void **state)
         assert_int_equal(row->family, want[i].family);
         assert_int_equal(row->onepass, want[i].onepass);
         assert_int_equal(row->rfc1964, want[i].rfc1964);
+
+        /* The public answer: the row's family for a usable enctype, else
+         * the enctype's refusal. */
+        uint32_t protocol = 7;
+        uint32_t verdict = gk5_enctype_check(want[i].num);
+
+        assert_int_equal(gk5_enctype_protocol(want[i].num, &protocol), verdict);
+        assert_int_equal(protocol,
+                         verdict == GK5_OK && !want[i].rfc1964 ? 1 : 0);
     }
+    assert_int_equal(gk5_enctype_protocol(17, NULL), GK5_ERR_INVALID_ARGUMENT);
     assert_int_equal(gk5i_enctype_canonical(6), 16);
     assert_int_equal(gk5i_enctype_canonical(16), 16);
     assert_int_equal(gk5i_enctype_canonical(18), 18);
@@ -342,9 +352,9 @@ static void expect_refused_everywhere(int32_t et, uint32_t code)
     assert_int_equal(gk5_c_checksum_iov(et, key, 16, 1, ck, 2), code);
     assert_int_equal(gk5_c_verify_checksum_iov(et, key, 16, 1, ck, 2), code);
     len = sizeof(out);
-    assert_int_equal(gk5i_encrypt_with_confounder(et, key, 16, 1, buf, 16, data,
-                                                  5, out, &len),
-                     code);
+    assert_int_equal(
+        gk5_c_encrypt_confounder(et, key, 16, 1, buf, 16, data, 5, out, &len),
+        code);
     assert_int_equal(gk5i_cts_raw(et, key, 16, NULL, buf, 32, out, NULL, true),
                      code);
     assert_int_equal(gk5i_enctype_usable(et, NULL), code);

@@ -450,6 +450,30 @@ static void test_derive_many_equals_single(void **state)
     (void)gk5i_onepass_set_enabled(true);
 }
 
+/* gk5_build_features: the build's paths, and the one-pass bit exactly
+ * when this CPU has the instructions and the switch leaves them on. */
+static void test_build_features(void **state)
+{
+    uint32_t f = gk5_build_features();
+
+    (void)state;
+#ifdef GK5_FASTPATH
+    assert_true((f & GK5_FEATURE_FASTPATH) != 0);
+#else
+    assert_true((f & GK5_FEATURE_FASTPATH) == 0);
+#endif
+#ifdef GK5_HAVE_ONEPASS
+    bool cpu = gk5i_onepass_set_enabled(true);
+
+    assert_int_equal((gk5_build_features() & GK5_FEATURE_ONEPASS) != 0, cpu);
+    (void)gk5i_onepass_set_enabled(false);
+    assert_true((gk5_build_features() & GK5_FEATURE_ONEPASS) == 0);
+    (void)gk5i_onepass_set_enabled(true);
+#else
+    assert_true((f & GK5_FEATURE_ONEPASS) == 0);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -457,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_loop256_vs_openssl),
         cmocka_unit_test(test_seal_equals_serial),
         cmocka_unit_test(test_derive_many_equals_single),
+        cmocka_unit_test(test_build_features),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
