@@ -96,8 +96,7 @@ GK5_EXPORT GK5_WUR uint32_t gk5_enctype_describe(int32_t enctype,
 /**
  * The GSS-API token protocol of contexts keyed with the enctype, in the
  * terms of gk5_lucid_ctx.protocol: 0 for RFC 1964 (DES3), 1 for RFC 4121
- * (CFX).  An rpc.gssd buffer sets GK5_GSSD_FLAG_CFX exactly for 1.  Added
- * in GK5_0.2.
+ * (CFX).  An rpc.gssd buffer sets GK5_GSSD_FLAG_CFX exactly for 1.
  *
  * @param[in]  enctype   The enctype number (DES3 also as 6).
  * @param[out] protocol  0 or 1 (0 on failure).
@@ -353,7 +352,7 @@ GK5_EXPORT GK5_WUR uint32_t gk5_c_encrypt(int32_t enctype, const void *key,
  * only (the RFC 3962 B, RFC 6803 10 and RFC 8009 A vectors fix it).
  * Never with a key that protects anything: the confounder must be fresh
  * random bytes for every message, which is what gk5_c_encrypt() does.
- * Otherwise as gk5_c_encrypt().  Added in GK5_0.2.
+ * Otherwise as gk5_c_encrypt().
  *
  * @param[in]     enctype         The enctype.
  * @param[in]     key             The base key.

@@ -440,8 +440,7 @@ GK5_EXPORT GK5_WUR uint32_t gk5_ctx_inquire(uint32_t *minor, const gk5_ctx *ctx,
                                             gk5_ctx_info *info);
 
 /**
- * A context's receive window: where it stands, not the keys.  Added in
- * GK5_0.2.
+ * A context's receive window: where it stands, not the keys.
  *
  * The window is read atomically, but another thread's unwrap or verify
  * may move it right after.
@@ -843,8 +842,7 @@ GK5_EXPORT const char *gk5_version(void);
 /**
  * What this libgk5 was built with and which of its paths run on this
  * machine, for version reports and bug reports; nothing here changes how
- * gk5 behaves.  (Whether des3 is built is gk5_enctype_check(16).)  Added
- * in GK5_0.2.
+ * gk5 behaves.  (Whether des3 is built is gk5_enctype_check(16).)
  *
  * @return GK5_FEATURE_* bits.
  */
