@@ -57,11 +57,9 @@
 
 /* The token after bytes 0..7 (token_header.h: TOK_ID .. filler). */
 #define V1_SEQ_OFF 8
-#define V1_SEQ_BYTES 8
 #define V1_CKSUM_OFF 16
 #define V1_CKSUM_BYTES 20 /* HMAC-SHA1, untruncated */
 #define V1_CONF_OFF 36
-#define V1_CONF_BYTES 8
 #define V1_BLOCK 8      /* DES block */
 #define V1_MIC_BYTES 36 /* TOK_ID .. SGN_CKSUM */
 #define V1_WRAP_HDR 44  /* TOK_ID .. confounder */

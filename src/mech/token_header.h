@@ -93,6 +93,9 @@ static inline void gk5i_cfx_mic_filler(const struct gk5i_cfx_header *h,
 #define V1_OFF_SGN_ALG 2u
 #define V1_OFF_SEAL_ALG 4u
 #define V1_OFF_FILLER 6u
+/* Then SND_SEQ (encrypted), SGN_CKSUM and, in a Wrap, the confounder. */
+#define V1_SEQ_BYTES 8u
+#define V1_CONF_BYTES 8u
 
 /* Bytes 0..7 as sent.  A MIC (and a deletion token) has filler ff ff in
  * the SEAL_ALG field. */
