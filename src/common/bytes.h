@@ -95,6 +95,9 @@ static inline void gk5i_copy_bytes(struct gk5i_rd *r, void *out, size_t n)
     }
 }
 
+/* One accessor per width and byte order, each a bounds check and a load
+ * (the writer's: a bounds check and a store); spelled out rather than
+ * stamped from a macro, so each reads as what it is. */
 static inline uint8_t gk5i_get_u8(struct gk5i_rd *r)
 {
     const uint8_t *at = gk5i_get_bytes(r, 1);
