@@ -6,7 +6,11 @@
  * MIC, Wrap and context-deletion tokens inside their RFC 2743 3.1 framing.
  *
  * cli_inspect_decode() is the decoder: it reads only the bytes it is given
- * (a bounded reader checks every step) and is a fuzz target.
+ * and is a fuzz target.  It reads through the library's own parsers: the
+ * bounded reader (src/common/bytes.h), the token headers
+ * (src/mech/token_header.h) and the DER length of the RFC 2743 framing
+ * (src/mech/gss_framing.h); what it adds is the description of whatever
+ * it finds, where the library only refuses.
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -14,63 +18,8 @@
 #include <string.h>
 
 #include "cli.h"
-
-/* ---- a bounded reader ---- */
-
-struct reader {
-    const uint8_t *p;
-    size_t end; /* bytes p[0..end) may be read */
-    size_t off;
-};
-
-static size_t rd_left(const struct reader *r)
-{
-    return r->end - r->off;
-}
-
-static bool rd_bytes(struct reader *r, size_t k, const uint8_t **out)
-{
-    if (rd_left(r) < k) {
-        return false;
-    }
-    *out = r->p + r->off;
-    r->off += k;
-    return true;
-}
-
-static bool rd_u8(struct reader *r, uint8_t *v)
-{
-    const uint8_t *b;
-
-    if (!rd_bytes(r, 1, &b)) {
-        return false;
-    }
-    *v = b[0];
-    return true;
-}
-
-static bool rd_be16(struct reader *r, uint16_t *v)
-{
-    const uint8_t *b;
-
-    if (!rd_bytes(r, 2, &b)) {
-        return false;
-    }
-    *v = (uint16_t)(b[0] << 8 | b[1]);
-    return true;
-}
-
-/* RFC 1964 writes its algorithm identifiers little-endian. */
-static bool rd_le16(struct reader *r, uint16_t *v)
-{
-    const uint8_t *b;
-
-    if (!rd_bytes(r, 2, &b)) {
-        return false;
-    }
-    *v = (uint16_t)(b[0] | b[1] << 8);
-    return true;
-}
+#include "mech/gss_framing.h"
+#include "mech/token_header.h"
 
 /* Records the first problem; returns -1 for the caller to pass up. */
 static int problem(struct cli_token_info *ti, const char *fmt, ...)
@@ -95,72 +44,67 @@ static int truncated(struct cli_token_info *ti, const char *field)
 
 /* ---- RFC 4121 ---- */
 
-#define CFX_SENT_BY_ACCEPTOR 0x01u
-#define CFX_SEALED 0x02u
-#define CFX_ACCEPTOR_SUBKEY 0x04u
-#define CFX_KNOWN_FLAGS 0x07u
-
-/* RFC 4121 4.2.6.1 (MIC) and 4.2.6.2 (Wrap). */
+/* RFC 4121 4.2.6.1 (MIC) and 4.2.6.2 (Wrap); n >= 2 (TOK_ID is there). */
 static int decode_rfc4121(const uint8_t *p, size_t n, bool wrap,
                           struct cli_token_info *ti)
 {
-    struct reader r = {p, n, 0};
-    const uint8_t *fill;
-    uint8_t b;
+    struct gk5i_cfx_header h;
+    struct gk5i_rd r;
     size_t payload;
 
     ti->kind = wrap ? CLI_TOKEN_RFC4121_WRAP : CLI_TOKEN_RFC4121_MIC;
-    if (!rd_be16(&r, &ti->tok_id)) {
-        return truncated(ti, "TOK_ID");
-    }
+    gk5i_rd_init(&r, p, n);
+    gk5i_cfx_get_header(&r, &h);
+    ti->tok_id = h.tok_id;
     ti->have_tok_id = true;
-    if (!rd_u8(&r, &ti->flags)) {
+    /* A short header: the first field the input ends inside. */
+    if (n <= CFX_OFF_FLAGS) {
         return truncated(ti, "Flags");
     }
+    ti->flags = h.flags;
     if (wrap) {
-        if (!rd_u8(&r, &b)) {
+        if (n <= CFX_OFF_FILLER) {
             return truncated(ti, "the filler byte");
         }
-        if (b != 0xff) {
-            problem(ti, "filler byte is %02x, not ff", b);
+        if (h.filler != 0xff) {
+            problem(ti, "filler byte is %02x, not ff", h.filler);
         }
-        if (!rd_be16(&r, &ti->ec)) {
+        if (n < CFX_OFF_EC + 2) {
             return truncated(ti, "EC");
         }
-        if (!rd_be16(&r, &ti->rrc)) {
+        ti->ec = h.ec;
+        if (n < CFX_OFF_RRC + 2) {
             return truncated(ti, "RRC");
         }
+        ti->rrc = h.rrc;
     } else {
-        if (!rd_bytes(&r, 5, &fill)) {
+        uint8_t fill[5];
+
+        if (n < CFX_OFF_SEQ) {
             return truncated(ti, "the filler bytes");
         }
-        for (size_t i = 0; i < 5; i++) {
+        gk5i_cfx_mic_filler(&h, fill);
+        for (size_t i = 0; i < sizeof(fill); i++) {
             if (fill[i] != 0xff) {
-                problem(ti, "filler byte %zu is %02x, not ff", i + 3, fill[i]);
+                problem(ti, "filler byte %zu is %02x, not ff",
+                        i + CFX_OFF_FILLER, fill[i]);
                 break;
             }
         }
     }
-    {
-        const uint8_t *s;
-
-        if (!rd_bytes(&r, 8, &s)) {
-            return truncated(ti, "SND_SEQ");
-        }
-        ti->snd_seq = 0;
-        for (size_t i = 0; i < 8; i++) {
-            ti->snd_seq = ti->snd_seq << 8 | s[i];
-        }
-        ti->have_seq = true;
+    if (r.bad) {
+        return truncated(ti, "SND_SEQ");
     }
-    ti->header_len = 16;
-    payload = rd_left(&r);
-    if ((ti->flags & ~CFX_KNOWN_FLAGS) != 0) {
-        problem(ti, "unknown flag bits 0x%02x", ti->flags & ~CFX_KNOWN_FLAGS);
+    ti->snd_seq = h.seq;
+    ti->have_seq = true;
+    ti->header_len = CFX_HDR_LEN;
+    payload = gk5i_rd_left(&r);
+    if ((ti->flags & ~CFX_FLAGS_KNOWN) != 0) {
+        problem(ti, "unknown flag bits 0x%02x", ti->flags & ~CFX_FLAGS_KNOWN);
     }
     if (!wrap) {
         ti->cksum_len = payload;
-        if ((ti->flags & CFX_SEALED) != 0) {
+        if ((ti->flags & CFX_FLAG_SEALED) != 0) {
             problem(ti, "the Sealed flag is set in a MIC token");
         }
         if (payload == 0) {
@@ -169,7 +113,7 @@ static int decode_rfc4121(const uint8_t *p, size_t n, bool wrap,
         return ti->problem[0] == '\0' ? 0 : -1;
     }
     ti->body_len = payload;
-    if ((ti->flags & CFX_SEALED) != 0) {
+    if ((ti->flags & CFX_FLAG_SEALED) != 0) {
         /* E(confounder | data | EC filler | header) | checksum: at least
          * the EC filler and the header copy are inside. */
         if (payload < (size_t)ti->ec + 16) {
@@ -333,35 +277,39 @@ static bool algs_agree(uint16_t sgn, uint16_t seal)
     }
 }
 
-/* RFC 1964 1.2.1 / 1.2.2 / 1.2.3 after TOK_ID. */
-static int decode_rfc1964(struct reader *r, struct cli_token_info *ti)
+/* RFC 1964 1.2.1 / 1.2.2 / 1.2.3: h read at r from a token of have bytes
+ * (TOK_ID onward; have >= 2), r after the header. */
+static int decode_rfc1964(struct gk5i_rd *r, const struct gk5i_v1_header *h,
+                          size_t have, struct cli_token_info *ti)
 {
-    const uint8_t *b;
+    const uint8_t *body_at;
     const char *name;
     uint16_t tok = ti->tok_id;
-    bool wrap = tok == 0x0201;
+    bool wrap = tok == TOK_ID_V1_WRAP;
     size_t body;
 
     ti->kind = wrap ? CLI_TOKEN_RFC1964_WRAP
-                    : (tok == 0x0101 ? CLI_TOKEN_RFC1964_MIC
-                                     : CLI_TOKEN_RFC1964_DELETE);
-    if (!rd_le16(r, &ti->sgn_alg)) {
+                    : (tok == TOK_ID_V1_MIC ? CLI_TOKEN_RFC1964_MIC
+                                            : CLI_TOKEN_RFC1964_DELETE);
+    if (have < V1_OFF_SEAL_ALG) {
         return truncated(ti, "SGN_ALG");
     }
-    if (!rd_le16(r, &ti->seal_alg)) {
+    ti->sgn_alg = h->sgn_alg;
+    if (have < V1_OFF_FILLER) {
         return truncated(ti, "SEAL_ALG");
     }
+    ti->seal_alg = h->seal_alg;
     ti->have_algs = true;
     name = sgn_alg_name(ti->sgn_alg, &ti->cksum_len);
     if (name == NULL) {
         return problem(ti, "unknown SGN_ALG %02x %02x", ti->sgn_alg & 0xffu,
                        ti->sgn_alg >> 8);
     }
-    if (!wrap && ti->seal_alg != 0xffff) {
+    if (!wrap && ti->seal_alg != V1_SEAL_ALG_NONE) {
         problem(ti,
                 "SEAL_ALG field of a %s token is %02x %02x, not the "
                 "filler ff ff",
-                tok == 0x0101 ? "MIC" : "deletion", ti->seal_alg & 0xffu,
+                tok == TOK_ID_V1_MIC ? "MIC" : "deletion", ti->seal_alg & 0xffu,
                 ti->seal_alg >> 8);
     } else if (wrap && seal_alg_name(ti->seal_alg) == NULL) {
         problem(ti, "unknown SEAL_ALG %02x %02x", ti->seal_alg & 0xffu,
@@ -370,31 +318,36 @@ static int decode_rfc1964(struct reader *r, struct cli_token_info *ti)
         problem(ti, "SEAL_ALG %s does not go with SGN_ALG %s",
                 seal_alg_name(ti->seal_alg), name);
     }
-    if (!rd_bytes(r, 2, &b)) {
+    if (r->bad) {
         return truncated(ti, "the filler");
     }
-    if (b[0] != 0xff || b[1] != 0xff) {
-        problem(ti, "filler is %02x %02x, not ff ff", b[0], b[1]);
+    if (h->filler != V1_FILLER) {
+        problem(ti, "filler is %02x %02x, not ff ff", h->filler >> 8,
+                h->filler & 0xffu);
     }
-    if (!rd_bytes(r, 8, &b)) {
+    gk5i_skip(r, V1_SEQ_BYTES);
+    if (r->bad) {
         return truncated(ti, "SND_SEQ");
     }
-    ti->header_len = 16;
-    if (!rd_bytes(r, ti->cksum_len, &b)) {
+    ti->header_len = V1_HDR_LEN + V1_SEQ_BYTES;
+    gk5i_skip(r, ti->cksum_len);
+    if (r->bad) {
         return truncated(ti, "SGN_CKSUM");
     }
     if (!wrap) {
-        if (rd_left(r) != 0) {
-            return problem(ti, "%zu byte%s after SGN_CKSUM", rd_left(r),
-                           rd_left(r) == 1 ? "" : "s");
+        if (gk5i_rd_left(r) != 0) {
+            return problem(ti, "%zu byte%s after SGN_CKSUM", gk5i_rd_left(r),
+                           gk5i_rd_left(r) == 1 ? "" : "s");
         }
         return ti->problem[0] == '\0' ? 0 : -1;
     }
-    ti->conf_len = 8;
-    if (!rd_bytes(r, ti->conf_len, &b)) {
+    ti->conf_len = V1_CONF_BYTES;
+    gk5i_skip(r, ti->conf_len);
+    if (r->bad) {
         return truncated(ti, "the confounder");
     }
-    body = rd_left(r);
+    body = gk5i_rd_left(r);
+    body_at = gk5i_get_bytes(r, body);
     ti->body_len = body;
     ti->pad = -1;
     if (body == 0) {
@@ -407,10 +360,10 @@ static int decode_rfc1964(struct reader *r, struct cli_token_info *ti)
                        "8-byte blocks",
                        body);
     }
-    if (ti->seal_alg == 0xffff) {
+    if (ti->seal_alg == V1_SEAL_ALG_NONE) {
         /* In the clear: the last byte is the pad length (RFC 1964 1.2.2.3;
          * RC4 always pads with one byte of 1). */
-        uint8_t pad = r->p[r->end - 1];
+        uint8_t pad = body_at[body - 1];
         size_t max = ti->sgn_alg == 0x0011 ? 1 : 8;
 
         ti->pad = pad;
@@ -419,7 +372,7 @@ static int decode_rfc1964(struct reader *r, struct cli_token_info *ti)
                            (unsigned)pad, max);
         }
         for (size_t i = 0; i < pad; i++) {
-            if (r->p[r->end - 1 - i] != pad) {
+            if (body_at[body - 1 - i] != pad) {
                 return problem(ti, "the %u pad bytes are not all %u",
                                (unsigned)pad, (unsigned)pad);
             }
@@ -432,43 +385,35 @@ static int decode_rfc1964(struct reader *r, struct cli_token_info *ti)
 /* RFC 2743 3.1: 0x60, DER length, 0x06 OID, then the inner token. */
 static int decode_framed(const uint8_t *p, size_t n, struct cli_token_info *ti)
 {
-    struct reader r = {p, n, 1};
-    uint8_t lb;
+    struct gk5i_der_len dl;
+    struct gk5i_v1_header h;
+    struct gk5i_rd r;
+    struct gk5i_rd in;
     uint8_t tag;
     uint8_t olen;
     const uint8_t *oid;
     size_t avail;
+    size_t have;
 
-    if (!rd_u8(&r, &lb)) {
+    gk5i_rd_init(&r, p + 1, n - 1); /* after the 0x60 */
+    switch (gk5i_der_get_length(&r, sizeof(size_t), &dl)) {
+    case GK5I_DER_OK:
+        break;
+    case GK5I_DER_INDEFINITE:
+        return problem(ti, "indefinite DER length (0x80): not DER");
+    case GK5I_DER_TOO_LONG:
+        return problem(ti, "DER length of %zu octets is too long",
+                       dl.octets - 1);
+    case GK5I_DER_TRUNCATED:
+    default:
         return truncated(ti, "the DER length");
     }
-    if (lb < 0x80) {
-        ti->der_len = lb;
-        ti->der_octets = 1;
-    } else {
-        const uint8_t *lo;
-        size_t k = lb & 0x7fu;
-
-        if (k == 0) {
-            return problem(ti, "indefinite DER length (0x80): not DER");
-        }
-        if (k > sizeof(size_t)) {
-            return problem(ti, "DER length of %zu octets is too long", k);
-        }
-        if (!rd_bytes(&r, k, &lo)) {
-            return truncated(ti, "the DER length");
-        }
-        ti->der_len = 0;
-        for (size_t i = 0; i < k; i++) {
-            ti->der_len = ti->der_len << 8 | lo[i];
-        }
-        ti->der_octets = 1 + k;
-        if (lo[0] == 0 || ti->der_len < 0x80) {
-            problem(ti, "DER length %zu is not in its shortest form",
-                    ti->der_len);
-        }
+    ti->der_len = dl.len;
+    ti->der_octets = dl.octets;
+    if (!dl.minimal) {
+        problem(ti, "DER length %zu is not in its shortest form", ti->der_len);
     }
-    avail = rd_left(&r);
+    avail = gk5i_rd_left(&r);
     if (ti->der_len > avail) {
         problem(ti,
                 "truncated: the DER length says %zu bytes follow, the input "
@@ -477,9 +422,11 @@ static int decode_framed(const uint8_t *p, size_t n, struct cli_token_info *ti)
     } else if (ti->der_len < avail) {
         problem(ti, "%zu byte%s after the end of the token",
                 avail - ti->der_len, avail - ti->der_len == 1 ? "" : "s");
-        r.end = r.off + ti->der_len; /* decode the token itself */
     }
-    if (!rd_u8(&r, &tag)) {
+    /* Decode the token itself: what the length covers, or what is there. */
+    gk5i_rd_init(&in, r.p, ti->der_len < avail ? ti->der_len : avail);
+    tag = gk5i_get_u8(&in);
+    if (in.bad) {
         return truncated(ti, "the mech OID");
     }
     if (tag != 0x06) {
@@ -488,22 +435,27 @@ static int decode_framed(const uint8_t *p, size_t n, struct cli_token_info *ti)
                        "found tag %02x",
                        tag);
     }
-    if (!rd_u8(&r, &olen)) {
+    olen = gk5i_get_u8(&in);
+    if (in.bad) {
         return truncated(ti, "the mech OID");
     }
     if (olen >= 0x80) {
         return problem(ti, "mech OID with a long-form length");
     }
-    if (!rd_bytes(&r, olen, &oid)) {
+    oid = gk5i_get_bytes(&in, olen);
+    if (in.bad) {
         return truncated(ti, "the mech OID");
     }
     if (decode_oid(oid, olen, ti) != 0) {
         return -1;
     }
-    ti->framing_len = r.off;
-    if (!rd_be16(&r, &ti->tok_id)) {
+    ti->framing_len = (size_t)(in.p - p);
+    have = gk5i_rd_left(&in);
+    gk5i_v1_get_header(&in, &h);
+    if (have < 2) {
         return truncated(ti, "TOK_ID");
     }
+    ti->tok_id = h.tok_id;
     ti->have_tok_id = true;
     if (!oid_is_krb5(ti->oid)) {
         return problem(ti, "mech OID %s%s%s%s is not Kerberos V5", ti->oid,
@@ -512,10 +464,10 @@ static int decode_framed(const uint8_t *p, size_t n, struct cli_token_info *ti)
                        ti->oid_name != NULL ? ")" : "");
     }
     switch (ti->tok_id) {
-    case 0x0101:
-    case 0x0201:
-    case 0x0102:
-        return decode_rfc1964(&r, ti);
+    case TOK_ID_V1_MIC:
+    case TOK_ID_V1_WRAP:
+    case TOK_ID_V1_DELETE:
+        return decode_rfc1964(&in, &h, have, ti);
     case 0x0100:
         return problem(ti, "a context-establishment token (AP-REQ), not a "
                            "per-message token");
@@ -525,8 +477,8 @@ static int decode_framed(const uint8_t *p, size_t n, struct cli_token_info *ti)
     case 0x0300:
         return problem(ti, "a context-establishment token (KRB-ERROR), not "
                            "a per-message token");
-    case 0x0404:
-    case 0x0504:
+    case TOK_ID_CFX_MIC:
+    case TOK_ID_CFX_WRAP:
         return problem(ti,
                        "RFC 4121 TOK_ID %02x %02x inside RFC 2743 "
                        "framing: RFC 4121 per-message tokens are not "
@@ -593,9 +545,9 @@ static void print_flags(FILE *f, uint8_t flags)
         uint8_t bit;
         const char *name;
     } names[] = {
-        {CFX_SENT_BY_ACCEPTOR, "SentByAcceptor"},
-        {CFX_SEALED, "Sealed"},
-        {CFX_ACCEPTOR_SUBKEY, "AcceptorSubkey"},
+        {CFX_FLAG_SENT_BY_ACCEPTOR, "SentByAcceptor"},
+        {CFX_FLAG_SEALED, "Sealed"},
+        {CFX_FLAG_ACCEPTOR_SUBKEY, "AcceptorSubkey"},
     };
     const char *sep = "";
 
@@ -606,14 +558,14 @@ static void print_flags(FILE *f, uint8_t flags)
             sep = ", ";
         }
     }
-    if ((flags & ~CFX_KNOWN_FLAGS) != 0) {
-        fprintf(f, "%sunknown 0x%02x", sep, flags & ~CFX_KNOWN_FLAGS);
+    if ((flags & ~CFX_FLAGS_KNOWN) != 0) {
+        fprintf(f, "%sunknown 0x%02x", sep, flags & ~CFX_FLAGS_KNOWN);
         sep = ", ";
     }
     fprintf(f, "%s)\n", *sep == '\0' ? "none" : "");
     fprintf(f, FIELD "%s\n", "sent by",
-            (flags & CFX_SENT_BY_ACCEPTOR) != 0 ? "the acceptor"
-                                                : "the initiator");
+            (flags & CFX_FLAG_SENT_BY_ACCEPTOR) != 0 ? "the acceptor"
+                                                     : "the initiator");
 }
 
 static void print_rfc4121(FILE *f, const struct cli_token_info *ti)
@@ -640,7 +592,7 @@ static void print_rfc4121(FILE *f, const struct cli_token_info *ti)
         fprintf(f, FIELD "%zu bytes\n", "checksum", ti->cksum_len);
         return;
     }
-    if ((ti->flags & CFX_SEALED) != 0) {
+    if ((ti->flags & CFX_FLAG_SEALED) != 0) {
         fprintf(f,
                 FIELD "%zu bytes, encrypted: E(confounder | data | %u filler "
                       "bytes | header) | checksum%s\n",

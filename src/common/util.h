@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
-/* Small helpers shared by every layer: wiping, big-endian load/store. */
+/* Small helpers shared by every layer: wiping, big- and little-endian
+ * load/store (the bounded reader and writer are in bytes.h). */
 #ifndef GK5_UTIL_H
 #define GK5_UTIL_H
 
@@ -42,6 +43,10 @@ static inline uint64_t load_be64(const uint8_t *p)
 {
     return (uint64_t)load_be32(p) << 32 | load_be32(p + 4);
 }
+static inline uint16_t load_le16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+}
 static inline uint32_t load_le32(const uint8_t *p)
 {
     return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 |
@@ -63,6 +68,11 @@ static inline void store_be64(uint8_t *p, uint64_t v)
 {
     store_be32(p, (uint32_t)(v >> 32));
     store_be32(p + 4, (uint32_t)v);
+}
+static inline void store_le16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
 }
 static inline void store_le32(uint8_t *p, uint32_t v)
 {

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bytes.h"
 #include "mech_int.h"
 
 #define EXPORT_MAGIC "gk5C"
@@ -67,29 +68,10 @@
 
 /* ---- writing ---- */
 
-static uint8_t *put_u8(uint8_t *p, uint8_t v)
+static void put_key(struct gk5i_wr *w, const uint8_t *key, size_t len)
 {
-    *p = v;
-    return p + 1;
-}
-
-static uint8_t *put_u32(uint8_t *p, uint32_t v)
-{
-    store_be32(p, v);
-    return p + 4;
-}
-
-static uint8_t *put_u64(uint8_t *p, uint64_t v)
-{
-    store_be64(p, v);
-    return p + 8;
-}
-
-static uint8_t *put_key(uint8_t *p, const uint8_t *key, size_t len)
-{
-    p = put_u8(p, (uint8_t)len);
-    memcpy(p, key, len);
-    return p + len;
+    gk5i_put_u8(w, (uint8_t)len);
+    gk5i_put_bytes(w, key, len);
 }
 
 static size_t slot_length(const struct gk5i_subkeys *sk)
@@ -104,7 +86,8 @@ GK5_EXPORT uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
      * is not const in memory, only in this interface. */
     struct gk5_seqstate *recv = NULL;
     uint8_t *buf = NULL;
-    uint8_t *p;
+    uint8_t *digest;
+    struct gk5i_wr w;
     size_t len = EXPORT_HEADER_LEN + GK5_SHA256_BYTES;
     bool started;
     uint64_t next;
@@ -142,32 +125,39 @@ GK5_EXPORT uint32_t gk5_ctx_export(uint32_t *minor, const gk5_ctx *ctx,
         state |= STATE_SEND_EXHAUSTED;
     }
 
-    memcpy(buf, EXPORT_MAGIC, EXPORT_MAGIC_LEN);
-    p = buf + EXPORT_MAGIC_LEN;
-    p = put_u32(p, EXPORT_VERSION);
-    p = put_u32(p, (uint32_t)ctx->et->num);
-    p = put_u32(p, ctx->ctxflags);
-    p = put_u32(p, atomic_load_explicit(&ctx->options, memory_order_relaxed));
-    p = put_u32(p, ctx->endtime);
-    p = put_u64(p, atomic_load_explicit(&ctx->send_seq, memory_order_relaxed));
-    p = put_u32(p, state);
-    p = put_u64(p, next);
-    p = put_u64(p, bitmap);
+    gk5i_wr_init(&w, buf, len);
+    gk5i_put_bytes(&w, EXPORT_MAGIC, EXPORT_MAGIC_LEN);
+    gk5i_put_u32be(&w, EXPORT_VERSION);
+    gk5i_put_u32be(&w, (uint32_t)ctx->et->num);
+    gk5i_put_u32be(&w, ctx->ctxflags);
+    gk5i_put_u32be(&w,
+                   atomic_load_explicit(&ctx->options, memory_order_relaxed));
+    gk5i_put_u32be(&w, ctx->endtime);
+    gk5i_put_u64be(&w,
+                   atomic_load_explicit(&ctx->send_seq, memory_order_relaxed));
+    gk5i_put_u32be(&w, state);
+    gk5i_put_u64be(&w, next);
+    gk5i_put_u64be(&w, bitmap);
     for (size_t slot = 0; slot < UK__COUNT; slot++) {
         const struct gk5i_subkeys *sk = &ctx->sk[slot];
 
-        p = put_u8(p, sk->raw ? 1 : 0);
-        p = put_key(p, sk->ke, sk->ke_len);
-        p = put_key(p, sk->ki, sk->ki_len);
-        p = put_key(p, sk->kc, sk->kc_len);
+        gk5i_put_u8(&w, sk->raw ? 1 : 0);
+        put_key(&w, sk->ke, sk->ke_len);
+        put_key(&w, sk->ki, sk->ki_len);
+        put_key(&w, sk->kc, sk->kc_len);
     }
-    err = gk5i_sha256(buf, (size_t)(p - buf), p);
+    digest = gk5i_wr_reserve(&w, GK5_SHA256_BYTES);
+    /* len counted every field: the writer ends exactly at the end. */
+    if (w.bad || w.left != 0) {
+        err = GK5_ERR_BUFFER_TOO_SMALL;
+        goto cleanup;
+    }
+    err = gk5i_sha256(buf, (size_t)(digest - buf), digest);
     if (err != GK5_OK) {
         goto cleanup;
     }
-    p += GK5_SHA256_BYTES;
     out->value = buf;
-    out->length = (size_t)(p - buf);
+    out->length = len;
     buf = NULL;
     if (GK5_TRACE_ON()) {
         gk5i_trace_ctx(ctx, "export");
@@ -183,62 +173,20 @@ cleanup:
 
 /* ---- reading ---- */
 
-/* A bounded reader that remembers running short; checked once a field
- * group is read. */
-struct reader {
-    const uint8_t *p;
-    size_t left;
-    bool short_read;
-};
-
-static const uint8_t *take(struct reader *r, size_t n)
-{
-    const uint8_t *at = r->p;
-
-    if (r->short_read || r->left < n) {
-        r->short_read = true;
-        return NULL;
-    }
-    r->p += n;
-    r->left -= n;
-    return at;
-}
-
-static uint8_t get_u8(struct reader *r)
-{
-    const uint8_t *at = take(r, 1);
-
-    return at == NULL ? 0 : at[0];
-}
-
-static uint32_t get_u32(struct reader *r)
-{
-    const uint8_t *at = take(r, 4);
-
-    return at == NULL ? 0 : load_be32(at);
-}
-
-static uint64_t get_u64(struct reader *r)
-{
-    const uint8_t *at = take(r, 8);
-
-    return at == NULL ? 0 : load_be64(at);
-}
-
 /* One key: its length byte must be the expected one, then its bytes. */
-static GK5_WUR uint32_t get_key(struct reader *r, size_t want, uint8_t *key,
+static GK5_WUR uint32_t get_key(struct gk5i_rd *r, size_t want, uint8_t *key,
                                 size_t *key_len)
 {
     const uint8_t *at;
-    size_t len = get_u8(r);
+    size_t len = gk5i_get_u8(r);
 
-    if (r->short_read) {
+    if (r->bad) {
         return GK5_ERR_IMPORT_TRUNCATED;
     }
     if (len != want || len > GK5_MAX_KEY_BYTES) {
         return GK5_ERR_IMPORT_KEY_LENGTH;
     }
-    at = take(r, len);
+    at = gk5i_get_bytes(r, len);
     if (at == NULL) {
         return GK5_ERR_IMPORT_TRUNCATED;
     }
@@ -249,14 +197,14 @@ static GK5_WUR uint32_t get_key(struct reader *r, size_t want, uint8_t *key,
 
 /* One slot, against the probe (or against "empty" for the slots RFC 1964
  * contexts leave unused). */
-static GK5_WUR uint32_t get_slot(struct reader *r,
+static GK5_WUR uint32_t get_slot(struct gk5i_rd *r,
                                  const struct gk5i_subkeys *want,
                                  struct gk5i_subkeys *sk)
 {
-    uint8_t raw = get_u8(r);
+    uint8_t raw = gk5i_get_u8(r);
     uint32_t err;
 
-    if (r->short_read) {
+    if (r->bad) {
         return GK5_ERR_IMPORT_TRUNCATED;
     }
     if (raw > 1 || (raw == 1) != want->raw) {
@@ -307,7 +255,7 @@ static GK5_WUR uint32_t check_consistency(const struct gk5_enctype *et,
  * before them.  The digest is of public-format bytes, compared in constant
  * time all the same (they hold keys). */
 static GK5_WUR uint32_t check_digest(const uint8_t *buf, size_t len,
-                                     struct reader *r)
+                                     struct gk5i_rd *r)
 {
     uint8_t want[GK5_SHA256_BYTES];
     uint32_t err;
@@ -320,14 +268,14 @@ static GK5_WUR uint32_t check_digest(const uint8_t *buf, size_t len,
         !gk5i_equal_ct(want, buf + len - GK5_SHA256_BYTES, GK5_SHA256_BYTES)) {
         err = GK5_ERR_IMPORT_DIGEST;
     }
-    r->left -= GK5_SHA256_BYTES;
+    gk5i_rd_trim(r, GK5_SHA256_BYTES);
     return err;
 }
 
 GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
                                    gk5_ctx **ctx)
 {
-    struct reader r = {.p = buf, .left = len, .short_read = false};
+    struct gk5i_rd r;
     struct gk5i_subkeys sk[UK__COUNT];
     struct gk5i_subkeys probe;
     const struct gk5i_subkeys empty = {.raw = false};
@@ -350,7 +298,8 @@ GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
         goto cleanup;
     }
 
-    magic = take(&r, EXPORT_MAGIC_LEN);
+    gk5i_rd_init(&r, buf, len);
+    magic = gk5i_get_bytes(&r, EXPORT_MAGIC_LEN);
     if (magic == NULL) {
         err = GK5_ERR_IMPORT_TRUNCATED;
         goto cleanup;
@@ -360,23 +309,23 @@ GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
         err = GK5_ERR_IMPORT_VERSION;
         goto cleanup;
     }
-    if (get_u32(&r) != EXPORT_VERSION) {
-        err = r.short_read ? GK5_ERR_IMPORT_TRUNCATED : GK5_ERR_IMPORT_VERSION;
+    if (gk5i_get_u32be(&r) != EXPORT_VERSION) {
+        err = r.bad ? GK5_ERR_IMPORT_TRUNCATED : GK5_ERR_IMPORT_VERSION;
         goto cleanup;
     }
     err = check_digest(buf, len, &r);
     if (err != GK5_OK) {
         goto cleanup;
     }
-    enctype = (int32_t)get_u32(&r);
-    ctxflags = get_u32(&r);
-    options = get_u32(&r);
-    endtime = get_u32(&r);
-    send_seq = get_u64(&r);
-    state = get_u32(&r);
-    next = get_u64(&r);
-    bitmap = get_u64(&r);
-    if (r.short_read) {
+    enctype = (int32_t)gk5i_get_u32be(&r);
+    ctxflags = gk5i_get_u32be(&r);
+    options = gk5i_get_u32be(&r);
+    endtime = gk5i_get_u32be(&r);
+    send_seq = gk5i_get_u64be(&r);
+    state = gk5i_get_u32be(&r);
+    next = gk5i_get_u64be(&r);
+    bitmap = gk5i_get_u64be(&r);
+    if (r.bad) {
         err = GK5_ERR_IMPORT_TRUNCATED;
         goto cleanup;
     }
@@ -404,7 +353,7 @@ GK5_EXPORT uint32_t gk5_ctx_import(uint32_t *minor, const void *buf, size_t len,
             goto cleanup;
         }
     }
-    if (r.left != 0) {
+    if (gk5i_rd_left(&r) != 0) {
         err = GK5_ERR_IMPORT_TOO_LONG;
         goto cleanup;
     }

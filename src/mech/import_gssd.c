@@ -21,15 +21,8 @@
  * first authenticated token.  The key is read where it lies; gk5 makes no
  * copy of it.
  */
-#include <string.h>
-
+#include "../common/bytes.h"
 #include "mech_int.h"
-
-#define GSSD_OFF_FLAGS 0
-#define GSSD_OFF_ENDTIME 4
-#define GSSD_OFF_SEND_SEQ 8
-#define GSSD_OFF_ENCTYPE 16
-#define GSSD_OFF_KEY 20
 
 #define GSSD_KNOWN_FLAGS                                                       \
     (GK5_GSSD_FLAG_INITIATOR | GK5_GSSD_FLAG_CFX |                             \
@@ -43,23 +36,6 @@
 
 /* RFC 1964 numbers are 32 bits. */
 #define SEQ32_LIMIT ((uint64_t)1 << 32)
-
-/* Host byte order, as rpc.gssd writes them; memcpy, never a cast. */
-static uint32_t load_host32(const uint8_t *p)
-{
-    uint32_t v;
-
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-static uint64_t load_host64(const uint8_t *p)
-{
-    uint64_t v;
-
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
 
 /* RFC 1964 contexts have neither CFX nor an acceptor subkey and 32-bit
  * send numbers; every other enctype speaks RFC 4121. */
@@ -83,9 +59,10 @@ static GK5_WUR uint32_t check_protocol(const struct gk5_enctype *et,
 GK5_EXPORT uint32_t gk5_ctx_import_gssd(uint32_t *minor, const void *buf,
                                         size_t len, gk5_ctx **ctx)
 {
-    const uint8_t *p = buf;
     const struct gk5_enctype *et = NULL;
-    uint32_t flags;
+    const uint8_t *key;
+    struct gk5i_rd r;
+    uint32_t flags, endtime, enctype;
     uint32_t ctxflags = 0;
     uint64_t send_seq;
     uint32_t err;
@@ -98,24 +75,30 @@ GK5_EXPORT uint32_t gk5_ctx_import_gssd(uint32_t *minor, const void *buf,
         err = GK5_ERR_INVALID_ARGUMENT;
         goto cleanup;
     }
-    if (len < GSSD_OFF_KEY) {
+    /* Host byte order, as rpc.gssd writes them. */
+    gk5i_rd_init(&r, buf, len);
+    flags = gk5i_get_u32host(&r);
+    endtime = gk5i_get_u32host(&r);
+    send_seq = gk5i_get_u64host(&r);
+    enctype = gk5i_get_u32host(&r);
+    if (r.bad) {
         err = GK5_ERR_IMPORT_TRUNCATED;
         goto cleanup;
     }
-    flags = load_host32(p + GSSD_OFF_FLAGS);
     if ((flags & ~GSSD_KNOWN_FLAGS) != 0) {
         err = GK5_ERR_IMPORT_FLAGS;
         goto cleanup;
     }
-    err = gk5i_enctype_usable((int32_t)load_host32(p + GSSD_OFF_ENCTYPE), &et);
+    err = gk5i_enctype_usable((int32_t)enctype, &et);
     if (err != GK5_OK) {
         goto cleanup;
     }
-    if (len - GSSD_OFF_KEY < et->key_bytes) {
+    key = gk5i_get_bytes(&r, et->key_bytes);
+    if (r.bad) {
         err = GK5_ERR_IMPORT_TRUNCATED;
         goto cleanup;
     }
-    if (len - GSSD_OFF_KEY > et->key_bytes) {
+    if (gk5i_rd_left(&r) != 0) {
         err = GK5_ERR_IMPORT_TOO_LONG;
         goto cleanup;
     }
@@ -128,13 +111,12 @@ GK5_EXPORT uint32_t gk5_ctx_import_gssd(uint32_t *minor, const void *buf,
     if (flags & GK5_GSSD_FLAG_ACCEPTOR_SUBKEY) {
         ctxflags |= GK5_CTXF_ACCEPTOR_SUBKEY;
     }
-    send_seq = load_host64(p + GSSD_OFF_SEND_SEQ);
     err = check_protocol(et, ctxflags, send_seq);
     if (err != GK5_OK) {
         goto cleanup;
     }
-    err = gk5i_ctx_new(et->num, ctxflags, load_host32(p + GSSD_OFF_ENDTIME),
-                       send_seq, p + GSSD_OFF_KEY, et->key_bytes, ctx);
+    err = gk5i_ctx_new(et->num, ctxflags, endtime, send_seq, key, et->key_bytes,
+                       ctx);
 
 cleanup:
     if (GK5_TRACE_ON()) {

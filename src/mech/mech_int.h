@@ -15,6 +15,11 @@
  *                    contiguous gk5_wrap/... wrappers, gk5_wrap_size_limit
  *   rfc4121_tokens.c RFC 4121 MIC and Wrap tokens
  *   rfc1964_tokens.c RFC 1964 MIC and Wrap tokens for DES3 (-Ddes3=true)
+ *   gss_framing.c    RFC 2743 3.1 framing (gss_framing.h; built always:
+ *                    `gk5 inspect` reads framed tokens without DES3)
+ *   token_header.h   the RFC 4121 and RFC 1964 token headers, read and
+ *                    written field by field (also for `gk5 inspect`)
+ * Bytes are read and written through src/common/bytes.h.
  *   mech_trace.c     GK5_TRACE lines about contexts and call outcomes
  *                    (the sink is src/common/trace.c)
  */

@@ -51,32 +51,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gss_framing.h"
 #include "mech_int.h"
+#include "token_header.h"
 
-/* RFC 2743 3.1: the mech OID 1.2.840.113554.1.2.2 (RFC 1964 1), DER. */
-static const uint8_t krb5_oid_der[] = {0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
-                                       0xf7, 0x12, 0x01, 0x02, 0x02};
-#define V1_OID_BYTES sizeof(krb5_oid_der)
-
-/* RFC 1964 1.2.1 / 1.2.2 and MIT's DES3 extension (values little-endian). */
-#define V1_TOK_MIC 0x0101u
-#define V1_TOK_WRAP 0x0201u
-#define V1_SGN_ALG_HMAC_SHA1_DES3_KD 0x0004u
-#define V1_SEAL_ALG_DES3KD 0x0002u
-#define V1_SEAL_ALG_NONE 0xffffu
-
-#define V1_HDR_BYTES 8 /* TOK_ID, SGN_ALG, SEAL_ALG, filler */
+/* The token after bytes 0..7 (token_header.h: TOK_ID .. filler). */
 #define V1_SEQ_OFF 8
-#define V1_SEQ_BYTES 8
 #define V1_CKSUM_OFF 16
 #define V1_CKSUM_BYTES 20 /* HMAC-SHA1, untruncated */
 #define V1_CONF_OFF 36
-#define V1_CONF_BYTES 8
 #define V1_BLOCK 8      /* DES block */
 #define V1_MIC_BYTES 36 /* TOK_ID .. SGN_CKSUM */
 #define V1_WRAP_HDR 44  /* TOK_ID .. confounder */
-/* RFC 2743 3.1 lengths up to 2^32 - 1 (four length octets), as MIT. */
-#define V1_DER_LEN_MAX 0xffffffffu
 
 #define DIR_INITIATOR 0x00u
 #define DIR_ACCEPTOR 0xffu
@@ -85,123 +71,6 @@ static const uint8_t krb5_oid_der[] = {0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
  * header bytes, confounder, pad and checksum, in a stack array. */
 #define V1_SEG_MAX (GK5I_IOV_MAX + 4)
 
-/* ---- small helpers ---- */
-
-static inline uint16_t load_le16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
-}
-
-static inline void store_le16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-/* RFC 2743 3.1: the number of DER length octets for len. */
-static size_t der_length_bytes(size_t len)
-{
-    size_t n = 1;
-
-    if (len >= 0x80) {
-        for (size_t l = len; l != 0; l >>= 8) {
-            n++;
-        }
-    }
-    return n;
-}
-
-/* RFC 2743 3.1: whole token size for an inner token (TOK_ID onward) of
- * inner bytes; 0 if it cannot be framed. */
-static size_t v1_token_bytes(size_t inner)
-{
-    size_t len;
-
-    if (inner > V1_DER_LEN_MAX - V1_OID_BYTES) {
-        return 0;
-    }
-    len = V1_OID_BYTES + inner;
-    return 1 + der_length_bytes(len) + len;
-}
-
-/* RFC 2743 3.1: writes 0x60, the DER length and the OID; returns the
- * offset of TOK_ID. */
-static size_t v1_put_framing(uint8_t *p, size_t inner)
-{
-    size_t len = V1_OID_BYTES + inner;
-    size_t nlen = der_length_bytes(len);
-    size_t off = 0;
-
-    p[off++] = 0x60;
-    if (nlen == 1) {
-        p[off++] = (uint8_t)len;
-    } else {
-        p[off++] = (uint8_t)(0x80u | (nlen - 1));
-        for (size_t i = nlen - 1; i > 0; i--) {
-            p[off++] = (uint8_t)(len >> (8 * (i - 1)));
-        }
-    }
-    memcpy(p + off, krb5_oid_der, V1_OID_BYTES);
-    return off + V1_OID_BYTES;
-}
-
-/*
- * RFC 2743 3.1 framing on receive.  p/avail: the contiguous bytes that
- * start the token; total: the token's length over all its buffers
- * (total >= avail).  *inner = offset of TOK_ID in p.
- */
-static GK5_WUR uint32_t v1_parse_framing(const uint8_t *p, size_t avail,
-                                         size_t total, size_t *inner)
-{
-    size_t len = 0;
-    size_t off;
-
-    *inner = 0;
-    if (avail < 2) {
-        return GK5_ERR_TOKEN_TRUNCATED;
-    }
-    if (p[0] != 0x60) {
-        return GK5_ERR_TOKEN_FRAMING;
-    }
-    if (p[1] < 0x80) {
-        len = p[1];
-        off = 2;
-    } else {
-        size_t nlen = p[1] & 0x7fu;
-
-        /* Indefinite (0x80) and over-long forms are not DER. */
-        if (nlen == 0 || nlen > 4) {
-            return GK5_ERR_TOKEN_FRAMING;
-        }
-        if (avail < 2 + nlen) {
-            return GK5_ERR_TOKEN_TRUNCATED;
-        }
-        for (size_t i = 0; i < nlen; i++) {
-            len = len << 8 | p[2 + i];
-        }
-        /* DER: the shortest form only. */
-        if (p[2] == 0 || len < 0x80) {
-            return GK5_ERR_TOKEN_FRAMING;
-        }
-        off = 2 + nlen;
-    }
-    if (len > total - off) {
-        return GK5_ERR_TOKEN_TRUNCATED;
-    }
-    if (len < total - off) {
-        return GK5_ERR_TOKEN_TRAILING;
-    }
-    if (len < V1_OID_BYTES || avail - off < V1_OID_BYTES) {
-        return GK5_ERR_TOKEN_TRUNCATED;
-    }
-    /* Public bytes (the mechanism OID), not a secret: plain memcmp. */
-    if (memcmp(p + off, krb5_oid_der, V1_OID_BYTES) != 0) {
-        return GK5_ERR_TOKEN_FRAMING;
-    }
-    *inner = off + V1_OID_BYTES;
-    return GK5_OK;
-}
-
 /*
  * RFC 1964 1.2.1 / 1.2.2: TOK_ID, SGN_ALG, SEAL_ALG and filler of the
  * token at t (avail bytes).  *sealed: SEAL_ALG is DES3-KD.
@@ -209,31 +78,49 @@ static GK5_WUR uint32_t v1_parse_framing(const uint8_t *p, size_t avail,
 static GK5_WUR uint32_t v1_check_header(const uint8_t *t, size_t avail,
                                         uint16_t tok_id, bool *sealed)
 {
-    uint16_t seal_alg;
+    struct gk5i_v1_header h;
+    struct gk5i_rd r;
 
     *sealed = false;
+    gk5i_rd_init(&r, t, avail);
+    gk5i_v1_get_header(&r, &h);
     if (avail < 2) {
         return GK5_ERR_TOKEN_TRUNCATED;
     }
-    if (load_be16(t) != tok_id) {
+    if (h.tok_id != tok_id) {
         return GK5_ERR_TOKEN_ID;
     }
-    if (avail < V1_HDR_BYTES) {
+    if (r.bad) {
         return GK5_ERR_TOKEN_TRUNCATED;
     }
-    if (load_le16(t + 2) != V1_SGN_ALG_HMAC_SHA1_DES3_KD) {
+    if (h.sgn_alg != V1_SGN_ALG_HMAC_SHA1_DES3_KD) {
         return GK5_ERR_TOKEN_ALG;
     }
-    seal_alg = load_le16(t + 4);
-    if (tok_id == V1_TOK_WRAP && seal_alg == V1_SEAL_ALG_DES3KD) {
+    if (tok_id == TOK_ID_V1_WRAP && h.seal_alg == V1_SEAL_ALG_DES3KD) {
         *sealed = true;
-    } else if (seal_alg != V1_SEAL_ALG_NONE) {
+    } else if (h.seal_alg != V1_SEAL_ALG_NONE) {
         return GK5_ERR_TOKEN_ALG;
     }
-    if (t[6] != 0xff || t[7] != 0xff) {
+    if (h.filler != V1_FILLER) {
         return GK5_ERR_TOKEN_FILLER;
     }
     return GK5_OK;
+}
+
+/* Writes bytes 0..7 at t: MIT's DES3 algorithms, SEAL_ALG DES3-KD for a
+ * sealed Wrap and ff ff otherwise (a MIC's filler in that field). */
+static void v1_put_header(uint8_t *t, uint16_t tok_id, bool sealed)
+{
+    struct gk5i_v1_header h = {
+        .tok_id = tok_id,
+        .sgn_alg = V1_SGN_ALG_HMAC_SHA1_DES3_KD,
+        .seal_alg = sealed ? V1_SEAL_ALG_DES3KD : V1_SEAL_ALG_NONE,
+        .filler = V1_FILLER,
+    };
+    struct gk5i_wr w;
+
+    gk5i_wr_init(&w, t, V1_HDR_LEN);
+    gk5i_v1_put_header(&w, &h);
 }
 
 /* ---- tracing (called only when GK5_TRACE_ON()) ----
@@ -256,12 +143,17 @@ v1_trace(const gk5_ctx *ctx, const char *op, const uint8_t *t, size_t avail,
     gk5i_trace_buf_vadd(&b, fmt, ap);
     va_end(ap);
     gk5i_trace_buf_add(&b, " (");
-    if (t != NULL && avail >= V1_HDR_BYTES) {
+    if (t != NULL && avail >= V1_HDR_LEN) {
+        struct gk5i_v1_header h;
+        struct gk5i_rd r;
+
+        gk5i_rd_init(&r, t, V1_HDR_LEN);
+        gk5i_v1_get_header(&r, &h);
         gk5i_trace_buf_add(&b,
                            "TOK_ID %02x %02x, SGN_ALG 0x%04x, SEAL_ALG "
                            "0x%04x, filler %02x %02x; ",
-                           t[0], t[1], load_le16(t + 2), load_le16(t + 4), t[6],
-                           t[7]);
+                           h.tok_id >> 8, h.tok_id & 0xffu, h.sgn_alg,
+                           h.seal_alg, h.filler >> 8, h.filler & 0xffu);
     }
     gk5i_trace_buf_add(&b, "%zu bytes)", total);
     gk5i_trace("%s", b.text);
@@ -508,7 +400,7 @@ static size_t v1_wrap_header_bytes(size_t data_len)
     if (data_len > SIZE_MAX - V1_WRAP_HDR - pad) {
         return 0;
     }
-    total = v1_token_bytes(V1_WRAP_HDR + data_len + pad);
+    total = gk5i_frame_token_bytes(V1_WRAP_HDR + data_len + pad);
     return total == 0 ? 0 : total - data_len - pad;
 }
 
@@ -562,12 +454,8 @@ static GK5_WUR uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
 
     /* Header: framing, TOK_ID, SGN_ALG, SEAL_ALG, filler, confounder. */
     t = (uint8_t *)b.header->buffer.value +
-        v1_put_framing(b.header->buffer.value, V1_WRAP_HDR + b.data_len + pad);
-    store_be16(t, V1_TOK_WRAP);
-    store_le16(t + 2, V1_SGN_ALG_HMAC_SHA1_DES3_KD);
-    store_le16(t + 4, conf_req ? V1_SEAL_ALG_DES3KD : V1_SEAL_ALG_NONE);
-    t[6] = 0xff;
-    t[7] = 0xff;
+        gk5i_frame_put(b.header->buffer.value, V1_WRAP_HDR + b.data_len + pad);
+    v1_put_header(t, TOK_ID_V1_WRAP, conf_req != 0);
     err = gk5i_fill_confounder(t + V1_CONF_OFF, V1_CONF_BYTES, NULL);
     if (err != GK5_OK) {
         goto cleanup;
@@ -576,7 +464,7 @@ static GK5_WUR uint32_t v1_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
 
     /* SGN_CKSUM over bytes 0..7 | confounder | DATA, SIGN_ONLY, PADDING
      * in array order. */
-    civ_add(&civ, GK5_CRYPTO_IOV_SIGN_ONLY, t, V1_HDR_BYTES);
+    civ_add(&civ, GK5_CRYPTO_IOV_SIGN_ONLY, t, V1_HDR_LEN);
     civ_add(&civ, GK5_CRYPTO_IOV_DATA, t + V1_CONF_OFF, V1_CONF_BYTES);
     for (int i = 0; i < iov_count; i++) {
         uint32_t type = GK5_IOV_BUFFER_TYPE(iov[i].type);
@@ -669,26 +557,11 @@ static GK5_WUR uint32_t v1_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
                                            int conf_req, size_t out_max,
                                            size_t *in_max)
 {
-    /* 0x60, one length octet and the OID: the least framing there is. */
-    const size_t min_framing = 2 + V1_OID_BYTES;
-    size_t inner;
+    size_t inner = gk5i_frame_max_inner(out_max);
 
     (void)ctx;
     (void)conf_req;
     *in_max = 0;
-    if (out_max < min_framing) {
-        return v1_complete(minor, 0);
-    }
-    /* The largest inner token (TOK_ID onward) that frames into out_max:
-     * start from one length octet and give back what longer DER lengths
-     * take (at most four more). */
-    inner = out_max - min_framing;
-    if (inner > V1_DER_LEN_MAX - V1_OID_BYTES) {
-        inner = V1_DER_LEN_MAX - V1_OID_BYTES;
-    }
-    while (inner > 0 && v1_token_bytes(inner) > out_max) {
-        inner--;
-    }
     /* inner = 44 + roundup8(n + 1): the largest n is that block multiple
      * minus one. */
     if (inner >= V1_WRAP_HDR + V1_BLOCK) {
@@ -816,7 +689,7 @@ static GK5_WUR uint32_t v1_unwrap_header(gk5_ctx *ctx, gk5_ukey *uk,
     }
     body = b->data_len + pad_len; /* after the confounder */
     total = b->header->buffer.length + body;
-    err = v1_parse_framing(b->header->buffer.value, b->header->buffer.length,
+    err = gk5i_frame_parse(b->header->buffer.value, b->header->buffer.length,
                            total, &inner);
     if (err != GK5_OK) {
         if (GK5_TRACE_ON()) {
@@ -827,7 +700,7 @@ static GK5_WUR uint32_t v1_unwrap_header(gk5_ctx *ctx, gk5_ukey *uk,
     }
     t = (uint8_t *)b->header->buffer.value + inner;
     avail = b->header->buffer.length - inner;
-    err = v1_check_header(t, avail, V1_TOK_WRAP, sealed);
+    err = v1_check_header(t, avail, TOK_ID_V1_WRAP, sealed);
     if (err != GK5_OK) {
         goto cleanup;
     }
@@ -849,7 +722,7 @@ static GK5_WUR uint32_t v1_unwrap_header(gk5_ctx *ctx, gk5_ukey *uk,
         goto cleanup;
     }
 
-    civ_add(&civ, GK5_CRYPTO_IOV_SIGN_ONLY, t, V1_HDR_BYTES);
+    civ_add(&civ, GK5_CRYPTO_IOV_SIGN_ONLY, t, V1_HDR_LEN);
     civ_add(&civ, GK5_CRYPTO_IOV_DATA, t + V1_CONF_OFF, V1_CONF_BYTES);
     for (int i = 0; i < iov_count; i++) {
         uint32_t type = GK5_IOV_BUFFER_TYPE(iov[i].type);
@@ -911,7 +784,7 @@ static GK5_WUR uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk,
     *sealed = false;
     civ.n = 0;
     /* A STREAM comes alone with exactly one DATA (iov.c). */
-    err = v1_parse_framing(s, len, len, &inner);
+    err = gk5i_frame_parse(s, len, len, &inner);
     if (err != GK5_OK) {
         if (GK5_TRACE_ON()) {
             v1_trace_framing(ctx, "unwrap", s, len, len, err);
@@ -919,7 +792,7 @@ static GK5_WUR uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk,
         return err;
     }
     t = s + inner;
-    err = v1_check_header(t, len - inner, V1_TOK_WRAP, sealed);
+    err = v1_check_header(t, len - inner, TOK_ID_V1_WRAP, sealed);
     /* confounder | data | pad: whole DES blocks, at least one pad block. */
     if (err == GK5_OK && len - inner < V1_WRAP_HDR + V1_BLOCK) {
         err = GK5_ERR_TOKEN_TRUNCATED;
@@ -954,7 +827,7 @@ static GK5_WUR uint32_t v1_unwrap_stream(gk5_ctx *ctx, gk5_ukey *uk,
     }
     msg_len = body - pad;
 
-    civ_add(&civ, GK5_CRYPTO_IOV_SIGN_ONLY, t, V1_HDR_BYTES);
+    civ_add(&civ, GK5_CRYPTO_IOV_SIGN_ONLY, t, V1_HDR_LEN);
     civ_add(&civ, GK5_CRYPTO_IOV_DATA, t + V1_CONF_OFF, V1_CONF_BYTES);
     for (int i = 0; i < iov_count; i++) {
         uint32_t type = GK5_IOV_BUFFER_TYPE(iov[i].type);
@@ -1020,7 +893,7 @@ static GK5_WUR uint32_t v1_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
 static void v1_mic_civ(struct v1_civ *civ, uint8_t *t, gk5_iov_buffer *iov,
                        int iov_count)
 {
-    civ_add(civ, GK5_CRYPTO_IOV_SIGN_ONLY, t, V1_HDR_BYTES);
+    civ_add(civ, GK5_CRYPTO_IOV_SIGN_ONLY, t, V1_HDR_LEN);
     for (int i = 0; i < iov_count; i++) {
         uint32_t type = GK5_IOV_BUFFER_TYPE(iov[i].type);
 
@@ -1042,7 +915,7 @@ static GK5_WUR uint32_t v1_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     struct v1_bufs b;
     gk5_iov_buffer *tok = NULL;
     gk5_ukey *uk = v1_key(lane);
-    size_t total = v1_token_bytes(V1_MIC_BYTES);
+    size_t total = gk5i_frame_token_bytes(V1_MIC_BYTES);
     uint8_t *t;
     uint32_t seq;
     uint32_t err;
@@ -1062,13 +935,8 @@ static GK5_WUR uint32_t v1_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
         goto cleanup;
     }
     t = (uint8_t *)tok->buffer.value +
-        v1_put_framing(tok->buffer.value, V1_MIC_BYTES);
-    store_be16(t, V1_TOK_MIC);
-    store_le16(t + 2, V1_SGN_ALG_HMAC_SHA1_DES3_KD);
-    t[4] = 0xff; /* SEAL_ALG field: filler in a MIC */
-    t[5] = 0xff;
-    t[6] = 0xff;
-    t[7] = 0xff;
+        gk5i_frame_put(tok->buffer.value, V1_MIC_BYTES);
+    v1_put_header(t, TOK_ID_V1_MIC, false);
     v1_mic_civ(&civ, t, iov, iov_count);
     err = gk5i_checksum_iov(uk, civ.v, civ.n);
     if (err == GK5_OK) {
@@ -1107,7 +975,7 @@ static GK5_WUR uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
         goto cleanup;
     }
     tok = b.mic; /* alone of the token buffers (iov.c) */
-    err = v1_parse_framing(tok->buffer.value, tok->buffer.length,
+    err = gk5i_frame_parse(tok->buffer.value, tok->buffer.length,
                            tok->buffer.length, &inner);
     if (err != GK5_OK) {
         if (GK5_TRACE_ON()) {
@@ -1117,7 +985,8 @@ static GK5_WUR uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
         goto cleanup;
     }
     t = (uint8_t *)tok->buffer.value + inner;
-    err = v1_check_header(t, tok->buffer.length - inner, V1_TOK_MIC, &sealed);
+    err =
+        v1_check_header(t, tok->buffer.length - inner, TOK_ID_V1_MIC, &sealed);
     if (err != GK5_OK) {
         goto cleanup;
     }
@@ -1129,7 +998,8 @@ static GK5_WUR uint32_t v1_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
      * MIT's receiver ignores them: Heimdal (7.8) sizes its DES3 MIC
      * tokens for 2 bytes more than it writes (51 bytes, MIT's 49).  They
      * are covered by no checksum, so nothing reads them; bytes after the
-     * framed token are still refused (v1_unframe: GK5_ERR_TOKEN_TRAILING). */
+     * framed token are still refused (gk5i_frame_parse:
+     * GK5_ERR_TOKEN_TRAILING). */
     civ.n = 0;
     v1_mic_civ(&civ, t, iov, iov_count);
     err = gk5i_verify_checksum_iov(uk, civ.v, civ.n);

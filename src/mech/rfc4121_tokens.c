@@ -27,26 +27,11 @@
 #include <string.h>
 
 #include "mech_int.h"
+#include "token_header.h"
 
-/* RFC 4121 4.2.6.1, 4.2.6.2: TOK_ID */
-#define TOK_ID_MIC 0x0404u
-#define TOK_ID_WRAP 0x0504u
-/* RFC 4121 4.2.2: Flags */
-#define FLAG_SENT_BY_ACCEPTOR 0x01u
-#define FLAG_SEALED 0x02u
-#define FLAG_ACCEPTOR_SUBKEY 0x04u
-/* RFC 4121 4.2.6: every token starts with a 16-octet header. */
-#define TOK_HDR_LEN 16u
 /* The caller's buffers plus confounder, header copy and MAC (or header and
  * checksum). */
 #define SEG_MAX (GK5I_IOV_MAX + 3)
-
-struct cfx_hdr {
-    uint8_t flags;
-    uint16_t ec;
-    uint16_t rrc;
-    uint64_t seq;
-};
 
 /* The parts of a Wrap token once its layout is known. */
 struct cfx_parts {
@@ -67,13 +52,13 @@ static uint8_t send_flags(const gk5_ctx *ctx, bool sealed)
     uint8_t flags = 0;
 
     if (!is_initiator(ctx)) {
-        flags |= FLAG_SENT_BY_ACCEPTOR;
+        flags |= CFX_FLAG_SENT_BY_ACCEPTOR;
     }
     if (sealed) {
-        flags |= FLAG_SEALED;
+        flags |= CFX_FLAG_SEALED;
     }
     if ((ctx->ctxflags & GK5_CTXF_ACCEPTOR_SUBKEY) != 0) {
-        flags |= FLAG_ACCEPTOR_SUBKEY;
+        flags |= CFX_FLAG_ACCEPTOR_SUBKEY;
     }
     return flags;
 }
@@ -81,7 +66,7 @@ static uint8_t send_flags(const gk5_ctx *ctx, bool sealed)
 /* Sealed Wrap: EC filler | header copy | MAC. */
 static size_t sealed_tail_len(const struct gk5_enctype *et, size_t ec)
 {
-    return ec + TOK_HDR_LEN + et->mac_bytes;
+    return ec + CFX_HDR_LEN + et->mac_bytes;
 }
 
 static gk5_iov_buffer *find_iov(gk5_iov_buffer *iov, int iov_count,
@@ -151,13 +136,13 @@ static GK5_WUR uint32_t integrity_failure(uint32_t err)
 
 static const char *op_name(uint16_t tok_id)
 {
-    return tok_id == TOK_ID_MIC ? "verify_mic" : "unwrap";
+    return tok_id == TOK_ID_CFX_MIC ? "verify_mic" : "unwrap";
 }
 
 /* "ctx N: OP: TEXT (flags 0x03 SentByAcceptor Sealed, EC 0, RRC 0,
  * SND_SEQ 5)": a token whose header parsed. */
 static void __attribute__((cold, format(printf, 4, 5)))
-trace_tok(const gk5_ctx *ctx, uint16_t tok_id, const struct cfx_hdr *h,
+trace_tok(const gk5_ctx *ctx, uint16_t tok_id, const struct gk5i_cfx_header *h,
           const char *fmt, ...)
 {
     struct gk5i_trace_buf b;
@@ -171,10 +156,10 @@ trace_tok(const gk5_ctx *ctx, uint16_t tok_id, const struct cfx_hdr *h,
     gk5i_trace_buf_add(
         &b, " (TOK_ID %02x %02x, flags 0x%02x%s%s%s", tok_id >> 8,
         tok_id & 0xff, h->flags,
-        (h->flags & FLAG_SENT_BY_ACCEPTOR) ? " SentByAcceptor" : "",
-        (h->flags & FLAG_SEALED) ? " Sealed" : "",
-        (h->flags & FLAG_ACCEPTOR_SUBKEY) ? " AcceptorSubkey" : "");
-    if (tok_id == TOK_ID_WRAP) {
+        (h->flags & CFX_FLAG_SENT_BY_ACCEPTOR) ? " SentByAcceptor" : "",
+        (h->flags & CFX_FLAG_SEALED) ? " Sealed" : "",
+        (h->flags & CFX_FLAG_ACCEPTOR_SUBKEY) ? " AcceptorSubkey" : "");
+    if (tok_id == TOK_ID_CFX_WRAP) {
         gk5i_trace_buf_add(&b, ", EC %u, RRC %u", h->ec, h->rrc);
     }
     gk5i_trace_buf_add(&b, ", SND_SEQ %llu)", (unsigned long long)h->seq);
@@ -219,7 +204,7 @@ trace_bad_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
         break;
     }
     gk5i_trace_buf_add(&b, " (%zu bytes%s", len, len != 0 ? ":" : "");
-    for (size_t i = 0; i < len && i < TOK_HDR_LEN; i++) {
+    for (size_t i = 0; i < len && i < CFX_HDR_LEN; i++) {
         gk5i_trace_buf_add(&b, " %02x", p[i]);
     }
     gk5i_trace_buf_add(&b, ")");
@@ -229,16 +214,17 @@ trace_bad_header(const gk5_ctx *ctx, const uint8_t *p, size_t len,
 /* A failed decryption or checksum: one answer whatever failed (MAC,
  * padding, header copy), with the key usage it was checked under. */
 static void __attribute__((cold))
-trace_integrity(const gk5_ctx *ctx, uint16_t tok_id, const struct cfx_hdr *h,
-                enum gk5_uk_slot slot, uint32_t err)
+trace_integrity(const gk5_ctx *ctx, uint16_t tok_id,
+                const struct gk5i_cfx_header *h, enum gk5_uk_slot slot,
+                uint32_t err)
 {
     char words[256];
 
     if (err == GK5_ERR_INTEGRITY) {
         trace_tok(ctx, tok_id, h, "integrity check failed: %s, key usage %u",
-                  tok_id == TOK_ID_MIC            ? "MIC"
-                  : (h->flags & FLAG_SEALED) != 0 ? "sealed"
-                                                  : "integrity only",
+                  tok_id == TOK_ID_CFX_MIC            ? "MIC"
+                  : (h->flags & CFX_FLAG_SEALED) != 0 ? "sealed"
+                                                      : "integrity only",
                   (unsigned)gk5i_slot_usage(ctx, slot));
     } else {
         gk5i_trace_words(err, words, sizeof(words));
@@ -248,19 +234,21 @@ trace_integrity(const gk5_ctx *ctx, uint16_t tok_id, const struct cfx_hdr *h,
 
 /* RFC 4121 4.2.6.1 / 4.2.6.2: the 16-octet header.  A MIC has five filler
  * octets where a Wrap has filler, EC and RRC. */
-static void put_header(uint8_t *p, uint16_t tok_id, uint8_t flags, uint16_t ec,
-                       uint16_t rrc, uint64_t seq)
+static inline void put_header(uint8_t *p, uint16_t tok_id, uint8_t flags,
+                              uint16_t ec, uint16_t rrc, uint64_t seq)
 {
-    store_be16(p, tok_id);
-    p[2] = flags;
-    if (tok_id == TOK_ID_MIC) {
-        memset(p + 3, 0xff, 5);
-    } else {
-        p[3] = 0xff;
-        store_be16(p + 4, ec);
-        store_be16(p + 6, rrc);
-    }
-    store_be64(p + 8, seq);
+    struct gk5i_cfx_header h = {
+        .tok_id = tok_id,
+        .flags = flags,
+        .filler = 0xff,
+        .ec = tok_id == TOK_ID_CFX_MIC ? 0xffff : ec,
+        .rrc = tok_id == TOK_ID_CFX_MIC ? 0xffff : rrc,
+        .seq = seq,
+    };
+    struct gk5i_wr w;
+
+    gk5i_wr_init(&w, p, CFX_HDR_LEN);
+    gk5i_cfx_put_header(&w, &h);
 }
 
 /*
@@ -273,12 +261,13 @@ static void put_header(uint8_t *p, uint16_t tok_id, uint8_t flags, uint16_t ec,
  */
 static GK5_WUR uint32_t check_header(const gk5_ctx *ctx, const uint8_t *p,
                                      size_t len, uint16_t tok_id,
-                                     struct cfx_hdr *h)
+                                     struct gk5i_cfx_header *h)
 {
-    uint8_t want_dir = is_initiator(ctx) ? FLAG_SENT_BY_ACCEPTOR : 0;
+    uint8_t want_dir = is_initiator(ctx) ? CFX_FLAG_SENT_BY_ACCEPTOR : 0;
     uint8_t want_subkey = (ctx->ctxflags & GK5_CTXF_ACCEPTOR_SUBKEY) != 0
-                              ? FLAG_ACCEPTOR_SUBKEY
+                              ? CFX_FLAG_ACCEPTOR_SUBKEY
                               : 0;
+    struct gk5i_rd r;
 
     if (len < 2) {
         return GK5_ERR_TOKEN_TRUNCATED;
@@ -286,41 +275,35 @@ static GK5_WUR uint32_t check_header(const gk5_ctx *ctx, const uint8_t *p,
     if (load_be16(p) != tok_id) {
         return GK5_ERR_TOKEN_ID;
     }
-    if (len < TOK_HDR_LEN) {
+    if (len < CFX_HDR_LEN) {
         return GK5_ERR_TOKEN_TRUNCATED;
     }
-    h->flags = p[2];
-    if ((h->flags & FLAG_SENT_BY_ACCEPTOR) != want_dir) {
+    /* A reader of constant length: the header is 16 plain loads. */
+    gk5i_rd_init(&r, p, CFX_HDR_LEN);
+    gk5i_cfx_get_header(&r, h);
+    if ((h->flags & CFX_FLAG_SENT_BY_ACCEPTOR) != want_dir) {
         return GK5_ERR_TOKEN_DIRECTION;
     }
-    if ((h->flags & FLAG_ACCEPTOR_SUBKEY) != want_subkey) {
+    if ((h->flags & CFX_FLAG_ACCEPTOR_SUBKEY) != want_subkey) {
         return GK5_ERR_TOKEN_SUBKEY_FLAG;
     }
-    if (tok_id == TOK_ID_MIC) {
-        if ((h->flags & FLAG_SEALED) != 0) {
+    if (tok_id == TOK_ID_CFX_MIC) {
+        if ((h->flags & CFX_FLAG_SEALED) != 0) {
             return GK5_ERR_TOKEN_FLAGS;
         }
-        for (size_t i = 3; i < 8; i++) {
-            if (p[i] != 0xff) {
-                return GK5_ERR_TOKEN_FILLER;
-            }
-        }
-        h->ec = 0;
-        h->rrc = 0;
-    } else {
-        if (p[3] != 0xff) {
+        /* Filler octets 3..7 (where a Wrap has filler, EC and RRC). */
+        if (h->filler != 0xff || h->ec != 0xffff || h->rrc != 0xffff) {
             return GK5_ERR_TOKEN_FILLER;
         }
-        h->ec = load_be16(p + 4);
-        h->rrc = load_be16(p + 6);
+    } else if (h->filler != 0xff) {
+        return GK5_ERR_TOKEN_FILLER;
     }
-    h->seq = load_be64(p + 8);
     return GK5_OK;
 }
 
 static GK5_WUR uint32_t parse_header(const gk5_ctx *ctx, const uint8_t *p,
                                      size_t len, uint16_t tok_id,
-                                     struct cfx_hdr *h)
+                                     struct gk5i_cfx_header *h)
 {
     uint32_t err = check_header(ctx, p, len, tok_id, h);
 
@@ -358,7 +341,7 @@ static void wrap_lengths(const struct gk5_enctype *et, bool sealed,
                          bool have_trailer, size_t *header_len,
                          size_t *trailer_len, uint16_t *rrc)
 {
-    size_t front = TOK_HDR_LEN + (sealed ? et->conf_bytes : 0);
+    size_t front = CFX_HDR_LEN + (sealed ? et->conf_bytes : 0);
     size_t tail = sealed ? sealed_tail_len(et, 0) : et->cksum_bytes;
 
     if (have_trailer) {
@@ -412,22 +395,22 @@ static GK5_WUR uint32_t cfx_wrap_iov(uint32_t *minor, gk5_ctx *ctx,
         goto cleanup;
     }
     hdr = header->buffer.value;
-    tail = trailer != NULL ? trailer->buffer.value : hdr + TOK_HDR_LEN;
+    tail = trailer != NULL ? trailer->buffer.value : hdr + CFX_HDR_LEN;
     /* EC and RRC are zero in what is encrypted or checksummed (4.2.4). */
-    put_header(hdr, TOK_ID_WRAP, send_flags(ctx, sealed), 0, 0, seq);
+    put_header(hdr, TOK_ID_CFX_WRAP, send_flags(ctx, sealed), 0, 0, seq);
 
     if (sealed) {
-        memcpy(tail, hdr, TOK_HDR_LEN);
+        memcpy(tail, hdr, CFX_HDR_LEN);
         segs[k++] = seg(GK5_CRYPTO_IOV_HEADER,
                         hdr + header_len - et->conf_bytes, et->conf_bytes);
         k = add_message(segs, k, iov, iov_count);
-        segs[k++] = seg(GK5_CRYPTO_IOV_DATA, tail, TOK_HDR_LEN);
+        segs[k++] = seg(GK5_CRYPTO_IOV_DATA, tail, CFX_HDR_LEN);
         segs[k++] =
-            seg(GK5_CRYPTO_IOV_TRAILER, tail + TOK_HDR_LEN, et->mac_bytes);
+            seg(GK5_CRYPTO_IOV_TRAILER, tail + CFX_HDR_LEN, et->mac_bytes);
         err = gk5i_encrypt_iov(lane->uk[UK_SEND_SEAL], NULL, segs, k);
     } else {
         k = add_message(segs, k, iov, iov_count);
-        segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, hdr, TOK_HDR_LEN);
+        segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, hdr, CFX_HDR_LEN);
         segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, tail, et->cksum_bytes);
         err = gk5i_checksum_iov(lane->uk[UK_SEND_SEAL], segs, k);
         store_be16(hdr + 4, (uint16_t)et->cksum_bytes);
@@ -487,26 +470,26 @@ static GK5_WUR uint32_t cfx_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx,
  * Nothing changes in the context unless every check held.
  */
 static GK5_WUR uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
-                                     const struct cfx_hdr *h,
+                                     const struct gk5i_cfx_header *h,
                                      const struct cfx_parts *parts,
                                      gk5_iov_buffer *iov, int iov_count,
                                      uint32_t *supplementary)
 {
     const struct gk5_enctype *et = ctx->et;
     gk5_crypto_iov segs[SEG_MAX];
-    uint8_t hdr0[TOK_HDR_LEN];
+    uint8_t hdr0[CFX_HDR_LEN];
     size_t k = 0;
     uint32_t err;
 
-    if ((h->flags & FLAG_SEALED) != 0) {
+    if ((h->flags & CFX_FLAG_SEALED) != 0) {
         const uint8_t *copy = parts->tail + h->ec;
 
         segs[k++] = seg(GK5_CRYPTO_IOV_HEADER, parts->conf, et->conf_bytes);
         k = add_message(segs, k, iov, iov_count);
         segs[k++] =
-            seg(GK5_CRYPTO_IOV_DATA, parts->tail, (size_t)h->ec + TOK_HDR_LEN);
+            seg(GK5_CRYPTO_IOV_DATA, parts->tail, (size_t)h->ec + CFX_HDR_LEN);
         segs[k++] = seg(GK5_CRYPTO_IOV_TRAILER,
-                        parts->tail + h->ec + TOK_HDR_LEN, et->mac_bytes);
+                        parts->tail + h->ec + CFX_HDR_LEN, et->mac_bytes);
         err = gk5i_decrypt_iov(lane->uk[UK_RECV_SEAL], segs, k);
         if (err != GK5_OK) {
             err = integrity_failure(err);
@@ -521,16 +504,16 @@ static GK5_WUR uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
         if (!gk5i_equal_ct(copy, parts->hdr, 6) ||
             !gk5i_equal_ct(copy + 8, parts->hdr + 8, 8)) {
             wipe_data(iov, iov_count);
-            zap(parts->tail, (size_t)h->ec + TOK_HDR_LEN);
+            zap(parts->tail, (size_t)h->ec + CFX_HDR_LEN);
             err = GK5_ERR_INTEGRITY;
             goto cleanup;
         }
     } else {
-        memcpy(hdr0, parts->hdr, TOK_HDR_LEN);
+        memcpy(hdr0, parts->hdr, CFX_HDR_LEN);
         store_be16(hdr0 + 4, 0);
         store_be16(hdr0 + 6, 0);
         k = add_message(segs, k, iov, iov_count);
-        segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, hdr0, TOK_HDR_LEN);
+        segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, hdr0, CFX_HDR_LEN);
         segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, parts->tail, et->cksum_bytes);
         err = gk5i_verify_checksum_iov(lane->uk[UK_RECV_SEAL], segs, k);
         if (err != GK5_OK) {
@@ -542,7 +525,7 @@ static GK5_WUR uint32_t unwrap_parts(gk5_ctx *ctx, struct gk5_lane *lane,
 
 cleanup:
     if (err != GK5_OK && GK5_TRACE_ON()) {
-        trace_integrity(ctx, TOK_ID_WRAP, h, UK_RECV_SEAL, err);
+        trace_integrity(ctx, TOK_ID_CFX_WRAP, h, UK_RECV_SEAL, err);
     }
     return err;
 }
@@ -551,10 +534,10 @@ cleanup:
  * payload_len octets: EC against the real lengths (MIT's CVE-2024-37370
  * and -37371 trusted it).  *tail_len: what follows the data. */
 static GK5_WUR uint32_t wrap_lengths_fit(const struct gk5_enctype *et,
-                                         const struct cfx_hdr *h,
+                                         const struct gk5i_cfx_header *h,
                                          size_t payload_len, size_t *tail_len)
 {
-    if ((h->flags & FLAG_SEALED) != 0) {
+    if ((h->flags & CFX_FLAG_SEALED) != 0) {
         size_t least = et->conf_bytes + sealed_tail_len(et, 0);
 
         if (payload_len < least) {
@@ -580,7 +563,7 @@ static GK5_WUR uint32_t wrap_lengths_fit(const struct gk5_enctype *et,
 /* The same, tracing a refusal with the lengths behind it; room names
  * what payload_len counts. */
 static GK5_WUR uint32_t check_wrap_lengths(const gk5_ctx *ctx,
-                                           const struct cfx_hdr *h,
+                                           const struct gk5i_cfx_header *h,
                                            size_t payload_len, const char *room,
                                            size_t *tail_len)
 {
@@ -590,18 +573,18 @@ static GK5_WUR uint32_t check_wrap_lengths(const gk5_ctx *ctx,
     if (err == GK5_OK || !GK5_TRACE_ON()) {
         return err;
     }
-    if ((h->flags & FLAG_SEALED) != 0) {
-        trace_tok(ctx, TOK_ID_WRAP, h,
+    if ((h->flags & CFX_FLAG_SEALED) != 0) {
+        trace_tok(ctx, TOK_ID_CFX_WRAP, h,
                   "sealed token: %zu bytes %s cannot hold the confounder "
                   "(%zu), EC filler (%u), header copy (%u) and MAC (%zu)",
-                  payload_len, room, et->conf_bytes, h->ec, TOK_HDR_LEN,
+                  payload_len, room, et->conf_bytes, h->ec, CFX_HDR_LEN,
                   et->mac_bytes);
     } else if (h->ec != et->cksum_bytes) {
-        trace_tok(ctx, TOK_ID_WRAP, h,
+        trace_tok(ctx, TOK_ID_CFX_WRAP, h,
                   "integrity-only token: EC %u is not the checksum length %zu",
                   h->ec, et->cksum_bytes);
     } else {
-        trace_tok(ctx, TOK_ID_WRAP, h,
+        trace_tok(ctx, TOK_ID_CFX_WRAP, h,
                   "integrity-only token: %zu bytes %s cannot hold the "
                   "checksum (%zu)",
                   payload_len, room, et->cksum_bytes);
@@ -615,7 +598,7 @@ static GK5_WUR uint32_t check_wrap_lengths(const gk5_ctx *ctx,
 static GK5_WUR uint32_t unwrap_stream(gk5_ctx *ctx, struct gk5_lane *lane,
                                       gk5_iov_buffer *stream,
                                       gk5_iov_buffer *iov, int iov_count,
-                                      struct cfx_hdr *h,
+                                      struct gk5i_cfx_header *h,
                                       uint32_t *supplementary)
 {
     const struct gk5_enctype *et = ctx->et;
@@ -628,11 +611,11 @@ static GK5_WUR uint32_t unwrap_stream(gk5_ctx *ctx, struct gk5_lane *lane,
 
     /* A STREAM comes with exactly one DATA (iov.c, or gk5_unwrap's own
      * two buffers). */
-    err = parse_header(ctx, p, len, TOK_ID_WRAP, h);
+    err = parse_header(ctx, p, len, TOK_ID_CFX_WRAP, h);
     if (err != GK5_OK) {
         goto cleanup;
     }
-    payload_len = len - TOK_HDR_LEN;
+    payload_len = len - CFX_HDR_LEN;
     err =
         check_wrap_lengths(ctx, h, payload_len, "after the header", &tail_len);
     if (err != GK5_OK) {
@@ -640,13 +623,14 @@ static GK5_WUR uint32_t unwrap_stream(gk5_ctx *ctx, struct gk5_lane *lane,
     }
     /* Any RRC, also one larger than the payload or not a multiple of the
      * block size: rotating by the payload length is no rotation. */
-    rotate_left(p + TOK_HDR_LEN, payload_len,
+    rotate_left(p + CFX_HDR_LEN, payload_len,
                 payload_len == 0 ? 0 : h->rrc % payload_len);
     store_be16(p + 6, 0);
 
-    front = TOK_HDR_LEN + ((h->flags & FLAG_SEALED) != 0 ? et->conf_bytes : 0);
+    front =
+        CFX_HDR_LEN + ((h->flags & CFX_FLAG_SEALED) != 0 ? et->conf_bytes : 0);
     parts.hdr = p;
-    parts.conf = p + TOK_HDR_LEN;
+    parts.conf = p + CFX_HDR_LEN;
     parts.tail = p + len - tail_len;
     saved = data->buffer;
     data->buffer.value = p + front;
@@ -665,7 +649,8 @@ cleanup:
  * that layout means (use a STREAM buffer for any other). */
 static GK5_WUR uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
                                      gk5_iov_buffer *iov, int iov_count,
-                                     struct cfx_hdr *h, uint32_t *supplementary)
+                                     struct gk5i_cfx_header *h,
+                                     uint32_t *supplementary)
 {
     const struct gk5_enctype *et = ctx->et;
     gk5_iov_buffer *header =
@@ -686,12 +671,12 @@ static GK5_WUR uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
         goto cleanup;
     }
     p = header->buffer.value;
-    err = parse_header(ctx, p, header->buffer.length, TOK_ID_WRAP, h);
+    err = parse_header(ctx, p, header->buffer.length, TOK_ID_CFX_WRAP, h);
     if (err != GK5_OK) {
         goto cleanup;
     }
-    sealed = (h->flags & FLAG_SEALED) != 0;
-    front = TOK_HDR_LEN + (sealed ? et->conf_bytes : 0);
+    sealed = (h->flags & CFX_FLAG_SEALED) != 0;
+    front = CFX_HDR_LEN + (sealed ? et->conf_bytes : 0);
     least_tail = sealed ? sealed_tail_len(et, 0) : et->cksum_bytes;
 
     if (trailer != NULL) {
@@ -699,7 +684,7 @@ static GK5_WUR uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
             err = header->buffer.length < front ? GK5_ERR_TOKEN_TRUNCATED
                                                 : GK5_ERR_BAD_IOV;
             if (GK5_TRACE_ON()) {
-                trace_tok(ctx, TOK_ID_WRAP, h,
+                trace_tok(ctx, TOK_ID_CFX_WRAP, h,
                           "HEADER buffer is %zu bytes, want %zu with a "
                           "TRAILER buffer",
                           header->buffer.length, front);
@@ -711,7 +696,7 @@ static GK5_WUR uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
         if (header->buffer.length < front + least_tail) {
             err = GK5_ERR_TOKEN_TRUNCATED;
             if (GK5_TRACE_ON()) {
-                trace_tok(ctx, TOK_ID_WRAP, h,
+                trace_tok(ctx, TOK_ID_CFX_WRAP, h,
                           "HEADER buffer is %zu bytes, at least %zu without "
                           "a TRAILER buffer",
                           header->buffer.length, front + least_tail);
@@ -730,7 +715,7 @@ static GK5_WUR uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
     if (have_tail != tail_len) {
         err = sealed ? GK5_ERR_TOKEN_EC : GK5_ERR_BAD_IOV;
         if (GK5_TRACE_ON()) {
-            trace_tok(ctx, TOK_ID_WRAP, h,
+            trace_tok(ctx, TOK_ID_CFX_WRAP, h,
                       "the %s holds %zu bytes of trailer, the header says %zu",
                       trailer != NULL ? "TRAILER buffer" : "HEADER buffer",
                       have_tail, tail_len);
@@ -740,7 +725,7 @@ static GK5_WUR uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
     if (h->rrc != (trailer != NULL ? 0 : have_tail)) {
         err = GK5_ERR_BAD_IOV;
         if (GK5_TRACE_ON()) {
-            trace_tok(ctx, TOK_ID_WRAP, h,
+            trace_tok(ctx, TOK_ID_CFX_WRAP, h,
                       "RRC %u does not match the buffers: want %zu %s a "
                       "TRAILER buffer (a STREAM buffer takes any RRC)",
                       h->rrc, trailer != NULL ? (size_t)0 : have_tail,
@@ -751,11 +736,11 @@ static GK5_WUR uint32_t unwrap_split(gk5_ctx *ctx, struct gk5_lane *lane,
 
     parts.hdr = p;
     if (trailer != NULL) {
-        parts.conf = p + TOK_HDR_LEN;
+        parts.conf = p + CFX_HDR_LEN;
         parts.tail = trailer->buffer.value;
     } else {
-        parts.conf = p + TOK_HDR_LEN + tail_len;
-        parts.tail = p + TOK_HDR_LEN;
+        parts.conf = p + CFX_HDR_LEN + tail_len;
+        parts.tail = p + CFX_HDR_LEN;
     }
     err = unwrap_parts(ctx, lane, h, &parts, iov, iov_count, supplementary);
 
@@ -768,7 +753,7 @@ static GK5_WUR uint32_t cfx_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
                                        gk5_iov_buffer *iov, int iov_count)
 {
     gk5_iov_buffer *stream;
-    struct cfx_hdr h;
+    struct gk5i_cfx_header h;
     uint32_t supplementary = 0, major, err;
 
     if (conf_state != NULL) {
@@ -782,7 +767,7 @@ static GK5_WUR uint32_t cfx_unwrap_iov(uint32_t *minor, gk5_ctx *ctx,
         err = unwrap_split(ctx, lane, iov, iov_count, &h, &supplementary);
     }
     if (err == GK5_OK && conf_state != NULL) {
-        *conf_state = (h.flags & FLAG_SEALED) != 0;
+        *conf_state = (h.flags & CFX_FLAG_SEALED) != 0;
     }
     major = gk5i_status(minor, err);
     return err == GK5_OK ? major | supplementary : major;
@@ -810,7 +795,7 @@ static GK5_WUR uint32_t cfx_unwrap_to(uint32_t *minor, gk5_ctx *ctx,
     uint8_t conf[CONF_SCRATCH], tail[TAIL_SCRATCH];
     gk5_iov_buffer iov[2];
     struct cfx_parts parts;
-    struct cfx_hdr h;
+    struct gk5i_cfx_header h;
     size_t payload_len, tail_len = 0, front;
     uint32_t supplementary = 0, major, err;
 
@@ -818,11 +803,11 @@ static GK5_WUR uint32_t cfx_unwrap_to(uint32_t *minor, gk5_ctx *ctx,
     if (conf_state != NULL) {
         *conf_state = 0;
     }
-    err = parse_header(ctx, in, in_len, TOK_ID_WRAP, &h);
+    err = parse_header(ctx, in, in_len, TOK_ID_CFX_WRAP, &h);
     if (err != GK5_OK) {
         goto cleanup;
     }
-    payload_len = in_len - TOK_HDR_LEN;
+    payload_len = in_len - CFX_HDR_LEN;
     err =
         check_wrap_lengths(ctx, &h, payload_len, "after the header", &tail_len);
     if (err != GK5_OK) {
@@ -844,8 +829,9 @@ static GK5_WUR uint32_t cfx_unwrap_to(uint32_t *minor, gk5_ctx *ctx,
         }
         goto cleanup;
     }
-    front = TOK_HDR_LEN + ((h.flags & FLAG_SEALED) != 0 ? et->conf_bytes : 0);
-    memcpy(conf, in + TOK_HDR_LEN, front - TOK_HDR_LEN);
+    front =
+        CFX_HDR_LEN + ((h.flags & CFX_FLAG_SEALED) != 0 ? et->conf_bytes : 0);
+    memcpy(conf, in + CFX_HDR_LEN, front - CFX_HDR_LEN);
     memcpy(tail, in + in_len - tail_len, tail_len);
     memcpy(out, in + front, in_len - front - tail_len);
     parts.hdr = in;
@@ -863,7 +849,7 @@ cleanup:
     zap(conf, sizeof(conf));
     zap(tail, tail_len < sizeof(tail) ? tail_len : sizeof(tail));
     if (err == GK5_OK && conf_state != NULL) {
-        *conf_state = (h.flags & FLAG_SEALED) != 0;
+        *conf_state = (h.flags & CFX_FLAG_SEALED) != 0;
     }
     major = gk5i_status(minor, err);
     return err == GK5_OK ? major | supplementary : major;
@@ -879,7 +865,7 @@ static GK5_WUR uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     gk5_iov_buffer *token =
         find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_MIC_TOKEN);
     gk5_crypto_iov segs[SEG_MAX];
-    size_t need = TOK_HDR_LEN + et->cksum_bytes, k = 0;
+    size_t need = CFX_HDR_LEN + et->cksum_bytes, k = 0;
     uint64_t seq;
     uint8_t *p;
     uint32_t err;
@@ -894,10 +880,10 @@ static GK5_WUR uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
         goto cleanup;
     }
     p = token->buffer.value;
-    put_header(p, TOK_ID_MIC, send_flags(ctx, false), 0, 0, seq);
+    put_header(p, TOK_ID_CFX_MIC, send_flags(ctx, false), 0, 0, seq);
     k = add_message(segs, k, iov, iov_count);
-    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, TOK_HDR_LEN);
-    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + TOK_HDR_LEN, et->cksum_bytes);
+    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, CFX_HDR_LEN);
+    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + CFX_HDR_LEN, et->cksum_bytes);
     err = gk5i_checksum_iov(lane->uk[UK_SEND_SIGN], segs, k);
     if (err != GK5_OK) {
         gk5i_ctx_return_seq(ctx, seq); /* no token made */
@@ -919,14 +905,14 @@ static GK5_WUR uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     gk5_iov_buffer *token =
         find_iov(iov, iov_count, GK5_IOV_BUFFER_TYPE_MIC_TOKEN);
     gk5_crypto_iov segs[SEG_MAX];
-    size_t need = TOK_HDR_LEN + et->cksum_bytes, k = 0;
-    struct cfx_hdr h;
+    size_t need = CFX_HDR_LEN + et->cksum_bytes, k = 0;
+    struct gk5i_cfx_header h;
     uint32_t supplementary = 0, major, err;
     uint8_t *p;
 
     /* iov.c has checked the layout (mech_int.h): the MIC_TOKEN is there. */
     p = token->buffer.value;
-    err = parse_header(ctx, p, token->buffer.length, TOK_ID_MIC, &h);
+    err = parse_header(ctx, p, token->buffer.length, TOK_ID_CFX_MIC, &h);
     if (err != GK5_OK) {
         goto cleanup;
     }
@@ -934,7 +920,7 @@ static GK5_WUR uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
         err = token->buffer.length < need ? GK5_ERR_TOKEN_TRUNCATED
                                           : GK5_ERR_TOKEN_TRAILING;
         if (GK5_TRACE_ON()) {
-            trace_tok(ctx, TOK_ID_MIC, &h,
+            trace_tok(ctx, TOK_ID_CFX_MIC, &h,
                       "MIC token is %zu bytes, want %zu (header 16, checksum "
                       "%zu)",
                       token->buffer.length, need, et->cksum_bytes);
@@ -942,13 +928,13 @@ static GK5_WUR uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
         goto cleanup;
     }
     k = add_message(segs, k, iov, iov_count);
-    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, TOK_HDR_LEN);
-    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + TOK_HDR_LEN, et->cksum_bytes);
+    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, CFX_HDR_LEN);
+    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + CFX_HDR_LEN, et->cksum_bytes);
     err = gk5i_verify_checksum_iov(lane->uk[UK_RECV_SIGN], segs, k);
     if (err != GK5_OK) {
         err = integrity_failure(err);
         if (GK5_TRACE_ON()) {
-            trace_integrity(ctx, TOK_ID_MIC, &h, UK_RECV_SIGN, err);
+            trace_integrity(ctx, TOK_ID_CFX_MIC, &h, UK_RECV_SIGN, err);
         }
         goto cleanup;
     }
@@ -967,8 +953,8 @@ static GK5_WUR uint32_t cfx_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
 {
     const struct gk5_enctype *et = ctx->et;
     size_t overhead =
-        conf_req != 0 ? TOK_HDR_LEN + et->conf_bytes + sealed_tail_len(et, 0)
-                      : TOK_HDR_LEN + et->cksum_bytes;
+        conf_req != 0 ? CFX_HDR_LEN + et->conf_bytes + sealed_tail_len(et, 0)
+                      : CFX_HDR_LEN + et->cksum_bytes;
 
     *in_max = out_max > overhead ? out_max - overhead : 0;
     return gk5i_status(minor, GK5_OK);
