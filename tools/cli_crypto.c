@@ -123,6 +123,9 @@ cleanup:
     return ret;
 }
 
+/* The length and fill functions below are one-line adapters from
+ * crypto_args to each library call's own parameters: alike in shape only. */
+
 /* RFC 3961 3 string-to-key: the key, hex. */
 static uint32_t key_length(const struct crypto_args *a, size_t *len)
 {
@@ -441,14 +444,15 @@ cleanup:
     return ret;
 }
 
+/* (The subcommand dispatch has the shape of gk5 rpc's and gk5 ctx's; the
+ * help test is cli_is_help(), the words of each command are its own.) */
 int gk5_cli_crypto(int argc, char **argv)
 {
     if (argc < 2) {
         crypto_usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+    if (cli_is_help(argv[1])) {
         crypto_usage(stdout);
         return CLI_EXIT_OK;
     }
