@@ -782,7 +782,9 @@ static int take_client_option(struct client_args *a, int c, char **argv)
     return CLI_EXIT_OK;
 }
 
-/* 0 handled, 1 not a client option, -1 bad value (message printed). */
+/* 0 handled, 1 not a client option, -1 bad value (message printed).  The
+ * cases are alike in shape (check, say why, store); each check and its
+ * words are the option's own. */
 static int client_option(struct client_args *a, int c, const char *arg)
 {
     uint32_t v;
