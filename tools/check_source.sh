@@ -25,6 +25,8 @@
 set -u
 set -o pipefail
 
+# The same prologue as check_symbols.sh (usage from the header, fail()):
+# each check script runs on its own, so they do not source a shared file.
 here=$(cd "$(dirname "$0")/.." && pwd)
 lib=${1:-}
 if [ $# -gt 1 ] || [ "$lib" = "-h" ] || [ "$lib" = "--help" ]; then

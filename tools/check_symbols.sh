@@ -36,6 +36,17 @@ fail() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# The defined dynamic symbols of library $1 into $tmp/lib (nm's listing in
+# $tmp/nm); version nodes (GK5_0.1) are absolute symbols, not code, and are
+# left out.  Exits 2 if nm fails.
+dynamic_symbols() {
+    if ! nm -D --defined-only "$1" > "$tmp/nm"; then
+        echo "check_symbols: nm -D failed on $1" >&2
+        exit 2
+    fi
+    awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/nm" | sort -u > "$tmp/lib"
+}
+
 check_library() { # map-name so-name header...
     local mapname=$1 soname=$2 map="$here/src/$1" so=""
     shift 2
@@ -88,12 +99,7 @@ check_library() { # map-name so-name header...
         echo "($so not built: its exports were not checked)"
         return
     fi
-    # Version nodes (GK5_0.1) are absolute symbols, not code.
-    if ! nm -D --defined-only "$so" > "$tmp/nm"; then
-        echo "check_symbols: nm -D failed on $so" >&2
-        exit 2
-    fi
-    awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/nm" | sort -u > "$tmp/lib"
+    dynamic_symbols "$so"
     echo "== $mapname vs $(basename "$so") ($(wc -l < "$tmp/lib") defined dynamic symbols)"
     comm -13 "$tmp/map" "$tmp/lib" | sed "s|^|$so: exported but not in the map: |" > "$tmp/d2"
     comm -23 "$tmp/map" "$tmp/lib" | sed "s|^|$so: in the map but not defined in the library: |" >> "$tmp/d2"
@@ -121,11 +127,7 @@ check_interposer() {
         echo "($so not built: its exports were not checked)"
         return
     fi
-    if ! nm -D --defined-only "$so" > "$tmp/nm"; then
-        echo "check_symbols: nm -D failed on $so" >&2
-        exit 2
-    fi
-    awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/nm" | sort -u > "$tmp/lib"
+    dynamic_symbols "$so"
     echo "== gk5_mech.map vs $(basename "$so") ($(wc -l < "$tmp/lib") defined dynamic symbols)"
     if ! grep -qx gss_mech_interposer "$tmp/lib"; then
         echo "$so: gss_mech_interposer is not exported"

@@ -67,6 +67,8 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * "crypto encrypt"): '?' unknown option, ':' missing argument (optstring
  * starts with ':' and opterr is 0).  Returns CLI_EXIT_USAGE. */
 int cli_option_error(const char *cmd, int c, char **argv);
+/* Whether a command's first word asks for its help: --help, -h or help. */
+bool cli_is_help(const char *word);
 /* Parse a decimal number 0..UINT32_MAX (0..UINT64_MAX); 0 or -1. */
 int cli_parse_u32(const char *s, uint32_t *out);
 int cli_parse_u64(const char *s, uint64_t *out);

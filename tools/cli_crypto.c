@@ -59,7 +59,9 @@ struct crypto_args {
 
 struct subcommand {
     const char *name;
-    int (*run)(struct crypto_args *a);
+    uint32_t (*length)(const struct crypto_args *a, size_t *len);
+    uint32_t (*fill)(const struct crypto_args *a, uint8_t *out,
+                     size_t *out_len);
     uint32_t allowed;
     uint32_t required;
     const char *synopsis;
@@ -83,76 +85,13 @@ static int print_hex(const struct crypto_args *a, const uint8_t *p, size_t n)
     return CLI_EXIT_OK;
 }
 
-/* RFC 3961 3 string-to-key: the key, hex. */
-static int run_string_to_key(struct crypto_args *a)
-{
-    const char *password = a->opt[OPT_PASSWORD];
-    const char *salt = a->opt[OPT_SALT];
-    uint8_t *key = NULL;
-    size_t key_len = 0;
-    uint32_t err;
-    int ret;
-
-    err = gk5_c_key_length(a->enctype, &key_len);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    key = malloc(key_len + 1);
-    if (key == NULL) {
-        ret = fail(a, GK5_ERR_NOMEM);
-        goto cleanup;
-    }
-    err = gk5_c_string_to_key_flags(
-        a->enctype, password, strlen(password), salt, strlen(salt), a->params,
-        a->params_len, a->opt[OPT_ALLOW_WEAK] != NULL ? GK5_S2K_ALLOW_WEAK : 0,
-        key, key_len);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    ret = print_hex(a, key, key_len);
-
-cleanup:
-    cli_free_secret(key, key_len + 1);
-    return ret;
-}
-
-/* RFC 3961 5.1 DK(key, constant) (RFC 8009 KDF-HMAC-SHA2, RFC 6803
- * KDF-FEEDBACK-CMAC): the derived key, hex. */
-static int run_derive(struct crypto_args *a)
-{
-    uint8_t *dk = NULL;
-    size_t dk_len = 0;
-    uint32_t err;
-    int ret;
-
-    err =
-        gk5_c_derive_length(a->enctype, a->constant, a->constant_len, &dk_len);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    dk = malloc(dk_len + 1);
-    if (dk == NULL) {
-        ret = fail(a, GK5_ERR_NOMEM);
-        goto cleanup;
-    }
-    err = gk5_c_derive_key(a->enctype, a->key, a->key_len, a->constant,
-                           a->constant_len, dk, dk_len);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    ret = print_hex(a, dk, dk_len);
-
-cleanup:
-    cli_free_secret(dk, dk_len + 1);
-    return ret;
-}
-
-/* RFC 3961 3 encrypt (confounder | data, then the MAC). */
-static int run_encrypt(struct crypto_args *a)
+/*
+ * Every operation prints one byte string: its length is asked first
+ * (length), then a buffer of that size (and one byte more, so that an empty
+ * answer still has memory) is filled (fill, *out_len: in the capacity, out
+ * the length written) and printed as hex.
+ */
+static int run_sized(struct crypto_args *a, const struct subcommand *s)
 {
     uint8_t *out = NULL;
     size_t cap = 0;
@@ -160,7 +99,7 @@ static int run_encrypt(struct crypto_args *a)
     uint32_t err;
     int ret;
 
-    err = gk5_c_encrypt_length(a->enctype, a->in_len, &cap);
+    err = s->length(a, &cap);
     if (err != GK5_OK) {
         ret = fail(a, err);
         goto cleanup;
@@ -171,6 +110,65 @@ static int run_encrypt(struct crypto_args *a)
         goto cleanup;
     }
     out_len = cap;
+    err = s->fill(a, out, &out_len);
+    if (err != GK5_OK) {
+        ret = fail(a, err);
+        goto cleanup;
+    }
+    ret = print_hex(a, out, out_len);
+
+cleanup:
+    cli_free_secret(out, cap + 1);
+    return ret;
+}
+
+/* The length and fill functions below are one-line adapters from
+ * crypto_args to each library call's own parameters: alike in shape only. */
+
+/* RFC 3961 3 string-to-key: the key, hex. */
+static uint32_t key_length(const struct crypto_args *a, size_t *len)
+{
+    return gk5_c_key_length(a->enctype, len);
+}
+
+static uint32_t fill_string_to_key(const struct crypto_args *a, uint8_t *key,
+                                   size_t *key_len)
+{
+    const char *password = a->opt[OPT_PASSWORD];
+    const char *salt = a->opt[OPT_SALT];
+
+    return gk5_c_string_to_key_flags(
+        a->enctype, password, strlen(password), salt, strlen(salt), a->params,
+        a->params_len, a->opt[OPT_ALLOW_WEAK] != NULL ? GK5_S2K_ALLOW_WEAK : 0,
+        key, *key_len);
+}
+
+/* RFC 3961 5.1 DK(key, constant) (RFC 8009 KDF-HMAC-SHA2, RFC 6803
+ * KDF-FEEDBACK-CMAC): the derived key, hex. */
+static uint32_t derive_length(const struct crypto_args *a, size_t *len)
+{
+    return gk5_c_derive_length(a->enctype, a->constant, a->constant_len, len);
+}
+
+static uint32_t fill_derive(const struct crypto_args *a, uint8_t *dk,
+                            size_t *dk_len)
+{
+    return gk5_c_derive_key(a->enctype, a->key, a->key_len, a->constant,
+                            a->constant_len, dk, *dk_len);
+}
+
+/* RFC 3961 3 encrypt (confounder | data, then the MAC). */
+static uint32_t encrypt_length(const struct crypto_args *a, size_t *len)
+{
+    return gk5_c_encrypt_length(a->enctype, a->in_len, len);
+}
+
+static uint32_t fill_encrypt(const struct crypto_args *a, uint8_t *out,
+                             size_t *len)
+{
+    size_t out_len = *len;
+    uint32_t err;
+
     if (a->confounder != NULL) {
         err = gk5_c_encrypt_confounder(a->enctype, a->key, a->key_len, a->usage,
                                        a->confounder, a->confounder_len, a->in,
@@ -179,111 +177,55 @@ static int run_encrypt(struct crypto_args *a)
         err = gk5_c_encrypt(a->enctype, a->key, a->key_len, a->usage, a->in,
                             a->in_len, out, &out_len);
     }
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    ret = print_hex(a, out, out_len);
-
-cleanup:
-    cli_free_secret(out, cap + 1);
-    return ret;
+    *len = out_len;
+    return err;
 }
 
 /* RFC 3961 3 decrypt: the plaintext, hex, only if the MAC verified. */
-static int run_decrypt(struct crypto_args *a)
+static uint32_t decrypt_length(const struct crypto_args *a, size_t *len)
 {
-    uint8_t *out = NULL;
-    size_t cap = a->in_len; /* plaintext is never longer */
-    size_t out_len = cap;
-    uint32_t err;
-    int ret;
+    *len = a->in_len; /* plaintext is never longer */
+    return GK5_OK;
+}
 
-    out = malloc(cap + 1);
-    if (out == NULL) {
-        ret = fail(a, GK5_ERR_NOMEM);
-        goto cleanup;
-    }
-    err = gk5_c_decrypt(a->enctype, a->key, a->key_len, a->usage, a->in,
-                        a->in_len, out, &out_len);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    ret = print_hex(a, out, out_len);
-
-cleanup:
-    cli_free_secret(out, cap + 1);
-    return ret;
+static uint32_t fill_decrypt(const struct crypto_args *a, uint8_t *out,
+                             size_t *out_len)
+{
+    return gk5_c_decrypt(a->enctype, a->key, a->key_len, a->usage, a->in,
+                         a->in_len, out, out_len);
 }
 
 /* RFC 3961 3 get_mic: the enctype's mandatory keyed checksum, hex. */
-static int run_checksum(struct crypto_args *a)
+static uint32_t checksum_length(const struct crypto_args *a, size_t *len)
 {
-    uint8_t *out = NULL;
-    size_t cap = 0;
-    size_t out_len;
-    uint32_t err;
-    int ret;
+    return gk5_c_checksum_length(a->enctype, len);
+}
 
-    err = gk5_c_checksum_length(a->enctype, &cap);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    out = malloc(cap + 1);
-    if (out == NULL) {
-        ret = fail(a, GK5_ERR_NOMEM);
-        goto cleanup;
-    }
-    out_len = cap;
-    err = gk5_c_checksum(a->enctype, a->key, a->key_len, a->usage, a->in,
-                         a->in_len, out, &out_len);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    ret = print_hex(a, out, out_len);
-
-cleanup:
-    cli_free_secret(out, cap + 1);
-    return ret;
+static uint32_t fill_checksum(const struct crypto_args *a, uint8_t *out,
+                              size_t *out_len)
+{
+    return gk5_c_checksum(a->enctype, a->key, a->key_len, a->usage, a->in,
+                          a->in_len, out, out_len);
 }
 
 /* RFC 3961 3 pseudo-random (RFC 3962 4, RFC 8009 5, RFC 6803 6), hex. */
-static int run_prf(struct crypto_args *a)
+static uint32_t prf_length(const struct crypto_args *a, size_t *len)
 {
-    uint8_t *out = NULL;
-    size_t len = 0;
-    uint32_t err;
-    int ret;
+    return gk5_c_prf_length(a->enctype, len);
+}
 
-    err = gk5_c_prf_length(a->enctype, &len);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    out = malloc(len + 1);
-    if (out == NULL) {
-        ret = fail(a, GK5_ERR_NOMEM);
-        goto cleanup;
-    }
-    err = gk5_c_prf(a->enctype, a->key, a->key_len, a->in, a->in_len, out, len);
-    if (err != GK5_OK) {
-        ret = fail(a, err);
-        goto cleanup;
-    }
-    ret = print_hex(a, out, len);
-
-cleanup:
-    cli_free_secret(out, len + 1);
-    return ret;
+static uint32_t fill_prf(const struct crypto_args *a, uint8_t *out,
+                         size_t *out_len)
+{
+    return gk5_c_prf(a->enctype, a->key, a->key_len, a->in, a->in_len, out,
+                     *out_len);
 }
 
 static const struct subcommand subcommands[] = {
     {
         .name = "string-to-key",
-        .run = run_string_to_key,
+        .length = key_length,
+        .fill = fill_string_to_key,
         .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT) |
                    BIT(OPT_PARAMS) | BIT(OPT_ALLOW_WEAK),
         .required = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT),
@@ -301,7 +243,8 @@ static const struct subcommand subcommands[] = {
     },
     {
         .name = "derive",
-        .run = run_derive,
+        .length = derive_length,
+        .fill = fill_derive,
         .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_CONSTANT),
         .required = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_CONSTANT),
         .synopsis = "--enctype E --key HEX --constant HEX",
@@ -312,7 +255,8 @@ static const struct subcommand subcommands[] = {
     },
     {
         .name = "encrypt",
-        .run = run_encrypt,
+        .length = encrypt_length,
+        .fill = fill_encrypt,
         .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) |
                    BIT(OPT_IN) | BIT(OPT_CONFOUNDER),
         .required =
@@ -326,7 +270,8 @@ static const struct subcommand subcommands[] = {
     },
     {
         .name = "decrypt",
-        .run = run_decrypt,
+        .length = decrypt_length,
+        .fill = fill_decrypt,
         .allowed =
             BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
         .required =
@@ -338,7 +283,8 @@ static const struct subcommand subcommands[] = {
     },
     {
         .name = "checksum",
-        .run = run_checksum,
+        .length = checksum_length,
+        .fill = fill_checksum,
         .allowed =
             BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
         .required =
@@ -351,7 +297,8 @@ static const struct subcommand subcommands[] = {
     },
     {
         .name = "prf",
-        .run = run_prf,
+        .length = prf_length,
+        .fill = fill_prf,
         .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_IN),
         .required = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_IN),
         .synopsis = "--enctype E --key HEX --in HEX",
@@ -485,7 +432,7 @@ static int run_subcommand(const struct subcommand *s, int argc, char **argv)
         ret = CLI_EXIT_FAIL;
         goto cleanup;
     }
-    ret = s->run(&a);
+    ret = run_sized(&a, s);
 
 cleanup:
     cli_free_secret(a.key, a.key_len);
@@ -496,14 +443,15 @@ cleanup:
     return ret;
 }
 
+/* (The subcommand dispatch has the shape of gk5 rpc's and gk5 ctx's; the
+ * help test is cli_is_help(), the words of each command are its own.) */
 int gk5_cli_crypto(int argc, char **argv)
 {
     if (argc < 2) {
         crypto_usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+    if (cli_is_help(argv[1])) {
         crypto_usage(stdout);
         return CLI_EXIT_OK;
     }

@@ -27,6 +27,7 @@ enum {
     OPT_HELP = 'h'
 };
 
+/* getopt_long tables, one per command: data, alike in shape only. */
 static const struct option longopts[] = {
     {"ctx", required_argument, NULL, OPT_CTX},
     {"ctx-out", required_argument, NULL, OPT_CTX_OUT},

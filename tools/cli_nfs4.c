@@ -385,6 +385,8 @@ static int open_file(struct nfs4_client *c, const nfs4_fh *dir,
     return 0;
 }
 
+/* (One COMPOUND of PUTFH and an owner-seqid op, as OPEN_CONFIRM above:
+ * the ops and their fields differ, so each is built where it is sent.) */
 static int close_file(struct nfs4_client *c, struct nfs4_open_file *f,
                       const char *path)
 {
@@ -1248,6 +1250,9 @@ enum {
     OPT_HELP
 };
 
+/* Its own table and parse_enctypes(): they look like cli_rpc.c's, but the
+ * options differ and so do the words of the enctype-list errors, which the
+ * CLI tests hold as they are; so they are not shared. */
 static const struct option nfs4_options[] = {
     {"sec", required_argument, NULL, OPT_SEC},
     {"target", required_argument, NULL, OPT_TARGET},

@@ -303,6 +303,19 @@ static int resolve_stream(const char *hostport, int flags, char *host,
     return 0;
 }
 
+/* The end of a connect or listen: the socket closed unless it was handed
+ * over (fd -1), the address lookup freed; ret passed through. */
+static int socket_done(int fd, struct addrinfo *res, int ret)
+{
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (res != NULL) {
+        freeaddrinfo(res);
+    }
+    return ret;
+}
+
 int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
                     CLIENT **out, char *err, size_t err_len)
 {
@@ -350,13 +363,7 @@ int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
              strerror(saved));
 
 cleanup:
-    if (fd >= 0) {
-        close(fd);
-    }
-    if (res != NULL) {
-        freeaddrinfo(res);
-    }
-    return ret;
+    return socket_done(fd, res, ret);
 }
 
 int cli_rpc_listen(const char *hostport, int *fd_out, char *bound,
@@ -406,13 +413,7 @@ int cli_rpc_listen(const char *hostport, int *fd_out, char *bound,
     ret = 0;
 
 cleanup:
-    if (fd >= 0) {
-        close(fd);
-    }
-    if (res != NULL) {
-        freeaddrinfo(res);
-    }
-    return ret;
+    return socket_done(fd, res, ret);
 }
 
 /* ---- The echo program (server side) ---- */
@@ -750,30 +751,49 @@ static int parse_enctypes(struct client_args *a, const char *list)
     return 0;
 }
 
-/* 0 handled, 1 not a client option, -1 bad value (message printed). */
+/* --program and --version: a number into *v, and *have set; -1 (message
+ * printed) if arg is not one. */
+static int number_option(const struct client_args *a, const char *opt,
+                         const char *arg, uint32_t *v, bool *have)
+{
+    if (parse_num(arg, v) != 0) {
+        cli_error("%s: %s: '%s' is not a number (decimal or 0x hex)", a->cmd,
+                  opt, arg);
+        return -1;
+    }
+    *have = true;
+    return 0;
+}
+
+static int client_option(struct client_args *a, int c, const char *arg);
+
+/* A ping or echo option getopt_long gave (c, optarg): CLI_EXIT_OK once
+ * taken, else the exit status, the message printed. */
+static int take_client_option(struct client_args *a, int c, char **argv)
+{
+    int r = client_option(a, c, optarg);
+
+    if (r < 0) {
+        return CLI_EXIT_USAGE;
+    }
+    if (r > 0) {
+        return cli_option_error(a->cmd, c, argv);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* 0 handled, 1 not a client option, -1 bad value (message printed).  The
+ * cases are alike in shape (check, say why, store); each check and its
+ * words are the option's own. */
 static int client_option(struct client_args *a, int c, const char *arg)
 {
     uint32_t v;
 
     switch (c) {
     case OPT_PROGRAM:
-        if (parse_num(arg, &a->prog) != 0) {
-            cli_error("%s: --program: '%s' is not a number (decimal or 0x "
-                      "hex)",
-                      a->cmd, arg);
-            return -1;
-        }
-        a->have_prog = true;
-        return 0;
+        return number_option(a, "--program", arg, &a->prog, &a->have_prog);
     case OPT_VERSION:
-        if (parse_num(arg, &a->vers) != 0) {
-            cli_error("%s: --version: '%s' is not a number (decimal or 0x "
-                      "hex)",
-                      a->cmd, arg);
-            return -1;
-        }
-        a->have_vers = true;
-        return 0;
+        return number_option(a, "--version", arg, &a->vers, &a->have_vers);
     case OPT_SEC:
         a->sec = find_sec(arg, strlen(arg));
         if (a->sec == NULL) {
@@ -1005,12 +1025,9 @@ static int rpc_ping(int argc, char **argv)
             fprintf(stderr, "Try 'gk5 rpc ping --help'.\n");
             return CLI_EXIT_USAGE;
         }
-        r = client_option(&a, c, optarg);
-        if (r < 0) {
-            return CLI_EXIT_USAGE;
-        }
-        if (r > 0) {
-            return cli_option_error(a.cmd, c, argv);
+        r = take_client_option(&a, c, argv);
+        if (r != CLI_EXIT_OK) {
+            return r;
         }
     }
     if (client_args_check(&a, argc, argv) != 0) {
@@ -1351,12 +1368,9 @@ static int rpc_echo(int argc, char **argv)
         default:
             break;
         }
-        r = client_option(&a, c, optarg);
-        if (r < 0) {
-            return CLI_EXIT_USAGE;
-        }
-        if (r > 0) {
-            return cli_option_error(a.cmd, c, argv);
+        r = take_client_option(&a, c, argv);
+        if (r != CLI_EXIT_OK) {
+            return r;
         }
     }
     if (client_args_check(&a, argc, argv) != 0) {
@@ -1784,8 +1798,7 @@ int gk5_cli_rpc(int argc, char **argv)
         rpc_usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+    if (cli_is_help(argv[1])) {
         rpc_usage(stdout);
         return CLI_EXIT_OK;
     }

@@ -48,6 +48,12 @@ void cli_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+bool cli_is_help(const char *word)
+{
+    return strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0 ||
+           strcmp(word, "help") == 0;
+}
+
 int cli_option_error(const char *cmd, int c, char **argv)
 {
     /* getopt_long has advanced optind past the offending word. */

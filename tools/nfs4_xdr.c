@@ -13,6 +13,7 @@
 
 /* ---- Names ---- */
 
+/* Number-to-name tables (RFC 7530's): data, alike row for row. */
 static const struct {
     uint32_t num;
     const char *name;

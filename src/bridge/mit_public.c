@@ -568,6 +568,8 @@ uint32_t gk5_mit_acceptor_finish(uint32_t *minor, gk5_mit_acceptor *acc,
     return take_context(minor, &acc->ctx, enctype, ctx);
 }
 
+/* As gk5_mit_initiator_free, for the other side's struct (it holds a
+ * client name and no credential or ccache of its own). */
 void gk5_mit_acceptor_free(gk5_mit_acceptor *acc)
 {
     OM_uint32 rel = 0;

@@ -235,6 +235,61 @@ ONEPASS_TARGET static inline __m128i aes_unblock(const __m128i *rk, __m128i x,
     return _mm_aesdeclast_si128(x, rk[nr]);
 }
 
+/*
+ * The entry points below run their loop with nr a compile-time constant,
+ * one inlined copy for AES-128 (10 rounds) and one for AES-256 (14), so
+ * that the rounds unroll; this is the one place that chooses.
+ */
+#define BY_ROUNDS(k, fn, ...)                                                  \
+    do {                                                                       \
+        if ((k)->rounds == 10) {                                               \
+            fn(__VA_ARGS__, 10);                                               \
+        } else {                                                               \
+            fn(__VA_ARGS__, 14);                                               \
+        }                                                                      \
+    } while (0)
+
+/* The round keys on the stack, so that the compiler knows the stores to
+ * the data cannot change them. */
+ONEPASS_TARGET static inline void
+rk_load(__m128i rk[15], const struct gk5i_aes_key *k, const int nr)
+{
+    for (int r = 0; r <= nr; r++) {
+        rk[r] = k->rk[r];
+    }
+}
+
+/* Wipes n vectors of key or plaintext material off the stack; the empty
+ * asm keeps the compiler from dropping the stores as dead. */
+ONEPASS_TARGET static inline void wipe_m128(__m128i *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        v[i] = _mm_setzero_si128();
+    }
+    __asm__ __volatile__("" : : "r"(v) : "memory");
+}
+
+/* Four CBC blocks decrypted side by side: x[i] = D(c[i]) ^ (the block
+ * before), prev the ciphertext block before c[0]. */
+ONEPASS_TARGET static inline void dec4(const __m128i *rk, const __m128i *c,
+                                       __m128i prev, __m128i *x, const int nr)
+{
+    __m128i x0 = _mm_xor_si128(c[0], rk[0]), x1 = _mm_xor_si128(c[1], rk[0]);
+    __m128i x2 = _mm_xor_si128(c[2], rk[0]), x3 = _mm_xor_si128(c[3], rk[0]);
+
+#pragma GCC unroll 14
+    for (int r = 1; r < nr; r++) {
+        x0 = _mm_aesdec_si128(x0, rk[r]);
+        x1 = _mm_aesdec_si128(x1, rk[r]);
+        x2 = _mm_aesdec_si128(x2, rk[r]);
+        x3 = _mm_aesdec_si128(x3, rk[r]);
+    }
+    x[0] = _mm_xor_si128(_mm_aesdeclast_si128(x0, rk[nr]), prev);
+    x[1] = _mm_xor_si128(_mm_aesdeclast_si128(x1, rk[nr]), c[0]);
+    x[2] = _mm_xor_si128(_mm_aesdeclast_si128(x2, rk[nr]), c[1]);
+    x[3] = _mm_xor_si128(_mm_aesdeclast_si128(x3, rk[nr]), c[2]);
+}
+
 /* SP 800-38A 6.2 CBC encryption in place, one block after the other (each
  * block's input needs the one before's output). */
 ONEPASS_TARGET static inline void cbc_enc(const struct gk5i_aes_key *k,
@@ -265,27 +320,16 @@ ONEPASS_TARGET static inline void cbc_dec(const struct gk5i_aes_key *k,
 
     for (; b + 4 <= blocks; b += 4, p += 64) {
         __m128i *q = (__m128i *)(void *)p;
-        __m128i c0 = _mm_loadu_si128(q), c1 = _mm_loadu_si128(q + 1);
-        __m128i c2 = _mm_loadu_si128(q + 2), c3 = _mm_loadu_si128(q + 3);
-        __m128i x0 = _mm_xor_si128(c0, rk[0]), x1 = _mm_xor_si128(c1, rk[0]);
-        __m128i x2 = _mm_xor_si128(c2, rk[0]), x3 = _mm_xor_si128(c3, rk[0]);
+        __m128i c[4], x[4];
 
-#pragma GCC unroll 14
-        for (int r = 1; r < nr; r++) {
-            x0 = _mm_aesdec_si128(x0, rk[r]);
-            x1 = _mm_aesdec_si128(x1, rk[r]);
-            x2 = _mm_aesdec_si128(x2, rk[r]);
-            x3 = _mm_aesdec_si128(x3, rk[r]);
+        for (int i = 0; i < 4; i++) {
+            c[i] = _mm_loadu_si128(q + i);
         }
-        x0 = _mm_aesdeclast_si128(x0, rk[nr]);
-        x1 = _mm_aesdeclast_si128(x1, rk[nr]);
-        x2 = _mm_aesdeclast_si128(x2, rk[nr]);
-        x3 = _mm_aesdeclast_si128(x3, rk[nr]);
-        _mm_storeu_si128(q, _mm_xor_si128(x0, prev));
-        _mm_storeu_si128(q + 1, _mm_xor_si128(x1, c0));
-        _mm_storeu_si128(q + 2, _mm_xor_si128(x2, c1));
-        _mm_storeu_si128(q + 3, _mm_xor_si128(x3, c2));
-        prev = c3;
+        dec4(rk, c, prev, x, nr);
+        for (int i = 0; i < 4; i++) {
+            _mm_storeu_si128(q + i, x[i]);
+        }
+        prev = c[3];
     }
     for (; b < blocks; b++, p += 16) {
         __m128i *q = (__m128i *)(void *)p;
@@ -301,15 +345,9 @@ ONEPASS_TARGET void gk5i_aes_cbc(const struct gk5i_aes_key *k,
                                  uint8_t chain[16], uint8_t *p, size_t blocks)
 {
     if (k->decrypt) {
-        if (k->rounds == 10) {
-            cbc_dec(k, chain, p, blocks, 10);
-        } else {
-            cbc_dec(k, chain, p, blocks, 14);
-        }
-    } else if (k->rounds == 10) {
-        cbc_enc(k, chain, p, blocks, 10);
+        BY_ROUNDS(k, cbc_dec, k, chain, p, blocks);
     } else {
-        cbc_enc(k, chain, p, blocks, 14);
+        BY_ROUNDS(k, cbc_enc, k, chain, p, blocks);
     }
 }
 
@@ -329,6 +367,9 @@ ONEPASS_TARGET static inline void sha1_block(__m128i *abcd_io, __m128i *e_io,
     __m128i abcd = *abcd_io, e0 = *e_io, e1;
     const __m128i abcd_in = abcd, e_in = e0;
 
+    /* Written out, not looped: sha1rnds4's function selector (0..3) must be
+     * an immediate at every optimisation level, and the m0..m3 roles
+     * rotate; each group of five reads against one FIPS 180-4 stage. */
     /* Rounds 0-19 (Ch, K = 0x5a827999). */
     e0 = _mm_add_epi32(e0, m0);
     e1 = abcd;
@@ -466,6 +507,37 @@ ONEPASS_TARGET static inline void sha1_block(__m128i *abcd_io, __m128i *e_io,
     *abcd_io = _mm_add_epi32(abcd, abcd_in);
 }
 
+/* The SHA-1 state h0..h4 (FIPS 180-4 order) to and from the registers the
+ * SHA extensions take: ABCD with A in the top lane, E in the top lane. */
+ONEPASS_TARGET static inline void sha1_state_load(const uint32_t h[5],
+                                                  __m128i *abcd, __m128i *e)
+{
+    *abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)h),
+                              0x1b);
+    *e = _mm_set_epi32((int)h[4], 0, 0, 0);
+}
+
+ONEPASS_TARGET static inline void sha1_state_store(uint32_t h[5], __m128i abcd,
+                                                   __m128i e)
+{
+    _mm_storeu_si128((__m128i *)(void *)h, _mm_shuffle_epi32(abcd, 0x1b));
+    h[4] = (uint32_t)_mm_extract_epi32(e, 3);
+}
+
+/* One 64-byte piece x0..x3 into the SHA-1 state.  Byte order: the SHA
+ * extensions take the block's first big-endian word in the top lane, so
+ * each 16 bytes are reversed whole. */
+ONEPASS_TARGET static inline void sha1_piece(__m128i *abcd, __m128i *e,
+                                             __m128i x0, __m128i x1, __m128i x2,
+                                             __m128i x3)
+{
+    const __m128i flip =
+        _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+
+    sha1_block(abcd, e, _mm_shuffle_epi8(x0, flip), _mm_shuffle_epi8(x1, flip),
+               _mm_shuffle_epi8(x2, flip), _mm_shuffle_epi8(x3, flip));
+}
+
 /*
  * In place over blocks x 64 bytes at p: SHA-1 (state h, FIPS 180-4 order
  * h0..h4) absorbs each 64-byte piece of plaintext, and CBC encryption
@@ -479,19 +551,11 @@ ONEPASS_TARGET static inline void cbc_sha1(const struct gk5i_aes_key *k,
                                            uint8_t *p, size_t blocks,
                                            const int nr)
 {
-    /* Byte order: the SHA extensions take the block's first big-endian
-     * word in the top lane, so each 16 bytes are reversed whole. */
-    const __m128i flip =
-        _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
-    __m128i rk[15];
+    __m128i rk[15], abcd, e;
     __m128i c = _mm_loadu_si128((const __m128i *)(const void *)chain);
-    __m128i abcd = _mm_shuffle_epi32(
-        _mm_loadu_si128((const __m128i *)(const void *)h), 0x1b);
-    __m128i e = _mm_set_epi32((int)h[4], 0, 0, 0);
 
-    for (int r = 0; r <= nr; r++) {
-        rk[r] = k->rk[r];
-    }
+    sha1_state_load(h, &abcd, &e);
+    rk_load(rk, k, nr);
     for (size_t b = 0; b < blocks; b++, p += 64) {
         __m128i *q = (__m128i *)(void *)p;
         __m128i p0 = _mm_loadu_si128(q), p1 = _mm_loadu_si128(q + 1);
@@ -506,45 +570,11 @@ ONEPASS_TARGET static inline void cbc_sha1(const struct gk5i_aes_key *k,
         _mm_storeu_si128(q + 2, c);
         c = aes_block(rk, _mm_xor_si128(p3, c), nr);
         _mm_storeu_si128(q + 3, c);
-        sha1_block(&abcd, &e, _mm_shuffle_epi8(p0, flip),
-                   _mm_shuffle_epi8(p1, flip), _mm_shuffle_epi8(p2, flip),
-                   _mm_shuffle_epi8(p3, flip));
+        sha1_piece(&abcd, &e, p0, p1, p2, p3);
     }
     _mm_storeu_si128((__m128i *)(void *)chain, c);
-    _mm_storeu_si128((__m128i *)(void *)h, _mm_shuffle_epi32(abcd, 0x1b));
-    h[4] = (uint32_t)_mm_extract_epi32(e, 3);
-    for (int r = 0; r <= nr; r++) {
-        rk[r] = _mm_setzero_si128();
-    }
-    __asm__ __volatile__("" : : "r"(rk) : "memory"); /* keep the wipe */
-}
-
-/*
- * In place over blocks x 64 bytes at p: CBC-decrypt (four blocks side by
- * side, as cbc_dec) from chain, which ends as the last ciphertext block,
- * while SHA-1 (state h) absorbs the plaintext each 64-byte piece decrypts
- * to.  The SHA-1 of one piece and the AES rounds of the next depend on
- * nothing of each other's.
- */
-/* Four CBC blocks decrypted side by side: x[i] = D(c[i]) ^ (the block
- * before), prev the ciphertext block before c[0]. */
-ONEPASS_TARGET static inline void dec4(const __m128i *rk, const __m128i *c,
-                                       __m128i prev, __m128i *x, const int nr)
-{
-    __m128i x0 = _mm_xor_si128(c[0], rk[0]), x1 = _mm_xor_si128(c[1], rk[0]);
-    __m128i x2 = _mm_xor_si128(c[2], rk[0]), x3 = _mm_xor_si128(c[3], rk[0]);
-
-#pragma GCC unroll 14
-    for (int r = 1; r < nr; r++) {
-        x0 = _mm_aesdec_si128(x0, rk[r]);
-        x1 = _mm_aesdec_si128(x1, rk[r]);
-        x2 = _mm_aesdec_si128(x2, rk[r]);
-        x3 = _mm_aesdec_si128(x3, rk[r]);
-    }
-    x[0] = _mm_xor_si128(_mm_aesdeclast_si128(x0, rk[nr]), prev);
-    x[1] = _mm_xor_si128(_mm_aesdeclast_si128(x1, rk[nr]), c[0]);
-    x[2] = _mm_xor_si128(_mm_aesdeclast_si128(x2, rk[nr]), c[1]);
-    x[3] = _mm_xor_si128(_mm_aesdeclast_si128(x3, rk[nr]), c[2]);
+    sha1_state_store(h, abcd, e);
+    wipe_m128(rk, nr + 1);
 }
 
 /*
@@ -560,18 +590,12 @@ ONEPASS_TARGET static inline void cbc_dec_sha1(const struct gk5i_aes_key *k,
                                                uint8_t *p, size_t blocks,
                                                const int nr)
 {
-    const __m128i flip =
-        _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
-    __m128i rk[15], c[4], x[4], y[4];
+    __m128i rk[15], c[4], x[4], y[4], abcd, e;
     __m128i prev = _mm_loadu_si128((const __m128i *)(const void *)chain);
-    __m128i abcd = _mm_shuffle_epi32(
-        _mm_loadu_si128((const __m128i *)(const void *)h), 0x1b);
-    __m128i e = _mm_set_epi32((int)h[4], 0, 0, 0);
     __m128i *q = (__m128i *)(void *)p;
 
-    for (int r = 0; r <= nr; r++) {
-        rk[r] = k->rk[r];
-    }
+    sha1_state_load(h, &abcd, &e);
+    rk_load(rk, k, nr);
     for (int i = 0; i < 4; i++) {
         c[i] = _mm_loadu_si128(q + i);
     }
@@ -588,9 +612,7 @@ ONEPASS_TARGET static inline void cbc_dec_sha1(const struct gk5i_aes_key *k,
         for (int i = 0; i < 4; i++) {
             _mm_storeu_si128(q + i, x[i]);
         }
-        sha1_block(&abcd, &e, _mm_shuffle_epi8(x[0], flip),
-                   _mm_shuffle_epi8(x[1], flip), _mm_shuffle_epi8(x[2], flip),
-                   _mm_shuffle_epi8(x[3], flip));
+        sha1_piece(&abcd, &e, x[0], x[1], x[2], x[3]);
         for (int i = 0; i < 4; i++) {
             x[i] = y[i];
         }
@@ -599,30 +621,19 @@ ONEPASS_TARGET static inline void cbc_dec_sha1(const struct gk5i_aes_key *k,
     for (int i = 0; i < 4; i++) {
         _mm_storeu_si128(q + i, x[i]);
     }
-    sha1_block(&abcd, &e, _mm_shuffle_epi8(x[0], flip),
-               _mm_shuffle_epi8(x[1], flip), _mm_shuffle_epi8(x[2], flip),
-               _mm_shuffle_epi8(x[3], flip));
+    sha1_piece(&abcd, &e, x[0], x[1], x[2], x[3]);
     _mm_storeu_si128((__m128i *)(void *)chain, prev);
-    _mm_storeu_si128((__m128i *)(void *)h, _mm_shuffle_epi32(abcd, 0x1b));
-    h[4] = (uint32_t)_mm_extract_epi32(e, 3);
-    for (int r = 0; r <= nr; r++) {
-        rk[r] = _mm_setzero_si128();
-    }
-    for (int i = 0; i < 4; i++) {
-        x[i] = y[i] = _mm_setzero_si128();
-    }
-    __asm__ __volatile__("" : : "r"(rk), "r"(x), "r"(y) : "memory");
+    sha1_state_store(h, abcd, e);
+    wipe_m128(rk, nr + 1);
+    wipe_m128(x, 4);
+    wipe_m128(y, 4);
 }
 
 ONEPASS_TARGET void gk5i_onepass_cbc_dec_sha1(const struct gk5i_aes_key *k,
                                               uint8_t chain[16], uint32_t h[5],
                                               uint8_t *p, size_t blocks)
 {
-    if (k->rounds == 10) {
-        cbc_dec_sha1(k, chain, h, p, blocks, 10);
-    } else {
-        cbc_dec_sha1(k, chain, h, p, blocks, 14);
-    }
+    BY_ROUNDS(k, cbc_dec_sha1, k, chain, h, p, blocks);
 }
 
 /* FIPS 180-4 4.2.2: the SHA-256 round constants. */
@@ -678,6 +689,46 @@ ONEPASS_TARGET static inline void sha256_block(__m128i *abef_io,
     *cdgh_io = _mm_add_epi32(cdgh, *cdgh_io);
 }
 
+/* The SHA-256 state h0..h7 (A..H, lane 0 first) to and from the
+ * registers sha256rnds2 takes: ABEF (lanes F E B A) and CDGH (lanes
+ * H G D C). */
+ONEPASS_TARGET static inline void
+sha256_state_load(const uint32_t h[8], __m128i *abef, __m128i *cdgh)
+{
+    __m128i t = _mm_loadu_si128((const __m128i *)(const void *)h);
+    __m128i u = _mm_loadu_si128((const __m128i *)(const void *)(h + 4));
+
+    t = _mm_shuffle_epi32(t, 0xb1);      /* B A D C */
+    u = _mm_shuffle_epi32(u, 0x1b);      /* H G F E */
+    *abef = _mm_alignr_epi8(t, u, 8);    /* F E B A */
+    *cdgh = _mm_blend_epi16(u, t, 0xf0); /* H G D C */
+}
+
+ONEPASS_TARGET static inline void sha256_state_store(uint32_t h[8],
+                                                     __m128i abef, __m128i cdgh)
+{
+    __m128i t = _mm_shuffle_epi32(abef, 0x1b); /* A B E F */
+
+    cdgh = _mm_shuffle_epi32(cdgh, 0xb1); /* G H C D */
+    _mm_storeu_si128((__m128i *)(void *)h,
+                     _mm_blend_epi16(t, cdgh, 0xf0)); /* A B C D */
+    _mm_storeu_si128((__m128i *)(void *)(h + 4),
+                     _mm_alignr_epi8(cdgh, t, 8)); /* E F G H */
+}
+
+/* One 64-byte piece x[0..3] into the SHA-256 state, each 32-bit word
+ * big-endian. */
+ONEPASS_TARGET static inline void sha256_piece(__m128i *abef, __m128i *cdgh,
+                                               const __m128i x[4])
+{
+    const __m128i bswap =
+        _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+
+    sha256_block(abef, cdgh, _mm_shuffle_epi8(x[0], bswap),
+                 _mm_shuffle_epi8(x[1], bswap), _mm_shuffle_epi8(x[2], bswap),
+                 _mm_shuffle_epi8(x[3], bswap));
+}
+
 /*
  * RFC 8009 sealing in one pass, for aes128-cts-hmac-sha256-128: in place
  * over blocks x 64 bytes at p, CBC-encrypt from chain (which ends as the
@@ -691,26 +742,14 @@ ONEPASS_TARGET static inline void cbc_sha256(const struct gk5i_aes_key *k,
                                              uint8_t *p, size_t blocks,
                                              const int nr)
 {
-    /* Byte order: each 32-bit word big-endian. */
-    const __m128i bswap =
-        _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-    __m128i rk[15], x[4] = {_mm_setzero_si128(), _mm_setzero_si128(),
-                            _mm_setzero_si128(), _mm_setzero_si128()};
+    __m128i rk[15], abef, cdgh;
+    __m128i x[4] = {_mm_setzero_si128(), _mm_setzero_si128(),
+                    _mm_setzero_si128(), _mm_setzero_si128()};
     __m128i c = _mm_loadu_si128((const __m128i *)(const void *)chain);
-    __m128i t = _mm_loadu_si128((const __m128i *)(const void *)h);
-    __m128i cdgh = _mm_loadu_si128((const __m128i *)(const void *)(h + 4));
-    __m128i abef;
     __m128i *q = (__m128i *)(void *)p;
 
-    /* h0..h3 = A..D, h4..h7 = E..H (lane 0 first)  ->  ABEF (lanes
-     * F E B A) and CDGH (lanes H G D C). */
-    t = _mm_shuffle_epi32(t, 0xb1);        /* B A D C */
-    cdgh = _mm_shuffle_epi32(cdgh, 0x1b);  /* H G F E */
-    abef = _mm_alignr_epi8(t, cdgh, 8);    /* F E B A */
-    cdgh = _mm_blend_epi16(cdgh, t, 0xf0); /* H G D C */
-    for (int r = 0; r <= nr; r++) {
-        rk[r] = k->rk[r];
-    }
+    sha256_state_load(h, &abef, &cdgh);
+    rk_load(rk, k, nr);
     for (size_t b = 0; b <= blocks; b++) {
         __m128i y[4];
 
@@ -724,10 +763,7 @@ ONEPASS_TARGET static inline void cbc_sha256(const struct gk5i_aes_key *k,
             }
         }
         if (b > 0) {
-            sha256_block(&abef, &cdgh, _mm_shuffle_epi8(x[0], bswap),
-                         _mm_shuffle_epi8(x[1], bswap),
-                         _mm_shuffle_epi8(x[2], bswap),
-                         _mm_shuffle_epi8(x[3], bswap));
+            sha256_piece(&abef, &cdgh, x);
         }
         if (b < blocks) {
             for (int i = 0; i < 4; i++) {
@@ -736,17 +772,8 @@ ONEPASS_TARGET static inline void cbc_sha256(const struct gk5i_aes_key *k,
         }
     }
     _mm_storeu_si128((__m128i *)(void *)chain, c);
-    /* Back: ABEF, CDGH  ->  A B C D, E F G H. */
-    t = _mm_shuffle_epi32(abef, 0x1b);     /* A B E F */
-    cdgh = _mm_shuffle_epi32(cdgh, 0xb1);  /* G H C D */
-    abef = _mm_blend_epi16(t, cdgh, 0xf0); /* A B C D */
-    cdgh = _mm_alignr_epi8(cdgh, t, 8);    /* E F G H */
-    _mm_storeu_si128((__m128i *)(void *)h, abef);
-    _mm_storeu_si128((__m128i *)(void *)(h + 4), cdgh);
-    for (int r = 0; r <= nr; r++) {
-        rk[r] = _mm_setzero_si128();
-    }
-    __asm__ __volatile__("" : : "r"(rk) : "memory"); /* keep the wipe */
+    sha256_state_store(h, abef, cdgh);
+    wipe_m128(rk, nr + 1);
 }
 
 /*
@@ -761,50 +788,27 @@ ONEPASS_TARGET static inline void cbc_dec_sha256(const struct gk5i_aes_key *k,
                                                  uint32_t h[8], uint8_t *p,
                                                  size_t blocks, const int nr)
 {
-    const __m128i bswap =
-        _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-    __m128i rk[15], c[4], x[4];
+    __m128i rk[15], c[4], x[4], abef, cdgh;
     __m128i prev = _mm_loadu_si128((const __m128i *)(const void *)chain);
-    __m128i t = _mm_loadu_si128((const __m128i *)(const void *)h);
-    __m128i cdgh = _mm_loadu_si128((const __m128i *)(const void *)(h + 4));
-    __m128i abef;
     __m128i *q = (__m128i *)(void *)p;
 
-    t = _mm_shuffle_epi32(t, 0xb1);
-    cdgh = _mm_shuffle_epi32(cdgh, 0x1b);
-    abef = _mm_alignr_epi8(t, cdgh, 8);
-    cdgh = _mm_blend_epi16(cdgh, t, 0xf0);
-    for (int r = 0; r <= nr; r++) {
-        rk[r] = k->rk[r];
-    }
+    sha256_state_load(h, &abef, &cdgh);
+    rk_load(rk, k, nr);
     for (size_t b = 0; b < blocks; b++, q += 4) {
         for (int i = 0; i < 4; i++) {
             c[i] = _mm_loadu_si128(q + i);
         }
         dec4(rk, c, prev, x, nr);
         prev = c[3];
-        sha256_block(&abef, &cdgh, _mm_shuffle_epi8(c[0], bswap),
-                     _mm_shuffle_epi8(c[1], bswap),
-                     _mm_shuffle_epi8(c[2], bswap),
-                     _mm_shuffle_epi8(c[3], bswap));
+        sha256_piece(&abef, &cdgh, c);
         for (int i = 0; i < 4; i++) {
             _mm_storeu_si128(q + i, x[i]);
         }
     }
     _mm_storeu_si128((__m128i *)(void *)chain, prev);
-    t = _mm_shuffle_epi32(abef, 0x1b);
-    cdgh = _mm_shuffle_epi32(cdgh, 0xb1);
-    abef = _mm_blend_epi16(t, cdgh, 0xf0);
-    cdgh = _mm_alignr_epi8(cdgh, t, 8);
-    _mm_storeu_si128((__m128i *)(void *)h, abef);
-    _mm_storeu_si128((__m128i *)(void *)(h + 4), cdgh);
-    for (int r = 0; r <= nr; r++) {
-        rk[r] = _mm_setzero_si128();
-    }
-    for (int i = 0; i < 4; i++) {
-        x[i] = _mm_setzero_si128();
-    }
-    __asm__ __volatile__("" : : "r"(rk), "r"(x) : "memory");
+    sha256_state_store(h, abef, cdgh);
+    wipe_m128(rk, nr + 1);
+    wipe_m128(x, 4);
 }
 
 ONEPASS_TARGET void gk5i_onepass_cbc_dec_sha256(const struct gk5i_aes_key *k,
@@ -812,33 +816,21 @@ ONEPASS_TARGET void gk5i_onepass_cbc_dec_sha256(const struct gk5i_aes_key *k,
                                                 uint32_t h[8], uint8_t *p,
                                                 size_t blocks)
 {
-    if (k->rounds == 10) {
-        cbc_dec_sha256(k, chain, h, p, blocks, 10);
-    } else {
-        cbc_dec_sha256(k, chain, h, p, blocks, 14);
-    }
+    BY_ROUNDS(k, cbc_dec_sha256, k, chain, h, p, blocks);
 }
 
 ONEPASS_TARGET void gk5i_onepass_cbc_sha256(const struct gk5i_aes_key *k,
                                             uint8_t chain[16], uint32_t h[8],
                                             uint8_t *p, size_t blocks)
 {
-    if (k->rounds == 10) {
-        cbc_sha256(k, chain, h, p, blocks, 10);
-    } else {
-        cbc_sha256(k, chain, h, p, blocks, 14);
-    }
+    BY_ROUNDS(k, cbc_sha256, k, chain, h, p, blocks);
 }
 
 ONEPASS_TARGET void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
                                           uint8_t chain[16], uint32_t h[5],
                                           uint8_t *p, size_t blocks)
 {
-    if (k->rounds == 10) {
-        cbc_sha1(k, chain, h, p, blocks, 10);
-    } else {
-        cbc_sha1(k, chain, h, p, blocks, 14);
-    }
+    BY_ROUNDS(k, cbc_sha1, k, chain, h, p, blocks);
 }
 
 bool gk5i_onepass_cpu(void)

@@ -128,6 +128,9 @@ void gk5i_clear_free(void *p, size_t n)
 
 /* A cipher context of the named cipher keyed with key for one direction,
  * padding off, zero IV. */
+/* (Fetch, new, init, hand over: the same OpenSSL idiom as new_mac_ctx in
+ * mac.c and run_kdf in kdf.c, on EVP_CIPHER, EVP_MAC and EVP_KDF, three
+ * types with their own calls, so written three times.) */
 uint32_t gk5i_cipher_ctx_new(const char *name, const uint8_t *key,
                              size_t key_len, int enc, EVP_CIPHER_CTX **out)
 {

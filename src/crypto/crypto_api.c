@@ -29,6 +29,37 @@ static GK5_WUR uint32_t usable(int32_t enctype, const struct gk5_enctype **et)
     return gk5i_enctype_usable(enctype, et);
 }
 
+/* The prologue of every keyed call: the enctype's row or its refusal code,
+ * then GK5_ERR_BAD_KEY_LENGTH unless key_len is the enctype's key length. */
+static GK5_WUR uint32_t usable_key(int32_t enctype, size_t key_len,
+                                   const struct gk5_enctype **et)
+{
+    uint32_t ret = usable(enctype, et);
+
+    if (ret == GK5_OK && key_len != (*et)->key_bytes) {
+        ret = GK5_ERR_BAD_KEY_LENGTH;
+    }
+    return ret;
+}
+
+/* The prologue of every length query: *len zeroed if it can be, the
+ * enctype's row or its refusal code, then GK5_ERR_INVALID_ARGUMENT for a
+ * NULL len. */
+static GK5_WUR uint32_t usable_len(int32_t enctype, size_t *len,
+                                   const struct gk5_enctype **et)
+{
+    uint32_t ret;
+
+    if (len != NULL) {
+        *len = 0;
+    }
+    ret = usable(enctype, et);
+    if (ret == GK5_OK && len == NULL) {
+        ret = GK5_ERR_INVALID_ARGUMENT;
+    }
+    return ret;
+}
+
 /* A prepared key for (enctype, key, usage): enctype first, then key. */
 static GK5_WUR uint32_t make_ukey(int32_t enctype, const void *key,
                                   size_t key_len, uint32_t usage,
@@ -40,12 +71,9 @@ static GK5_WUR uint32_t make_ukey(int32_t enctype, const void *key,
 
     *out = NULL;
     memset(&sk, 0, sizeof(sk));
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (key_len != et->key_bytes) {
-        return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (key == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
@@ -58,25 +86,47 @@ static GK5_WUR uint32_t make_ukey(int32_t enctype, const void *key,
     return ret;
 }
 
+/* A profile call's result; the output it was to fill is wiped if it
+ * failed (STYLE: wipe outputs on failure). */
+static GK5_WUR uint32_t wiped_on_failure(uint32_t ret, void *out, size_t len)
+{
+    if (ret != GK5_OK) {
+        zap(out, len);
+    }
+    return ret;
+}
+
 /* ---- Lengths ---- */
 
-GK5_EXPORT uint32_t gk5_c_key_length(int32_t enctype, size_t *len)
+enum row_len { ROW_KEY, ROW_CKSUM, ROW_PRF };
+
+/* A length that is one field of the enctype's row. */
+static GK5_WUR uint32_t row_length(int32_t enctype, enum row_len which,
+                                   size_t *len)
 {
     const struct gk5_enctype *et = NULL;
-    uint32_t ret;
+    uint32_t ret = usable_len(enctype, len, &et);
 
-    if (len != NULL) {
-        *len = 0;
-    }
-    ret = usable(enctype, &et);
     if (ret != GK5_OK) {
         return ret;
     }
-    if (len == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
+    switch (which) {
+    case ROW_KEY:
+        *len = et->key_bytes;
+        break;
+    case ROW_CKSUM:
+        *len = et->cksum_bytes;
+        break;
+    case ROW_PRF:
+        *len = et->prf_bytes;
+        break;
     }
-    *len = et->key_bytes;
     return GK5_OK;
+}
+
+GK5_EXPORT uint32_t gk5_c_key_length(int32_t enctype, size_t *len)
+{
+    return row_length(enctype, ROW_KEY, len);
 }
 
 /* HEADER: the confounder; TRAILER: the MAC in the ciphertext; PADDING: what
@@ -89,15 +139,9 @@ GK5_EXPORT uint32_t gk5_c_crypto_length(int32_t enctype, uint32_t iov_type,
     const struct gk5_enctype *et = NULL;
     uint32_t ret;
 
-    if (len != NULL) {
-        *len = 0;
-    }
-    ret = usable(enctype, &et);
+    ret = usable_len(enctype, len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (len == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
     }
     switch (iov_type) {
     case GK5_CRYPTO_IOV_EMPTY:
@@ -147,55 +191,21 @@ GK5_EXPORT uint32_t gk5_c_encrypt_length(int32_t enctype, size_t plain_len,
     const struct gk5_enctype *et = NULL;
     uint32_t ret;
 
-    if (cipher_len != NULL) {
-        *cipher_len = 0;
-    }
-    ret = usable(enctype, &et);
+    ret = usable_len(enctype, cipher_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (cipher_len == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
     }
     return cipher_length(et, plain_len, cipher_len);
 }
 
 GK5_EXPORT uint32_t gk5_c_checksum_length(int32_t enctype, size_t *len)
 {
-    const struct gk5_enctype *et = NULL;
-    uint32_t ret;
-
-    if (len != NULL) {
-        *len = 0;
-    }
-    ret = usable(enctype, &et);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    if (len == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    *len = et->cksum_bytes;
-    return GK5_OK;
+    return row_length(enctype, ROW_CKSUM, len);
 }
 
 GK5_EXPORT uint32_t gk5_c_prf_length(int32_t enctype, size_t *len)
 {
-    const struct gk5_enctype *et = NULL;
-    uint32_t ret;
-
-    if (len != NULL) {
-        *len = 0;
-    }
-    ret = usable(enctype, &et);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    if (len == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    *len = et->prf_bytes;
-    return GK5_OK;
+    return row_length(enctype, ROW_PRF, len);
 }
 
 /* ---- Keys ---- */
@@ -213,12 +223,9 @@ GK5_EXPORT uint32_t gk5_c_string_to_key_flags(
     const struct gk5_enctype *et = NULL;
     uint32_t ret, iter = 0;
 
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (key_len != et->key_bytes) {
-        return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (key == NULL || (password == NULL && password_len != 0) ||
         (salt == NULL && salt_len != 0) ||
@@ -236,12 +243,10 @@ GK5_EXPORT uint32_t gk5_c_string_to_key_flags(
             return GK5_ERR_S2K_WEAK;
         }
     }
-    ret = et->profile->string_to_key(et, password, password_len, salt, salt_len,
-                                     params, params_len, key, key_len);
-    if (ret != GK5_OK) {
-        zap(key, key_len);
-    }
-    return ret;
+    return wiped_on_failure(
+        et->profile->string_to_key(et, password, password_len, salt, salt_len,
+                                   params, params_len, key, key_len),
+        key, key_len);
 }
 
 GK5_EXPORT uint32_t gk5_c_string_to_key(int32_t enctype, const void *password,
@@ -264,21 +269,19 @@ GK5_EXPORT uint32_t gk5_c_random_to_key(int32_t enctype, const void *random,
     const struct gk5_enctype *et = NULL;
     uint32_t ret;
 
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
     }
-    if (key_len != et->key_bytes || random_len != et->keygen_bytes) {
+    if (random_len != et->keygen_bytes) {
         return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (key == NULL || random == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    ret = et->profile->random_to_key(et, random, random_len, key, key_len);
-    if (ret != GK5_OK) {
-        zap(key, key_len);
-    }
-    return ret;
+    return wiped_on_failure(
+        et->profile->random_to_key(et, random, random_len, key, key_len), key,
+        key_len);
 }
 
 GK5_EXPORT uint32_t gk5_c_derive_length(int32_t enctype, const void *constant,
@@ -287,14 +290,11 @@ GK5_EXPORT uint32_t gk5_c_derive_length(int32_t enctype, const void *constant,
     const struct gk5_enctype *et = NULL;
     uint32_t ret;
 
-    if (len != NULL) {
-        *len = 0;
-    }
-    ret = usable(enctype, &et);
+    ret = usable_len(enctype, len, &et);
     if (ret != GK5_OK) {
         return ret;
     }
-    if (len == NULL || constant == NULL || constant_len == 0) {
+    if (constant == NULL || constant_len == 0) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
     *len = et->profile->derive_length(et, constant, constant_len);
@@ -312,12 +312,9 @@ GK5_EXPORT uint32_t gk5_c_derive_key(int32_t enctype, const void *key,
     const struct gk5_enctype *et = NULL;
     uint32_t ret;
 
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (key_len != et->key_bytes) {
-        return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (key == NULL || out == NULL || constant == NULL || constant_len == 0) {
         return GK5_ERR_INVALID_ARGUMENT;
@@ -325,12 +322,9 @@ GK5_EXPORT uint32_t gk5_c_derive_key(int32_t enctype, const void *key,
     if (out_len != et->profile->derive_length(et, constant, constant_len)) {
         return GK5_ERR_BAD_KEY_LENGTH;
     }
-    ret = et->profile->derive(et, key, key_len, constant, constant_len, out,
-                              out_len);
-    if (ret != GK5_OK) {
-        zap(out, out_len);
-    }
-    return ret;
+    return wiped_on_failure(et->profile->derive(et, key, key_len, constant,
+                                                constant_len, out, out_len),
+                            out, out_len);
 }
 
 /* ---- Contiguous encryption ---- */
@@ -350,12 +344,9 @@ static GK5_WUR uint32_t encrypt_contiguous(int32_t enctype, const void *key,
     uint8_t *o = out;
     uint32_t ret;
 
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (key_len != et->key_bytes) {
-        return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (out_len == NULL || out == NULL || (in == NULL && in_len != 0) ||
         (confounder != NULL && confounder_len != et->conf_bytes)) {
@@ -444,12 +435,9 @@ GK5_EXPORT uint32_t gk5_c_decrypt(int32_t enctype, const void *key,
     size_t cap, plain_len;
     uint32_t ret;
 
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (key_len != et->key_bytes) {
-        return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (out_len == NULL || (in == NULL && in_len != 0) ||
         et->conf_bytes > sizeof(conf) || et->mac_bytes > sizeof(mac)) {
@@ -507,12 +495,9 @@ GK5_EXPORT uint32_t gk5_c_checksum(int32_t enctype, const void *key,
     size_t cap;
     uint32_t ret;
 
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (key_len != et->key_bytes) {
-        return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (cksum == NULL || cksum_len == NULL || (in == NULL && in_len != 0)) {
         return GK5_ERR_INVALID_ARGUMENT;
@@ -549,12 +534,9 @@ GK5_EXPORT uint32_t gk5_c_verify_checksum(int32_t enctype, const void *key,
     gk5_crypto_iov iov[2];
     uint32_t ret;
 
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (key_len != et->key_bytes) {
-        return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (cksum == NULL || (in == NULL && in_len != 0)) {
         return GK5_ERR_INVALID_ARGUMENT;
@@ -585,12 +567,9 @@ GK5_EXPORT uint32_t gk5_c_prf(int32_t enctype, const void *key, size_t key_len,
     const struct gk5_enctype *et = NULL;
     uint32_t ret;
 
-    ret = usable(enctype, &et);
+    ret = usable_key(enctype, key_len, &et);
     if (ret != GK5_OK) {
         return ret;
-    }
-    if (key_len != et->key_bytes) {
-        return GK5_ERR_BAD_KEY_LENGTH;
     }
     if (key == NULL || out == NULL || (in == NULL && in_len != 0)) {
         return GK5_ERR_INVALID_ARGUMENT;
@@ -601,52 +580,14 @@ GK5_EXPORT uint32_t gk5_c_prf(int32_t enctype, const void *key, size_t key_len,
     if (out_len > et->prf_bytes) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    ret = et->profile->prf(et, key, key_len, in, in_len, out, out_len);
-    if (ret != GK5_OK) {
-        zap(out, out_len);
-    }
-    return ret;
+    return wiped_on_failure(
+        et->profile->prf(et, key, key_len, in, in_len, out, out_len), out,
+        out_len);
 }
 
 /* ---- IOV forms ---- */
 
-/* Encrypts in place with a random confounder.  GK5_ERR_BAD_IOV: a missing,
- * repeated or wrongly sized HEADER, TRAILER or PADDING (see
- * gk5_c_crypto_length()), an unknown segment type, or NULL data. */
-GK5_EXPORT uint32_t gk5_c_encrypt_iov(int32_t enctype, const void *key,
-                                      size_t key_len, uint32_t usage,
-                                      gk5_crypto_iov *iov, size_t iov_count)
-{
-    gk5_ukey *uk = NULL;
-    uint32_t ret;
-
-    ret = make_ukey(enctype, key, key_len, usage, &uk);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret = gk5i_encrypt_iov(uk, NULL, iov, iov_count);
-    gk5i_ukey_free(uk);
-    return ret;
-}
-
-/* Decrypts and verifies in place.  As gk5_c_encrypt_iov, and
- * GK5_ERR_INTEGRITY (HEADER, DATA and PADDING wiped) or
- * GK5_ERR_BAD_CIPHERTEXT_LENGTH. */
-GK5_EXPORT uint32_t gk5_c_decrypt_iov(int32_t enctype, const void *key,
-                                      size_t key_len, uint32_t usage,
-                                      gk5_crypto_iov *iov, size_t iov_count)
-{
-    gk5_ukey *uk = NULL;
-    uint32_t ret;
-
-    ret = make_ukey(enctype, key, key_len, usage, &uk);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret = gk5i_decrypt_iov(uk, iov, iov_count);
-    gk5i_ukey_free(uk);
-    return ret;
-}
+enum iov_call { IOV_ENCRYPT, IOV_DECRYPT, IOV_CHECKSUM, IOV_VERIFY };
 
 /* The public checksum lists carry a whole checksum: exactly one CHECKSUM
  * segment of exactly the checksum length (else GK5_ERR_BAD_IOV). */
@@ -671,24 +612,72 @@ static GK5_WUR uint32_t whole_checksum(int32_t enctype,
     return GK5_OK;
 }
 
+/* The four IOV forms: a temporary key, for the checksums the whole-checksum
+ * rule, then the internal operation.  IOV_VERIFY only reads iov. */
+static GK5_WUR uint32_t run_iov(enum iov_call call, int32_t enctype,
+                                const void *key, size_t key_len, uint32_t usage,
+                                gk5_crypto_iov *iov, size_t iov_count)
+{
+    gk5_ukey *uk = NULL;
+    uint32_t ret;
+
+    ret = make_ukey(enctype, key, key_len, usage, &uk);
+    if (ret == GK5_OK && (call == IOV_CHECKSUM || call == IOV_VERIFY)) {
+        ret = whole_checksum(enctype, iov, iov_count);
+    }
+    if (ret == GK5_OK) {
+        switch (call) {
+        case IOV_ENCRYPT:
+            ret = gk5i_encrypt_iov(uk, NULL, iov, iov_count);
+            break;
+        case IOV_DECRYPT:
+            ret = gk5i_decrypt_iov(uk, iov, iov_count);
+            break;
+        case IOV_CHECKSUM:
+            ret = gk5i_checksum_iov(uk, iov, iov_count);
+            break;
+        case IOV_VERIFY:
+            ret = gk5i_verify_checksum_iov(uk, iov, iov_count);
+            break;
+        }
+    }
+    gk5i_ukey_free(uk);
+    return ret;
+}
+
+/* The four public IOV forms below are one call each into run_iov; what they
+ * still share, their parameter lists, is the ABI of include/gk5/crypto.h
+ * (so not folded further).  Likewise the argument checks of the contiguous
+ * calls above: each enctype-then-key prologue is one usable_key() call, and
+ * the checks after it differ per call. */
+
+/* Encrypts in place with a random confounder.  GK5_ERR_BAD_IOV: a missing,
+ * repeated or wrongly sized HEADER, TRAILER or PADDING (see
+ * gk5_c_crypto_length()), an unknown segment type, or NULL data. */
+GK5_EXPORT uint32_t gk5_c_encrypt_iov(int32_t enctype, const void *key,
+                                      size_t key_len, uint32_t usage,
+                                      gk5_crypto_iov *iov, size_t iov_count)
+{
+    return run_iov(IOV_ENCRYPT, enctype, key, key_len, usage, iov, iov_count);
+}
+
+/* Decrypts and verifies in place.  As gk5_c_encrypt_iov, and
+ * GK5_ERR_INTEGRITY (HEADER, DATA and PADDING wiped) or
+ * GK5_ERR_BAD_CIPHERTEXT_LENGTH. */
+GK5_EXPORT uint32_t gk5_c_decrypt_iov(int32_t enctype, const void *key,
+                                      size_t key_len, uint32_t usage,
+                                      gk5_crypto_iov *iov, size_t iov_count)
+{
+    return run_iov(IOV_DECRYPT, enctype, key, key_len, usage, iov, iov_count);
+}
+
 /* Keyed checksum of the DATA and SIGN_ONLY segments (in array order) into
  * the CHECKSUM segment. */
 GK5_EXPORT uint32_t gk5_c_checksum_iov(int32_t enctype, const void *key,
                                        size_t key_len, uint32_t usage,
                                        gk5_crypto_iov *iov, size_t iov_count)
 {
-    gk5_ukey *uk = NULL;
-    uint32_t ret;
-
-    ret = make_ukey(enctype, key, key_len, usage, &uk);
-    if (ret == GK5_OK) {
-        ret = whole_checksum(enctype, iov, iov_count);
-    }
-    if (ret == GK5_OK) {
-        ret = gk5i_checksum_iov(uk, iov, iov_count);
-    }
-    gk5i_ukey_free(uk);
-    return ret;
+    return run_iov(IOV_CHECKSUM, enctype, key, key_len, usage, iov, iov_count);
 }
 
 /* GK5_ERR_INTEGRITY if the CHECKSUM segment does not verify. */
@@ -697,16 +686,6 @@ GK5_EXPORT uint32_t gk5_c_verify_checksum_iov(int32_t enctype, const void *key,
                                               const gk5_crypto_iov *iov,
                                               size_t iov_count)
 {
-    gk5_ukey *uk = NULL;
-    uint32_t ret;
-
-    ret = make_ukey(enctype, key, key_len, usage, &uk);
-    if (ret == GK5_OK) {
-        ret = whole_checksum(enctype, iov, iov_count);
-    }
-    if (ret == GK5_OK) {
-        ret = gk5i_verify_checksum_iov(uk, iov, iov_count);
-    }
-    gk5i_ukey_free(uk);
-    return ret;
+    return run_iov(IOV_VERIFY, enctype, key, key_len, usage,
+                   (gk5_crypto_iov *)(uintptr_t)iov, iov_count);
 }

@@ -37,6 +37,9 @@ size_t gk5i_padding_length(const struct gk5_enctype *et, size_t data_len)
  * gk5i_padding_length() (it may be left out when that is 0); on decrypt the
  * cipher input must be at least one block and, without CTS, whole blocks.
  */
+/* (The slot check for singleton segments is the one validate_iov in
+ * src/mech/iov.c makes for GSS buffers: a different type on the other
+ * side of the crypto/mech line, which shares no code.) */
 uint32_t gk5i_iov_check(const struct gk5_enctype *et, gk5_crypto_iov *iov,
                         size_t n, bool encrypt, struct gk5i_iov_info *info)
 {
@@ -50,6 +53,7 @@ uint32_t gk5i_iov_check(const struct gk5_enctype *et, gk5_crypto_iov *iov,
     }
     for (size_t i = 0; i < n; i++) {
         gk5_crypto_iov *v = &iov[i];
+        gk5_crypto_iov **slot = NULL; /* a segment there may be only one of */
 
         if (v->length != 0 && v->data == NULL) {
             return GK5_ERR_BAD_IOV;
@@ -58,22 +62,13 @@ uint32_t gk5i_iov_check(const struct gk5_enctype *et, gk5_crypto_iov *iov,
         case GK5_CRYPTO_IOV_EMPTY:
             break;
         case GK5_CRYPTO_IOV_HEADER:
-            if (in.header != NULL) {
-                return GK5_ERR_BAD_IOV;
-            }
-            in.header = v;
+            slot = &in.header;
             break;
         case GK5_CRYPTO_IOV_TRAILER:
-            if (in.trailer != NULL) {
-                return GK5_ERR_BAD_IOV;
-            }
-            in.trailer = v;
+            slot = &in.trailer;
             break;
         case GK5_CRYPTO_IOV_PADDING:
-            if (in.padding != NULL) {
-                return GK5_ERR_BAD_IOV;
-            }
-            in.padding = v;
+            slot = &in.padding;
             break;
         case GK5_CRYPTO_IOV_DATA:
             if (!gk5i_add_len(&in.data_len, v->length)) {
@@ -87,6 +82,12 @@ uint32_t gk5i_iov_check(const struct gk5_enctype *et, gk5_crypto_iov *iov,
             break;
         default:
             return GK5_ERR_BAD_IOV;
+        }
+        if (slot != NULL) {
+            if (*slot != NULL) {
+                return GK5_ERR_BAD_IOV;
+            }
+            *slot = v;
         }
     }
     if (in.header == NULL || in.header->length != et->conf_bytes ||

@@ -29,6 +29,8 @@ static bool use_lowlevel_camellia(const gk5_ukey *uk)
 #endif
 }
 
+/* (The two seams above and below differ in their build option and
+ * key; alike in shape only.) */
 /* Whether the cipher runs on AES-NI: an AES key, the CPU, the seam. */
 bool gk5i_use_aesni(const gk5_ukey *uk)
 {
@@ -91,6 +93,21 @@ static void xor_block(uint8_t *dst, const uint8_t *src, size_t n)
     }
 }
 
+#if defined(GK5_HAVE_ONEPASS) || defined(GK5_HAVE_LOWLEVEL_CAMELLIA)
+/* A pass on a key schedule of gk5's own (low-level Camellia, AES-NI; have:
+ * the ukey holds one): the chaining value lives in the pass, from iv. */
+static inline GK5_WUR uint32_t own_schedule(struct gk5i_cbc_pass *cp, bool have,
+                                            const uint8_t *iv)
+{
+    cp->ctx = NULL;
+    cp->chain = cp->own_chain;
+    cp->known = &cp->own_known;
+    memcpy(cp->chain, iv, cp->bs);
+    memset(cp->fix, 0, sizeof(cp->fix));
+    return have && cp->bs == 16 ? GK5_OK : GK5_ERR_CRYPTO_BACKEND;
+}
+#endif
+
 /* Keys Ke for the direction if this is its first use. */
 uint32_t gk5i_cbc_begin(struct gk5i_cbc_pass *cp, gk5_ukey *uk, bool encrypt,
                         const uint8_t *iv)
@@ -110,25 +127,13 @@ uint32_t gk5i_cbc_begin(struct gk5i_cbc_pass *cp, gk5_ukey *uk, bool encrypt,
     cp->cam = NULL;
     if (use_lowlevel_camellia(uk)) {
         cp->cam = uk->cam;
-        cp->ctx = NULL;
-        cp->chain = cp->own_chain;
-        cp->known = &cp->own_known;
-        memcpy(cp->chain, iv, cp->bs);
-        memset(cp->fix, 0, sizeof(cp->fix));
-        return cp->cam != NULL && cp->bs == 16 ? GK5_OK
-                                               : GK5_ERR_CRYPTO_BACKEND;
+        return own_schedule(cp, cp->cam != NULL, iv);
     }
 #endif
 #ifdef GK5_HAVE_ONEPASS
     if (gk5i_use_aesni(uk)) {
         cp->aes = encrypt ? uk->aes_enc : uk->aes_dec;
-        cp->ctx = NULL;
-        cp->chain = cp->own_chain;
-        cp->known = &cp->own_known;
-        memcpy(cp->chain, iv, cp->bs);
-        memset(cp->fix, 0, sizeof(cp->fix));
-        return cp->aes != NULL && cp->bs == 16 ? GK5_OK
-                                               : GK5_ERR_CRYPTO_BACKEND;
+        return own_schedule(cp, cp->aes != NULL, iv);
     }
 #endif
     cp->ctx = encrypt ? uk->cbc_enc : uk->cbc_dec;

@@ -63,17 +63,6 @@ static GK5_WUR uint32_t des3_random_to_key(const struct gk5_enctype *et,
     return GK5_OK;
 }
 
-/* RFC 3961 6.3.1 (5.1): DK(key, constant) with DES-EDE3-CBC. */
-static GK5_WUR uint32_t des3_derive(const struct gk5_enctype *et,
-                                    const uint8_t *key, size_t key_len,
-                                    const uint8_t *constant,
-                                    size_t constant_len, uint8_t *out,
-                                    size_t out_len)
-{
-    return gk5i_kdf_rfc3961(et, key, key_len, constant, constant_len, out,
-                            out_len);
-}
-
 /*
  * RFC 3961 6.3.1 string-to-key:
  *   s = passwordString | saltString
@@ -131,7 +120,8 @@ static GK5_WUR uint32_t des3_string_to_key(const struct gk5_enctype *et,
 
 const struct gk5_profile gk5i_profile_des3 = {
     .family = "des3",
-    .derive = des3_derive,
+    /* RFC 3961 6.3.1 (5.1): DK(key, constant) with DES-EDE3-CBC. */
+    .derive = gk5i_kdf_rfc3961,
     .derive_length = gk5i_derive_length_key,
     .string_to_key = des3_string_to_key,
     .random_to_key = des3_random_to_key,

@@ -5,6 +5,11 @@
  * availability, build options and the refusal policy all hang off these
  * rows; every other list (the CLI table, name lookup, import checks) is
  * derived from it.
+ *
+ * The rows repeat the same fields on purpose (STYLE: designated
+ * initializers, lengths in the RFC's units): each row can be read against
+ * its RFC's parameter table, and a per-family macro would hide a swapped
+ * length.  What the rows of a family share in code is their profile.
  */
 #include <stdio.h>
 #include <string.h>
@@ -317,6 +322,8 @@ void gk5i_enctype_error_words(uint32_t err, char *buf, size_t len)
 
 /* ---- public, read-only view of the table ---- */
 
+/* A field-by-field copy from the row into the public struct (different
+ * types, so no memcpy; alike in shape only to other such copies). */
 static void describe(const struct gk5_enctype *row, gk5_enctype_desc *out)
 {
     out->enctype = row->num;

@@ -233,6 +233,38 @@ uint32_t gk5i_saltp(const struct gk5_enctype *et, const uint8_t *salt,
     return GK5_OK;
 }
 
+/* The PBKDF2 step every string-to-key but DES3's shares (RFC 3962 4,
+ * RFC 6803 4, RFC 8009 4): tkey = PBKDF2-HMAC-digest(passphrase, salt,
+ * iter_count from s2kparams, keylength), the salt first prefixed with the
+ * enctype name and a zero byte (saltp) when prefixed. */
+uint32_t gk5i_s2k_tkey(const struct gk5_enctype *et, const char *digest,
+                       bool prefixed, const uint8_t *pw, size_t pw_len,
+                       const uint8_t *salt, size_t salt_len,
+                       const uint8_t *params, size_t params_len, uint8_t *tkey,
+                       size_t key_len)
+{
+    uint8_t *saltp = NULL;
+    size_t saltp_len = 0;
+    uint32_t iter = 0;
+    uint32_t ret;
+
+    ret = gk5i_s2k_iterations(et, params, params_len, &iter);
+    if (ret != GK5_OK) {
+        return ret;
+    }
+    if (prefixed) {
+        ret = gk5i_saltp(et, salt, salt_len, &saltp, &saltp_len);
+        if (ret != GK5_OK) {
+            return ret;
+        }
+        salt = saltp;
+        salt_len = saltp_len;
+    }
+    ret = gk5i_pbkdf2(digest, pw, pw_len, salt, salt_len, iter, tkey, key_len);
+    OPENSSL_clear_free(saltp, saltp_len);
+    return ret;
+}
+
 /* ---- Many derivations from one base key ----
  *
  * A context derives twelve subkeys (Ke, Ki, Kc for four usages) from one
@@ -525,6 +557,38 @@ static GK5_WUR uint32_t derive_usage_key(const struct gk5_enctype *et,
     return GK5_OK;
 }
 
+/* The base key every derivation checks first: GK5_ERR_INVALID_ARGUMENT
+ * without an enctype (with a profile) or a key, GK5_ERR_BAD_KEY_LENGTH
+ * unless key_len is the enctype's key length and at most max. */
+static GK5_WUR uint32_t check_base_key(const struct gk5_enctype *et,
+                                       const uint8_t *key, size_t key_len,
+                                       size_t max)
+{
+    if (et == NULL || et->profile == NULL || key == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    if (key_len != et->key_bytes || key_len > max) {
+        return GK5_ERR_BAD_KEY_LENGTH;
+    }
+    return GK5_OK;
+}
+
+/* The end of a subkey derivation: sk handed to *out if ret is GK5_OK, else
+ * *out wiped; sk wiped either way.  No out is GK5_ERR_INVALID_ARGUMENT. */
+static GK5_WUR uint32_t subkeys_out(uint32_t ret, struct gk5i_subkeys *sk,
+                                    struct gk5i_subkeys *out)
+{
+    if (out == NULL) {
+        ret = GK5_ERR_INVALID_ARGUMENT;
+    } else if (ret == GK5_OK) {
+        *out = *sk;
+    } else {
+        gk5i_subkeys_wipe(out);
+    }
+    gk5i_subkeys_wipe(sk);
+    return ret;
+}
+
 /*
  * RFC 3961 5.3 (and RFC 6803 6, RFC 8009 5): Ke = DK(key, usage | 0xAA),
  * Ki = DK(key, usage | 0x55), Kc = DK(key, usage | 0x99).  RFC 8009 gives
@@ -542,11 +606,8 @@ static GK5_WUR uint32_t derive_subkeys(const struct gk5_enctype *et,
     uint32_t ret = GK5_ERR_INVALID_ARGUMENT;
 
     memset(&sk, 0, sizeof(sk));
-    if (et == NULL || et->profile == NULL || key == NULL) {
-        goto cleanup;
-    }
-    if (key_len != et->key_bytes) {
-        ret = GK5_ERR_BAD_KEY_LENGTH;
+    ret = check_base_key(et, key, key_len, SIZE_MAX);
+    if (ret != GK5_OK) {
         goto cleanup;
     }
     ret = derive_usage_key(et, base, key, key_len, usage, 0xAA, sk.ke,
@@ -563,17 +624,7 @@ static GK5_WUR uint32_t derive_subkeys(const struct gk5_enctype *et,
                            &sk.kc_len);
 
 cleanup:
-    if (out != NULL) {
-        if (ret == GK5_OK) {
-            *out = sk;
-        } else {
-            gk5i_subkeys_wipe(out);
-        }
-    } else {
-        ret = GK5_ERR_INVALID_ARGUMENT;
-    }
-    gk5i_subkeys_wipe(&sk);
-    return ret;
+    return subkeys_out(ret, &sk, out);
 }
 
 uint32_t gk5i_derive_subkeys(const struct gk5_enctype *et, const uint8_t *key,
@@ -592,7 +643,7 @@ uint32_t gk5i_derive_subkeys_many(const struct gk5_enctype *et,
     struct kdf_base base;
     bool batched = false;
 #endif
-    uint32_t ret = GK5_ERR_INVALID_ARGUMENT;
+    uint32_t ret;
 
 #ifdef GK5_FASTPATH
     memset(&base, 0, sizeof(base));
@@ -600,17 +651,11 @@ uint32_t gk5i_derive_subkeys_many(const struct gk5_enctype *et,
     if (out == NULL || usages == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    if (et == NULL || et->profile == NULL || key == NULL) {
-        goto cleanup;
-    }
-    if (key_len != et->key_bytes) {
-        ret = GK5_ERR_BAD_KEY_LENGTH;
-        goto cleanup;
-    }
+    ret = check_base_key(et, key, key_len, SIZE_MAX);
 #ifdef GK5_FASTPATH
-    ret = base_init(&base, et, key, key_len, &batched);
-#else
-    ret = GK5_OK;
+    if (ret == GK5_OK) {
+        ret = base_init(&base, et, key, key_len, &batched);
+    }
 #endif
     for (size_t i = 0; i < n && ret == GK5_OK; i++) {
 #ifdef GK5_FASTPATH
@@ -620,8 +665,6 @@ uint32_t gk5i_derive_subkeys_many(const struct gk5_enctype *et,
 #endif
         ret = derive_subkeys(et, b, key, key_len, usages[i], &out[i]);
     }
-
-cleanup:
     if (ret != GK5_OK) {
         for (size_t i = 0; i < n; i++) {
             gk5i_subkeys_wipe(&out[i]);
@@ -644,11 +687,8 @@ uint32_t gk5i_derive_subkeys_raw(const struct gk5_enctype *et,
     uint32_t ret = GK5_ERR_INVALID_ARGUMENT;
 
     memset(&sk, 0, sizeof(sk));
-    if (et == NULL || et->profile == NULL || key == NULL) {
-        goto cleanup;
-    }
-    if (key_len != et->key_bytes || key_len > sizeof(sk.ke)) {
-        ret = GK5_ERR_BAD_KEY_LENGTH;
+    ret = check_base_key(et, key, key_len, sizeof(sk.ke));
+    if (ret != GK5_OK) {
         goto cleanup;
     }
     memcpy(sk.ke, key, key_len);
@@ -658,17 +698,7 @@ uint32_t gk5i_derive_subkeys_raw(const struct gk5_enctype *et,
                            &sk.kc_len);
 
 cleanup:
-    if (out != NULL) {
-        if (ret == GK5_OK) {
-            *out = sk;
-        } else {
-            gk5i_subkeys_wipe(out);
-        }
-    } else {
-        ret = GK5_ERR_INVALID_ARGUMENT;
-    }
-    gk5i_subkeys_wipe(&sk);
-    return ret;
+    return subkeys_out(ret, &sk, out);
 }
 
 void gk5i_subkeys_shape(const struct gk5_enctype *et, bool raw,

@@ -223,6 +223,29 @@ uint32_t gk5i_mac_oneshot(const struct gk5_enctype *et, const uint8_t *key,
     return ret;
 }
 
+/* What a checksum and its verification share: Kc keyed, the list checked
+ * (*cksum its CHECKSUM segment), and the MAC under Kc of its input into
+ * mac, at least the checksum's length. */
+static inline GK5_WUR uint32_t kc_mac(gk5_ukey *uk, const gk5_crypto_iov *iov,
+                                      size_t n, uint8_t mac[GK5_MAX_MAC_BYTES],
+                                      const gk5_crypto_iov **cksum)
+{
+    size_t mac_len = 0;
+    uint32_t ret;
+
+    ret = gk5i_ukey_need(uk, GK5I_NEED_KC);
+    if (ret == GK5_OK) {
+        ret = gk5i_checksum_iov_check(uk->et, iov, n, cksum);
+    }
+    if (ret == GK5_OK) {
+        ret = gk5i_mac_iov(&uk->kc, NULL, 0, iov, n, mac, &mac_len);
+    }
+    if (ret == GK5_OK && mac_len < (*cksum)->length) {
+        ret = GK5_ERR_CRYPTO_BACKEND;
+    }
+    return ret;
+}
+
 /*
  * RFC 3961 5.3 get_mic (and RFC 6803 7 CMAC, RFC 8009 6 HMAC-SHA2): the
  * checksum is the MAC under Kc of the input, truncated to the checksum
@@ -232,21 +255,9 @@ uint32_t gk5i_checksum_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
 {
     const gk5_crypto_iov *cksum = NULL;
     uint8_t mac[GK5_MAX_MAC_BYTES];
-    size_t mac_len = 0;
     uint32_t ret;
 
-    ret = gk5i_ukey_need(uk, GK5I_NEED_KC);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret = gk5i_checksum_iov_check(uk->et, iov, n, &cksum);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret = gk5i_mac_iov(&uk->kc, NULL, 0, iov, n, mac, &mac_len);
-    if (ret == GK5_OK && mac_len < cksum->length) {
-        ret = GK5_ERR_CRYPTO_BACKEND;
-    }
+    ret = kc_mac(uk, iov, n, mac, &cksum);
     if (ret == GK5_OK) {
         memcpy(cksum->data, mac, cksum->length);
     }
@@ -259,21 +270,9 @@ uint32_t gk5i_verify_checksum_iov(gk5_ukey *uk, const gk5_crypto_iov *iov,
 {
     const gk5_crypto_iov *cksum = NULL;
     uint8_t mac[GK5_MAX_MAC_BYTES];
-    size_t mac_len = 0;
     uint32_t ret;
 
-    ret = gk5i_ukey_need(uk, GK5I_NEED_KC);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret = gk5i_checksum_iov_check(uk->et, iov, n, &cksum);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret = gk5i_mac_iov(&uk->kc, NULL, 0, iov, n, mac, &mac_len);
-    if (ret == GK5_OK && mac_len < cksum->length) {
-        ret = GK5_ERR_CRYPTO_BACKEND;
-    }
+    ret = kc_mac(uk, iov, n, mac, &cksum);
     if (ret == GK5_OK && CRYPTO_memcmp(mac, cksum->data, cksum->length) != 0) {
         ret = GK5_ERR_INTEGRITY;
     }

@@ -105,6 +105,62 @@ static GK5_WUR uint32_t hmac_cursor(struct gk5i_hmac *h, struct gk5i_cursor *c,
     return GK5_OK;
 }
 
+/* The start of every one-pass walk: nothing done (*done false, so the
+ * caller takes the serial path) unless the walk applies; else the HMAC (Ki)
+ * begun and returned. */
+static inline struct gk5i_hmac *onepass_start(gk5_ukey *uk, bool applies,
+                                              size_t *mac_len, bool *done)
+{
+    *done = applies;
+    *mac_len = 0;
+    if (!applies) {
+        return NULL;
+    }
+    gk5i_hmac_init(uk->ki.hmac);
+    return uk->ki.hmac;
+}
+
+/* How many bytes of whole 64-byte pieces the AES-NI/SHA-NI loop can take
+ * at the cursor c, which stands pos bytes into a cipher pass of end bytes:
+ * 0 unless both passes stand level at a SHA block boundary (level) and the
+ * segment there holds a whole piece; *p the first of them. */
+static inline size_t whole_pieces(struct gk5i_cursor *c, bool level, size_t pos,
+                                  size_t end, uint8_t **p)
+{
+    size_t avail = 0, k;
+
+    *p = level ? gk5i_cursor_peek(c, &avail) : NULL;
+    if (*p == NULL) {
+        return 0;
+    }
+    k = avail < end - pos ? avail : end - pos;
+    return k - k % SHA1_BLOCK;
+}
+
+/* After the loop took k bytes: the cipher cursor past them, the MAC cursor
+ * level with it, and the chaining value no longer the IV's. */
+static inline void pieces_taken(struct gk5i_cbc_pass *cp, struct gk5i_cursor *c,
+                                struct gk5i_cursor *mc, size_t k)
+{
+    cp->first = false;
+    c->off += k;
+    *mc = *c;
+}
+
+/* The end every walk shares: the MAC out, then the cipher pass closed. */
+static inline GK5_WUR uint32_t onepass_end(struct gk5i_hmac *h,
+                                           struct gk5i_cbc_pass *cp,
+                                           uint8_t mac[GK5_MAX_MAC_BYTES],
+                                           size_t *mac_len)
+{
+    uint32_t ret = gk5i_hmac_final(h, mac, mac_len);
+
+    if (ret == GK5_OK) {
+        gk5i_cbc_end(cp);
+    }
+    return ret;
+}
+
 /*
  * RFC 3961 5.3 / RFC 3962 sealing, the HMAC (Ki) and the CTS encryption
  * (Ke, zero IV) of the same stream, in one walk over it: macked is how far
@@ -127,34 +183,26 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     size_t bs = uk->et->block_bytes, cbc_len, tail_len, macked = 0, enc = 0;
     uint32_t st[5], ret = GK5_ERR_CRYPTO_BACKEND;
 
-    *done = false;
-    *mac_len = 0;
-    if (!onepass_applies(uk, iov, n, stream_len)) {
+    h = onepass_start(uk, onepass_applies(uk, iov, n, stream_len), mac_len,
+                      done);
+    if (h == NULL) {
         return GK5_OK;
     }
-    *done = true;
-    h = uk->ki.hmac;
-    gk5i_hmac_init(h);
     ret = onepass_begin(&cp, uk, true, stream_len, &cbc_len, &tail_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }
     ret = GK5_ERR_CRYPTO_BACKEND;
     while (enc < cbc_len) {
-        size_t avail = 0, k, to, upto;
-        uint8_t *p = NULL;
+        size_t k, to, upto;
+        uint8_t *p;
 
-        if (macked == enc && macked % SHA1_BLOCK == 0) {
-            p = gk5i_cursor_peek(&ec, &avail);
-        }
-        k = avail < cbc_len - enc ? avail : cbc_len - enc;
-        k -= k % SHA1_BLOCK;
-        if (p != NULL && k != 0 && gk5i_hmac_sha1_take(h, st)) {
+        k = whole_pieces(&ec, macked == enc && macked % SHA1_BLOCK == 0, enc,
+                         cbc_len, &p);
+        if (k != 0 && gk5i_hmac_sha1_take(h, st)) {
             gk5i_onepass_cbc_sha1(cp.aes, cp.chain, st, p, k / SHA1_BLOCK);
             gk5i_hmac_sha1_give(h, st, k);
-            cp.first = false;
-            ec.off += k;
-            mc = ec;
+            pieces_taken(&cp, &ec, &mc, k);
             enc += k;
             macked = enc;
             continue;
@@ -189,11 +237,7 @@ uint32_t gk5i_mte_seal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     if (!onepass_tail(&cp, &ec, tail_len)) {
         goto cleanup;
     }
-    ret = gk5i_hmac_final(h, mac, mac_len);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    gk5i_cbc_end(&cp);
+    ret = onepass_end(h, &cp, mac, mac_len);
 
 cleanup:
     zap(blk, sizeof(blk));
@@ -202,6 +246,10 @@ cleanup:
 }
 
 /*
+ * (The walk below mirrors the sealing one; their shared steps are the
+ * helpers above.  The loops stay two: unsealing must decrypt before it
+ * MACs, sealing MAC before it encrypts, and the AES-NI call differs.)
+ *
  * RFC 3961 5.3 / RFC 3962 unsealing, the CTS decryption (Ke, zero IV) and
  * the HMAC (Ki) of the plaintext, in one walk: dec is how far CBC has
  * decrypted, macked how far the HMAC has read (never past dec: only
@@ -223,34 +271,26 @@ uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     size_t cbc_len, tail_len, macked = 0, dec = 0;
     uint32_t st[5], ret = GK5_ERR_CRYPTO_BACKEND;
 
-    *done = false;
-    *mac_len = 0;
-    if (!onepass_applies(uk, iov, n, stream_len)) {
+    h = onepass_start(uk, onepass_applies(uk, iov, n, stream_len), mac_len,
+                      done);
+    if (h == NULL) {
         return GK5_OK;
     }
-    *done = true;
-    h = uk->ki.hmac;
-    gk5i_hmac_init(h);
     ret = onepass_begin(&cp, uk, false, stream_len, &cbc_len, &tail_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }
     ret = GK5_ERR_CRYPTO_BACKEND;
     while (dec < cbc_len) {
-        size_t avail = 0, k, to;
-        uint8_t *p = NULL;
+        size_t k, to;
+        uint8_t *p;
 
-        if (macked == dec && dec % SHA1_BLOCK == 0) {
-            p = gk5i_cursor_peek(&dc, &avail);
-        }
-        k = avail < cbc_len - dec ? avail : cbc_len - dec;
-        k -= k % SHA1_BLOCK;
-        if (p != NULL && k != 0 && gk5i_hmac_sha1_take(h, st)) {
+        k = whole_pieces(&dc, macked == dec && dec % SHA1_BLOCK == 0, dec,
+                         cbc_len, &p);
+        if (k != 0 && gk5i_hmac_sha1_take(h, st)) {
             gk5i_onepass_cbc_dec_sha1(cp.aes, cp.chain, st, p, k / SHA1_BLOCK);
             gk5i_hmac_sha1_give(h, st, k);
-            cp.first = false;
-            dc.off += k;
-            mc = dc;
+            pieces_taken(&cp, &dc, &mc, k);
             dec += k;
             macked = dec;
             continue;
@@ -278,11 +318,7 @@ uint32_t gk5i_mte_unseal_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     if (ret != GK5_OK) {
         goto cleanup;
     }
-    ret = gk5i_hmac_final(h, mac, mac_len);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    gk5i_cbc_end(&cp);
+    ret = onepass_end(h, &cp, mac, mac_len);
 
 cleanup:
     zap(blk, sizeof(blk));
@@ -336,14 +372,11 @@ uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     size_t bs = uk->et->block_bytes, cbc_len, tail_len, pos = 0;
     uint32_t st[8], ret = GK5_ERR_CRYPTO_BACKEND;
 
-    *done = false;
-    *mac_len = 0;
-    if (!etm_onepass_applies(uk, iov, n, stream_len)) {
+    h = onepass_start(uk, etm_onepass_applies(uk, iov, n, stream_len), mac_len,
+                      done);
+    if (h == NULL) {
         return GK5_OK;
     }
-    *done = true;
-    h = uk->ki.hmac;
-    gk5i_hmac_init(h);
     ret = gk5i_hmac_update(h, zero_iv, bs);
     if (ret != GK5_OK) {
         goto cleanup;
@@ -354,15 +387,11 @@ uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
     }
     ret = GK5_ERR_CRYPTO_BACKEND;
     while (pos < cbc_len) {
-        size_t avail = 0, k, to;
-        uint8_t *p = NULL;
+        size_t k, to;
+        uint8_t *p;
 
-        if (pos % SHA1_BLOCK == ETM_PHASE) {
-            p = gk5i_cursor_peek(&cc, &avail);
-        }
-        k = avail < cbc_len - pos ? avail : cbc_len - pos;
-        k -= k % SHA1_BLOCK;
-        if (p != NULL && k != 0 && gk5i_hmac_sha256_take(h, st)) {
+        k = whole_pieces(&cc, pos % SHA1_BLOCK == ETM_PHASE, pos, cbc_len, &p);
+        if (k != 0 && gk5i_hmac_sha256_take(h, st)) {
             if (encrypt) {
                 gk5i_onepass_cbc_sha256(cp.aes, cp.chain, st, p,
                                         k / SHA1_BLOCK);
@@ -371,9 +400,7 @@ uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
                                             k / SHA1_BLOCK);
             }
             gk5i_hmac_sha256_give(h, st, k);
-            cp.first = false;
-            cc.off += k;
-            mc = cc;
+            pieces_taken(&cp, &cc, &mc, k);
             pos += k;
             continue;
         }
@@ -421,11 +448,7 @@ uint32_t gk5i_etm_onepass(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n,
             goto cleanup;
         }
     }
-    ret = gk5i_hmac_final(h, mac, mac_len);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    gk5i_cbc_end(&cp);
+    ret = onepass_end(h, &cp, mac, mac_len);
 
 cleanup:
     zap(blk, sizeof(blk));

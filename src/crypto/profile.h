@@ -16,6 +16,9 @@
 
 #include "crypto_int.h"
 
+/* Every family's functions have these signatures, and every family's
+ * table (gk5i_profile_*) lists them in this order: the families' files look
+ * alike there by design, not by copying. */
 struct gk5_profile {
     const char *family; /* "rfc3962", "rfc6803", "rfc8009", "des3" */
     /* DK(key, constant) -> out (out_len from derive_length). */
@@ -122,6 +125,9 @@ GK5_HIDDEN void gk5i_aes_key_free(struct gk5i_aes_key *k);
  * last ciphertext block; the key's direction decides. */
 GK5_HIDDEN void gk5i_aes_cbc(const struct gk5i_aes_key *k, uint8_t chain[16],
                              uint8_t *p, size_t blocks);
+/* The four one-pass loops below take the same parameters on purpose (one
+ * calling convention for onepass.c); they are four functions, not one with
+ * a mode, so that each is its own straight-line loop. */
 /* In place over blocks x 64 bytes at p: CBC-encrypt from chain (which ends
  * as the last ciphertext block) while the SHA-1 chaining value h (h0..h4)
  * absorbs the plaintext.  k: an encryption key. */
@@ -281,6 +287,28 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_mac_iov(struct gk5i_mac *mac,
                                          size_t *out_len);
 /* Wipes HEADER, DATA and PADDING (after a failed integrity check). */
 GK5_HIDDEN void gk5i_iov_wipe_stream(gk5_crypto_iov *iov, size_t n);
+/* The start of an RFC 3961 encrypt or decrypt over an IOV list (MtE and
+ * EtM alike): Ki keyed, then the list checked against the enctype. */
+static inline GK5_WUR uint32_t gk5i_crypt_iov_begin(gk5_ukey *uk,
+                                                    gk5_crypto_iov *iov,
+                                                    size_t n, bool encrypt,
+                                                    struct gk5i_iov_info *info)
+{
+    uint32_t ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
+
+    if (ret == GK5_OK) {
+        ret = gk5i_iov_check(uk->et, iov, n, encrypt, info);
+    }
+    return ret;
+}
+/* A failed encryption leaves no half-made ciphertext (nor its plaintext)
+ * and no MAC behind. */
+static inline void gk5i_seal_wipe(gk5_crypto_iov *iov, size_t n,
+                                  const struct gk5i_iov_info *info)
+{
+    gk5i_iov_wipe_stream(iov, n);
+    zap(info->trailer->data, info->trailer->length);
+}
 /* A confounder: a copy of the given one, or random bytes. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
                                                  const uint8_t *given);
@@ -336,6 +364,12 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_s2k_iterations(const struct gk5_enctype *et,
 GK5_HIDDEN GK5_WUR uint32_t gk5i_saltp(const struct gk5_enctype *et,
                                        const uint8_t *salt, size_t salt_len,
                                        uint8_t **out, size_t *out_len);
+/* tkey = PBKDF2(passphrase, salt or saltp, iter_count, keylength) with
+ * HMAC(digest), the iteration count from s2kparams. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_s2k_tkey(
+    const struct gk5_enctype *et, const char *digest, bool prefixed,
+    const uint8_t *pw, size_t pw_len, const uint8_t *salt, size_t salt_len,
+    const uint8_t *params, size_t params_len, uint8_t *tkey, size_t key_len);
 
 /* ---- Shared by the simplified-profile families (rfc3961_simplified.c) ---- */
 GK5_HIDDEN size_t gk5i_derive_length_key(const struct gk5_enctype *et,

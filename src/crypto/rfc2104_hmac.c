@@ -237,6 +237,8 @@ cleanup:
     return ret;
 }
 
+/* The SHA-256 and SHA-1 hand-overs below look alike but read different
+ * OpenSSL structs (SHA256_CTX's h[8], SHA_CTX's h0..h4), so they stay two. */
 bool gk5i_hmac_sha256_can(const struct gk5i_hmac *h)
 {
     return h->md == HMAC_MD_SHA256;

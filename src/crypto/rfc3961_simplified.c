@@ -102,12 +102,8 @@ uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
     bool done = false;
     uint32_t ret;
 
-    ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
-    if (ret != GK5_OK) {
-        return ret;
-    }
     et = uk->et;
-    ret = gk5i_iov_check(et, iov, n, true, &info);
+    ret = gk5i_crypt_iov_begin(uk, iov, n, true, &info);
     if (ret != GK5_OK) {
         return ret;
     }
@@ -144,9 +140,7 @@ uint32_t gk5i_mte_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
 
 cleanup:
     if (ret != GK5_OK) {
-        /* Never leave a half-made ciphertext (or its plaintext) behind. */
-        gk5i_iov_wipe_stream(iov, n);
-        zap(info.trailer->data, info.trailer->length);
+        gk5i_seal_wipe(iov, n, &info);
     }
     zap(mac, sizeof(mac));
     return ret;
@@ -158,6 +152,8 @@ cleanup:
  * h bytes in constant time.  On a mismatch every decrypted segment is wiped
  * before GK5_ERR_INTEGRITY, so no unauthenticated plaintext is left.
  */
+/* (Its start matches gk5i_mte_encrypt_iov's: both go through
+ * gk5i_crypt_iov_begin(); the rest runs in the other order.) */
 uint32_t gk5i_mte_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
 {
     struct gk5i_iov_info info;
@@ -167,12 +163,8 @@ uint32_t gk5i_mte_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
     bool done = false;
     uint32_t ret;
 
-    ret = gk5i_ukey_need(uk, GK5I_NEED_KI);
-    if (ret != GK5_OK) {
-        return ret;
-    }
     et = uk->et;
-    ret = gk5i_iov_check(et, iov, n, false, &info);
+    ret = gk5i_crypt_iov_begin(uk, iov, n, false, &info);
     if (ret != GK5_OK) {
         return ret;
     }

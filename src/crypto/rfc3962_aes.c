@@ -10,16 +10,6 @@
 #include "crypto_int.h"
 #include "profile.h"
 
-/* RFC 3961 5.1 (RFC 3962 6): DK(key, constant) with AES. */
-static GK5_WUR uint32_t aes_derive(const struct gk5_enctype *et,
-                                   const uint8_t *key, size_t key_len,
-                                   const uint8_t *constant, size_t constant_len,
-                                   uint8_t *out, size_t out_len)
-{
-    return gk5i_kdf_rfc3961(et, key, key_len, constant, constant_len, out,
-                            out_len);
-}
-
 /*
  * RFC 3962 4: tkey = random-to-key(PBKDF2(passphrase, salt, iter_count,
  * keylength)) with HMAC-SHA1, key = DK(tkey, "kerberos").  s2kparams is the
@@ -33,17 +23,13 @@ static GK5_WUR uint32_t aes_string_to_key(const struct gk5_enctype *et,
                                           size_t key_len)
 {
     uint8_t tkey[GK5_MAX_KEY_BYTES];
-    uint32_t iter = 0;
     uint32_t ret;
 
     if (key_len != et->key_bytes || key_len > sizeof(tkey)) {
         return GK5_ERR_BAD_KEY_LENGTH;
     }
-    ret = gk5i_s2k_iterations(et, params, params_len, &iter);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret = gk5i_pbkdf2("SHA1", pw, pw_len, salt, salt_len, iter, tkey, key_len);
+    ret = gk5i_s2k_tkey(et, "SHA1", false, pw, pw_len, salt, salt_len, params,
+                        params_len, tkey, key_len);
     if (ret == GK5_OK) {
         ret = gk5i_kdf_rfc3961(et, tkey, key_len, GK5_KERBEROS_CONSTANT,
                                GK5_KERBEROS_CONSTANT_LEN, key, key_len);
@@ -54,7 +40,8 @@ static GK5_WUR uint32_t aes_string_to_key(const struct gk5_enctype *et,
 
 const struct gk5_profile gk5i_profile_rfc3962 = {
     .family = "rfc3962",
-    .derive = aes_derive,
+    /* RFC 3961 5.1 (RFC 3962 6): DK(key, constant) with AES. */
+    .derive = gk5i_kdf_rfc3961,
     .derive_length = gk5i_derive_length_key,
     .string_to_key = aes_string_to_key,
     .random_to_key = gk5i_random_to_key_identity,

@@ -88,6 +88,9 @@ static void cmac_double(const uint8_t in[16], uint8_t out[16])
     out[15] = (uint8_t)((in[15] << 1) ^ (0x87 & (0 - carry)));
 }
 
+/* Its start is gk5i_camellia_key_new's (length check, zeroed allocation,
+ * Camellia_set_key) for a different struct; sharing it would mean casting
+ * between the two, so it is written out. */
 uint32_t gk5i_camellia_cmac_new(const uint8_t *key, size_t key_len,
                                 struct gk5i_camellia_cmac **out)
 {
@@ -195,29 +198,17 @@ static GK5_WUR uint32_t camellia_string_to_key(
     size_t params_len, uint8_t *key, size_t key_len)
 {
     uint8_t tkey[GK5_MAX_KEY_BYTES];
-    uint8_t *saltp = NULL;
-    size_t saltp_len = 0;
-    uint32_t iter = 0;
     uint32_t ret;
 
     if (key_len != et->key_bytes || key_len > sizeof(tkey)) {
         return GK5_ERR_BAD_KEY_LENGTH;
     }
-    ret = gk5i_s2k_iterations(et, params, params_len, &iter);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret = gk5i_saltp(et, salt, salt_len, &saltp, &saltp_len);
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    ret =
-        gk5i_pbkdf2("SHA1", pw, pw_len, saltp, saltp_len, iter, tkey, key_len);
+    ret = gk5i_s2k_tkey(et, "SHA1", true, pw, pw_len, salt, salt_len, params,
+                        params_len, tkey, key_len);
     if (ret == GK5_OK) {
         ret = gk5i_kdf_cmac_feedback(et, tkey, key_len, GK5_KERBEROS_CONSTANT,
                                      GK5_KERBEROS_CONSTANT_LEN, key, key_len);
     }
-    OPENSSL_clear_free(saltp, saltp_len);
     zap(tkey, sizeof(tkey));
     return ret;
 }

@@ -48,6 +48,7 @@ static GK5_WUR uint32_t ukey_make(const struct gk5_enctype *et,
         ret = GK5_ERR_BAD_KEY_LENGTH;
         goto cleanup;
     }
+    /* (The allocate-or-NOMEM idiom, as ctx_alloc in mech/context.c.) */
     uk = OPENSSL_zalloc(sizeof(*uk));
     if (uk == NULL) {
         ret = GK5_ERR_NOMEM;

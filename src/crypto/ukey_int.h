@@ -101,6 +101,8 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_cipher_ctx_new(const char *name,
 /* Each: the message's cipher (gk5i_crypt_stream's contract), and RFC 1964
  * raw CBC with Ke over total bytes of DATA segments (whole blocks, checked
  * by the caller) from iv. */
+/* The two backends' prototypes repeat one contract, deliberately: the
+ * hand-written one is compiled out with -Dfastpath=false. */
 #ifdef GK5_FASTPATH
 GK5_HIDDEN GK5_WUR uint32_t gk5i_cts_crypt_stream(
     gk5_ukey *uk, gk5_crypto_iov *iov, size_t n, size_t stream_len,

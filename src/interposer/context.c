@@ -158,6 +158,9 @@ static OM_uint32 leg_end(OM_uint32 major, gss_ctx_id_t *context_handle,
     return major;
 }
 
+/* The two establishment legs share leg_start() and leg_end(); what is left
+ * alike between them is MIT's two signatures and the one call each makes,
+ * which cannot be one function. */
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_init_sec_context(
     OM_uint32 *minor, gss_cred_id_t cred, gss_ctx_id_t *context_handle,
     gss_name_t target, gss_OID mech_type, OM_uint32 req_flags,

@@ -19,14 +19,23 @@
 
 /* ---- credentials ---- */
 
+/* The mechanism a credential call asked for: the first of its set, if any.
+ * The forwarders below keep MIT's own signatures (the mechglue calls them
+ * through its dispatch table), so each is written out even where two
+ * differ only in the call they forward. */
+static gss_OID first_mech(gss_OID_set desired_mechs)
+{
+    return desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
+               ? &desired_mechs->elements[0]
+               : GSS_C_NO_OID;
+}
+
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred(
     OM_uint32 *minor, gss_name_t desired_name, OM_uint32 time_req,
     gss_OID_set desired_mechs, int cred_usage, gss_cred_id_t *output_cred,
     gss_OID_set *actual_mechs, OM_uint32 *time_rec)
 {
-    gss_OID mech = desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
-                       ? &desired_mechs->elements[0]
-                       : GSS_C_NO_OID;
+    gss_OID mech = first_mech(desired_mechs);
 
     return gss_acquire_cred(minor, desired_name, time_req,
                             gki_special_set(mech), cred_usage, output_cred,
@@ -39,9 +48,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_from(
     gss_const_key_value_set_t cred_store, gss_cred_id_t *output_cred,
     gss_OID_set *actual_mechs, OM_uint32 *time_rec)
 {
-    gss_OID mech = desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
-                       ? &desired_mechs->elements[0]
-                       : GSS_C_NO_OID;
+    gss_OID mech = first_mech(desired_mechs);
 
     return gss_acquire_cred_from(minor, desired_name, time_req,
                                  gki_special_set(mech), cred_usage, cred_store,
@@ -54,9 +61,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_with_password(
     const gss_OID_set desired_mechs, int cred_usage, gss_cred_id_t *output_cred,
     gss_OID_set *actual_mechs, OM_uint32 *time_rec)
 {
-    gss_OID mech = desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
-                       ? &desired_mechs->elements[0]
-                       : GSS_C_NO_OID;
+    gss_OID mech = first_mech(desired_mechs);
 
     return gss_acquire_cred_with_password(
         minor, desired_name, password, time_req, gki_special_set(mech),
@@ -69,9 +74,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_impersonate_name(
     const gss_OID_set desired_mechs, gss_cred_usage_t cred_usage,
     gss_cred_id_t *output_cred, gss_OID_set *actual_mechs, OM_uint32 *time_rec)
 {
-    gss_OID mech = desired_mechs != GSS_C_NO_OID_SET && desired_mechs->count
-                       ? &desired_mechs->elements[0]
-                       : GSS_C_NO_OID;
+    gss_OID mech = first_mech(desired_mechs);
 
     return gss_acquire_cred_impersonate_name(
         minor, impersonator, desired_name, time_req, gki_special_set(mech),

@@ -58,6 +58,12 @@ static gki_ctx *ctx_of(OM_uint32 *minor, gss_ctx_id_t handle)
     return (gki_ctx *)handle;
 }
 
+/* What a call with no context answers (ctx_of gave NULL). */
+static OM_uint32 no_context(const OM_uint32 *minor)
+{
+    return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+}
+
 static void mark_used(gki_ctx *c)
 {
     atomic_store_explicit(&c->used, 1, memory_order_relaxed);
@@ -72,6 +78,10 @@ static void count(gki_ctx *c, atomic_ulong *n, const char *call)
     }
 }
 
+/* Each per-message entry below: no context (no_context()), MIT's own call
+ * for a context gk5 does not serve, else gk5's call and answer().  MIT's
+ * signatures differ per call, so each is its own function; what they
+ * share is those helpers. */
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_mic(OM_uint32 *minor,
                                                 gss_ctx_id_t handle,
                                                 gss_qop_t qop, gss_buffer_t msg,
@@ -81,7 +91,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_mic(OM_uint32 *minor,
     uint32_t m = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_get_mic(minor, c->mit, qop, msg, token);
@@ -103,7 +113,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic(OM_uint32 *minor,
     uint32_t m = 0, q = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_verify_mic(minor, c->mit, msg, token, qop);
@@ -127,7 +137,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap(OM_uint32 *minor,
     uint32_t m = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_wrap(minor, c->mit, conf_req, qop, in, conf_state, out);
@@ -149,7 +159,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_unwrap(OM_uint32 *minor,
     uint32_t m = 0, q = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_unwrap(minor, c->mit, in, out, conf_state, qop);
@@ -174,7 +184,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap_size_limit(
     size_t in_max = 0;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_wrap_size_limit(minor, c->mit, conf_req, qop,
@@ -197,7 +207,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap_iov(
     uint32_t m = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_wrap_iov(minor, c->mit, conf_req, qop, conf_state, iov,
@@ -218,7 +228,7 @@ gssi_unwrap_iov(OM_uint32 *minor, gss_ctx_id_t handle, int *conf_state,
     uint32_t m = 0, q = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_unwrap_iov(minor, c->mit, conf_state, qop, iov, iov_count);
@@ -241,7 +251,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_wrap_iov_length(
     uint32_t m = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_wrap_iov_length(minor, c->mit, conf_req, qop, conf_state,
@@ -262,7 +272,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_mic_iov(OM_uint32 *minor,
     uint32_t m = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_get_mic_iov(minor, c->mit, qop, iov, iov_count);
@@ -283,7 +293,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic_iov(OM_uint32 *minor,
     uint32_t m = 0, q = 0, major;
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     if (c->gk5 == NULL) {
         return gss_verify_mic_iov(minor, c->mit, qop, iov, iov_count);
@@ -307,7 +317,7 @@ gssi_get_mic_iov_length(OM_uint32 *minor, gss_ctx_id_t handle, gss_qop_t qop,
     gki_ctx *c = ctx_of(minor, handle);
 
     if (c == NULL) {
-        return minor == NULL ? GSS_S_CALL_INACCESSIBLE_WRITE : GSS_S_NO_CONTEXT;
+        return no_context(minor);
     }
     return gss_get_mic_iov_length(minor, c->mit, qop, iov, iov_count);
 }

@@ -143,15 +143,20 @@ cleanup:
     return err;
 }
 
-/* Lane 0, then the context is ready. */
-static GK5_WUR uint32_t ctx_finish(gk5_ctx *ctx)
+/* The end of making a context: if err is GK5_OK, lane 0 built, the context
+ * ready and handed to *out; on any failure ctx (may be NULL) freed. */
+static GK5_WUR uint32_t ctx_deliver(gk5_ctx *ctx, uint32_t err, gk5_ctx **out)
 {
-    uint32_t err = lane_build(ctx, &ctx->lane0);
-
     if (err == GK5_OK) {
-        atomic_store_explicit(&ctx->lane_count, 1, memory_order_release);
+        err = lane_build(ctx, &ctx->lane0);
     }
-    return err;
+    if (err != GK5_OK) {
+        gk5_ctx_free(ctx);
+        return err;
+    }
+    atomic_store_explicit(&ctx->lane_count, 1, memory_order_release);
+    *out = ctx;
+    return GK5_OK;
 }
 
 /* RFC 4121 2 (key usages by direction) and RFC 1964 as MIT does DES3:
@@ -198,16 +203,8 @@ uint32_t gk5i_ctx_new(int32_t enctype, uint32_t ctxflags, uint32_t endtime,
             goto cleanup;
         }
     }
-    err = ctx_finish(ctx);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    *out = ctx;
-    ctx = NULL;
-
 cleanup:
-    gk5_ctx_free(ctx);
-    return err;
+    return ctx_deliver(ctx, err, out);
 }
 
 uint32_t gk5i_ctx_new_from_subkeys(const struct gk5_enctype *et,
@@ -236,16 +233,8 @@ uint32_t gk5i_ctx_new_from_subkeys(const struct gk5_enctype *et,
             ctx->sk[slot] = sk[slot];
         }
     }
-    err = ctx_finish(ctx);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    *out = ctx;
-    ctx = NULL;
-
 cleanup:
-    gk5_ctx_free(ctx);
-    return err;
+    return ctx_deliver(ctx, err, out);
 }
 
 /* Add lane number `seen` (the count this thread saw) and hand it over
@@ -416,6 +405,8 @@ GK5_EXPORT void gk5_ctx_free(gk5_ctx *ctx)
     gk5i_clear_free(ctx, sizeof(*ctx));
 }
 
+/* (Copies the context's fields out one by one, as export.c does into its
+ * own layout: the same idiom on different structs.) */
 GK5_EXPORT uint32_t gk5_ctx_inquire(uint32_t *minor, const gk5_ctx *ctx,
                                     gk5_ctx_info *info)
 {

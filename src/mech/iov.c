@@ -36,10 +36,15 @@ static const struct gk5_tok_ops *tok_ops(const gk5_ctx *ctx)
     return &gk5i_rfc4121_ops;
 }
 
-/* Checks every call makes, in this order (RFC 2744 5: no context, then
- * the QOP, then expiry). */
-static GK5_WUR uint32_t check_call(const gk5_ctx *ctx, uint32_t qop)
+/* Checks every call makes, in this order: somewhere to put the minor status
+ * (gk5i_status(NULL, ...) answers CALL_INACCESSIBLE_WRITE), then RFC 2744
+ * 5: no context, the QOP, expiry. */
+static GK5_WUR uint32_t check_call(const uint32_t *minor, const gk5_ctx *ctx,
+                                   uint32_t qop)
 {
+    if (minor == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
     if (ctx == NULL) {
         return GK5_ERR_CTX_NO_CONTEXT;
     }
@@ -47,6 +52,42 @@ static GK5_WUR uint32_t check_call(const gk5_ctx *ctx, uint32_t qop)
         return GK5_ERR_BAD_QOP;
     }
     return gk5i_ctx_check_expiry(ctx);
+}
+
+/* The outputs a call clears on entry (each may be NULL), so that a call
+ * that fails leaves them empty. */
+static void clear_outputs(int *conf_state, uint32_t *qop, gk5_buffer *out)
+{
+    if (conf_state != NULL) {
+        *conf_state = 0;
+    }
+    if (qop != NULL) {
+        *qop = GK5_QOP_DEFAULT;
+    }
+    if (out != NULL) {
+        out->length = 0;
+        out->value = NULL;
+    }
+}
+
+/* A caller's buffer that can be read for its length. */
+static bool readable(const gk5_buffer *b)
+{
+    return b != NULL && (b->length == 0 || b->value != NULL);
+}
+
+/* The one allocation of a contiguous call that failed: wiped, freed, and
+ * the confidentiality state it might have reported cleared. */
+static void drop_output(uint8_t *buf, size_t len, int *conf_state)
+{
+    if (buf == NULL) {
+        return;
+    }
+    zap(buf, len);
+    free(buf);
+    if (conf_state != NULL) {
+        *conf_state = 0;
+    }
 }
 
 /* Tracing: a call that failed, as its caller sees it (the token layer and
@@ -295,58 +336,95 @@ static GK5_WUR uint32_t wrap_allocate(const struct gk5_tok_ops *ops,
 
 /* ---- the IOV family ---- */
 
+/* Every public call below starts with check_call() and clears its outputs
+ * (clear_outputs()); the checks after that differ per call (MIT's rules for
+ * each), and the token-layer work runs through on_lane().  The type switch
+ * in validate_iov and those per-call checks look alike only in shape. */
+
+/* The token-layer calls that run on a borrowed lane, and their arguments
+ * (each op reads only its own). */
+enum lane_op {
+    LANE_WRAP,
+    LANE_UNWRAP,
+    LANE_UNWRAP_TO,
+    LANE_GET_MIC,
+    LANE_VERIFY
+};
+
+struct lane_call {
+    enum lane_op op;
+    int conf_req;
+    int *conf_state;
+    gk5_iov_buffer *iov;
+    int iov_count;
+    const uint8_t *in;
+    size_t in_len;
+    uint8_t *out;
+    size_t *out_len;
+};
+
+/* Borrows a lane, runs one token-layer call on it, gives it back.  Always
+ * inlined, so that each caller's constant op selects its one call at
+ * compile time: the per-message path does the same work as before the
+ * five copies were folded into this one. */
+static inline __attribute__((always_inline)) GK5_WUR uint32_t
+on_lane(uint32_t *minor, gk5_ctx *ctx, const struct lane_call *c)
+{
+    const struct gk5_tok_ops *ops = tok_ops(ctx);
+    struct gk5_lane *lane;
+    uint32_t err = GK5_OK, major = GK5_S_FAILURE;
+
+    lane = gk5i_lane_acquire(ctx, &err);
+    if (lane == NULL) {
+        return gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
+    }
+    switch (c->op) {
+    case LANE_WRAP:
+        major = ops->wrap_iov(minor, ctx, lane, c->conf_req, c->conf_state,
+                              c->iov, c->iov_count);
+        break;
+    case LANE_UNWRAP:
+        major = ops->unwrap_iov(minor, ctx, lane, c->conf_state, c->iov,
+                                c->iov_count);
+        break;
+    case LANE_UNWRAP_TO:
+        major = ops->unwrap_to(minor, ctx, lane, c->in, c->in_len, c->out,
+                               c->out_len, c->conf_state);
+        break;
+    case LANE_GET_MIC:
+        major = ops->get_mic_iov(minor, ctx, lane, c->iov, c->iov_count);
+        break;
+    case LANE_VERIFY:
+        major = ops->verify_mic_iov(minor, ctx, lane, c->iov, c->iov_count);
+        break;
+    }
+    gk5i_lane_release(ctx, lane);
+    return major;
+}
+
 /* The core of gk5_wrap_iov after the argument checks; gk5_wrap calls it
  * with its one output buffer already laid out. */
 static GK5_WUR uint32_t wrap_dispatch(uint32_t *minor, gk5_ctx *ctx,
                                       int conf_req, int *conf_state,
                                       gk5_iov_buffer *iov, int iov_count)
 {
-    struct gk5_lane *lane;
-    uint32_t err = GK5_OK, major;
-
-    lane = gk5i_lane_acquire(ctx, &err);
-    if (lane == NULL) {
-        return gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
-    }
-    major = tok_ops(ctx)->wrap_iov(minor, ctx, lane, conf_req, conf_state, iov,
-                                   iov_count);
-    gk5i_lane_release(ctx, lane);
-    return major;
+    return on_lane(minor, ctx,
+                   &(struct lane_call){.op = LANE_WRAP,
+                                       .conf_req = conf_req,
+                                       .conf_state = conf_state,
+                                       .iov = iov,
+                                       .iov_count = iov_count});
 }
 
 static GK5_WUR uint32_t unwrap_dispatch(uint32_t *minor, gk5_ctx *ctx,
                                         int *conf_state, gk5_iov_buffer *iov,
                                         int iov_count)
 {
-    struct gk5_lane *lane;
-    uint32_t err = GK5_OK, major;
-
-    lane = gk5i_lane_acquire(ctx, &err);
-    if (lane == NULL) {
-        return gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
-    }
-    major =
-        tok_ops(ctx)->unwrap_iov(minor, ctx, lane, conf_state, iov, iov_count);
-    gk5i_lane_release(ctx, lane);
-    return major;
-}
-
-static GK5_WUR uint32_t unwrap_to_dispatch(uint32_t *minor, gk5_ctx *ctx,
-                                           const uint8_t *in, size_t in_len,
-                                           uint8_t *out, size_t *out_len,
-                                           int *conf_state)
-{
-    struct gk5_lane *lane;
-    uint32_t err = GK5_OK, major;
-
-    lane = gk5i_lane_acquire(ctx, &err);
-    if (lane == NULL) {
-        return gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
-    }
-    major = tok_ops(ctx)->unwrap_to(minor, ctx, lane, in, in_len, out, out_len,
-                                    conf_state);
-    gk5i_lane_release(ctx, lane);
-    return major;
+    return on_lane(minor, ctx,
+                   &(struct lane_call){.op = LANE_UNWRAP,
+                                       .conf_state = conf_state,
+                                       .iov = iov,
+                                       .iov_count = iov_count});
 }
 
 uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
@@ -357,14 +435,8 @@ uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
     struct iov_found f;
     uint32_t err, major;
 
-    if (conf_state != NULL) {
-        *conf_state = 0;
-    }
-    if (minor == NULL) {
-        return traced("wrap", ctx, gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT),
-                      minor);
-    }
-    err = check_call(ctx, qop);
+    clear_outputs(conf_state, NULL, NULL);
+    err = check_call(minor, ctx, qop);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_WRAP, &f);
     }
@@ -393,14 +465,8 @@ uint32_t gk5_wrap_iov_length(uint32_t *minor, const gk5_ctx *ctx, int conf_req,
     struct iov_found f;
     uint32_t err;
 
-    if (conf_state != NULL) {
-        *conf_state = 0;
-    }
-    if (minor == NULL) {
-        return traced("wrap_iov_length", ctx,
-                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
-    }
-    err = check_call(ctx, qop);
+    clear_outputs(conf_state, NULL, NULL);
+    err = check_call(minor, ctx, qop);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_WRAP_LENGTH, &f);
     }
@@ -427,17 +493,8 @@ uint32_t gk5_unwrap_iov(uint32_t *minor, gk5_ctx *ctx, int *conf_state,
     bool want_copy = false;
     uint32_t err, major;
 
-    if (conf_state != NULL) {
-        *conf_state = 0;
-    }
-    if (qop != NULL) {
-        *qop = GK5_QOP_DEFAULT;
-    }
-    if (minor == NULL) {
-        return traced("unwrap", ctx,
-                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
-    }
-    err = check_call(ctx, GK5_QOP_DEFAULT);
+    clear_outputs(conf_state, qop, NULL);
+    err = check_call(minor, ctx, GK5_QOP_DEFAULT);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_UNWRAP, &f);
     }
@@ -472,16 +529,11 @@ uint32_t gk5_unwrap_iov(uint32_t *minor, gk5_ctx *ctx, int *conf_state,
 uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
                          gk5_iov_buffer *iov, int iov_count)
 {
-    struct gk5_lane *lane;
     struct iov_found f;
     bool allocated = false;
     uint32_t err, major;
 
-    if (minor == NULL) {
-        return traced("get_mic", ctx,
-                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
-    }
-    err = check_call(ctx, qop);
+    err = check_call(minor, ctx, qop);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_GET_MIC, &f);
     }
@@ -491,13 +543,10 @@ uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
     if (err != GK5_OK) {
         return traced("get_mic", ctx, gk5i_status(minor, err), minor);
     }
-    lane = gk5i_lane_acquire(ctx, &err);
-    if (lane == NULL) {
-        major = gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
-    } else {
-        major = tok_ops(ctx)->get_mic_iov(minor, ctx, lane, iov, iov_count);
-        gk5i_lane_release(ctx, lane);
-    }
+    major =
+        on_lane(minor, ctx,
+                &(struct lane_call){
+                    .op = LANE_GET_MIC, .iov = iov, .iov_count = iov_count});
     if (is_major_error(major) && allocated) {
         release_one(f.mic);
     }
@@ -507,32 +556,20 @@ uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
 uint32_t gk5_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t *qop,
                             gk5_iov_buffer *iov, int iov_count)
 {
-    struct gk5_lane *lane;
     struct iov_found f;
     uint32_t err, major;
 
-    if (qop != NULL) {
-        *qop = GK5_QOP_DEFAULT;
-    }
-    if (minor == NULL) {
-        return traced("verify_mic", ctx,
-                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
-    }
-    err = check_call(ctx, GK5_QOP_DEFAULT);
+    clear_outputs(NULL, qop, NULL);
+    err = check_call(minor, ctx, GK5_QOP_DEFAULT);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_VERIFY_MIC, &f);
     }
     if (err != GK5_OK) {
         return traced("verify_mic", ctx, gk5i_status(minor, err), minor);
     }
-    lane = gk5i_lane_acquire(ctx, &err);
-    if (lane == NULL) {
-        return traced("verify_mic", ctx,
-                      gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM),
-                      minor);
-    }
-    major = tok_ops(ctx)->verify_mic_iov(minor, ctx, lane, iov, iov_count);
-    gk5i_lane_release(ctx, lane);
+    major = on_lane(minor, ctx,
+                    &(struct lane_call){
+                        .op = LANE_VERIFY, .iov = iov, .iov_count = iov_count});
     return traced("verify_mic", ctx, major, minor);
 }
 
@@ -571,20 +608,9 @@ uint32_t gk5_wrap(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
     size_t overhead, total = 0;
     uint32_t err, major;
 
-    if (conf_state != NULL) {
-        *conf_state = 0;
-    }
-    if (out != NULL) {
-        out->length = 0;
-        out->value = NULL;
-    }
-    if (minor == NULL) {
-        return traced("wrap", ctx, gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT),
-                      minor);
-    }
-    err = check_call(ctx, qop);
-    if (err == GK5_OK &&
-        (in == NULL || out == NULL || (in->length != 0 && in->value == NULL))) {
+    clear_outputs(conf_state, NULL, out);
+    err = check_call(minor, ctx, qop);
+    if (err == GK5_OK && (!readable(in) || out == NULL)) {
         err = GK5_ERR_INVALID_ARGUMENT;
     }
     if (err != GK5_OK) {
@@ -636,13 +662,7 @@ uint32_t gk5_wrap(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
     buf = NULL;
 
 cleanup:
-    if (buf != NULL) {
-        zap(buf, total);
-        free(buf);
-        if (conf_state != NULL) {
-            *conf_state = 0;
-        }
-    }
+    drop_output(buf, total, conf_state);
     return traced("wrap", ctx, major, minor);
 }
 
@@ -661,23 +681,9 @@ uint32_t gk5_unwrap(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *in,
     size_t len = 0, msg_len = 0;
     uint32_t err, major;
 
-    if (conf_state != NULL) {
-        *conf_state = 0;
-    }
-    if (qop != NULL) {
-        *qop = GK5_QOP_DEFAULT;
-    }
-    if (out != NULL) {
-        out->length = 0;
-        out->value = NULL;
-    }
-    if (minor == NULL) {
-        return traced("unwrap", ctx,
-                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
-    }
-    err = check_call(ctx, GK5_QOP_DEFAULT);
-    if (err == GK5_OK &&
-        (in == NULL || out == NULL || (in->length != 0 && in->value == NULL))) {
+    clear_outputs(conf_state, qop, out);
+    err = check_call(minor, ctx, GK5_QOP_DEFAULT);
+    if (err == GK5_OK && (!readable(in) || out == NULL)) {
         err = GK5_ERR_INVALID_ARGUMENT;
     }
     if (err != GK5_OK) {
@@ -691,8 +697,13 @@ uint32_t gk5_unwrap(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *in,
         goto cleanup;
     }
     if (tok_ops(ctx)->unwrap_to != NULL) {
-        major = unwrap_to_dispatch(minor, ctx, in->value, len, buf, &msg_len,
-                                   conf_state);
+        major = on_lane(minor, ctx,
+                        &(struct lane_call){.op = LANE_UNWRAP_TO,
+                                            .conf_state = conf_state,
+                                            .in = in->value,
+                                            .in_len = len,
+                                            .out = buf,
+                                            .out_len = &msg_len});
         if (is_major_error(major)) {
             goto cleanup;
         }
@@ -718,13 +729,7 @@ uint32_t gk5_unwrap(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *in,
     buf = NULL;
 
 cleanup:
-    if (buf != NULL) {
-        zap(buf, len);
-        free(buf);
-        if (conf_state != NULL) {
-            *conf_state = 0;
-        }
-    }
+    drop_output(buf, len, conf_state);
     return traced("unwrap", ctx, major, minor);
 }
 
@@ -735,17 +740,9 @@ uint32_t gk5_get_mic(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
     gk5_iov_buffer iov[2];
     uint32_t err, major;
 
-    if (token != NULL) {
-        token->length = 0;
-        token->value = NULL;
-    }
-    if (minor == NULL) {
-        return traced("get_mic", ctx,
-                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
-    }
-    err = check_call(ctx, qop);
-    if (err == GK5_OK && (msg == NULL || token == NULL ||
-                          (msg->length != 0 && msg->value == NULL))) {
+    clear_outputs(NULL, NULL, token);
+    err = check_call(minor, ctx, qop);
+    if (err == GK5_OK && (!readable(msg) || token == NULL)) {
         err = GK5_ERR_INVALID_ARGUMENT;
     }
     if (err != GK5_OK) {
@@ -770,17 +767,9 @@ uint32_t gk5_verify_mic(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *msg,
     gk5_iov_buffer iov[2];
     uint32_t err;
 
-    if (qop != NULL) {
-        *qop = GK5_QOP_DEFAULT;
-    }
-    if (minor == NULL) {
-        return traced("verify_mic", ctx,
-                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
-    }
-    err = check_call(ctx, GK5_QOP_DEFAULT);
-    if (err == GK5_OK && (msg == NULL || token == NULL ||
-                          (msg->length != 0 && msg->value == NULL) ||
-                          (token->length != 0 && token->value == NULL))) {
+    clear_outputs(NULL, qop, NULL);
+    err = check_call(minor, ctx, GK5_QOP_DEFAULT);
+    if (err == GK5_OK && (!readable(msg) || !readable(token))) {
         err = GK5_ERR_INVALID_ARGUMENT;
     }
     if (err != GK5_OK) {
@@ -801,11 +790,7 @@ uint32_t gk5_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx, int conf_req,
     if (in_max != NULL) {
         *in_max = 0;
     }
-    if (minor == NULL) {
-        return traced("wrap_size_limit", ctx,
-                      gk5i_status(NULL, GK5_ERR_INVALID_ARGUMENT), minor);
-    }
-    err = check_call(ctx, qop);
+    err = check_call(minor, ctx, qop);
     if (err == GK5_OK && in_max == NULL) {
         err = GK5_ERR_INVALID_ARGUMENT;
     }

@@ -855,6 +855,19 @@ cleanup:
     return err == GK5_OK ? major | supplementary : major;
 }
 
+/* RFC 4121 4.2.6.1: what a MIC token's checksum covers, the message and
+ * then the 16-octet header at p, and where it goes (after the header);
+ * returns the segment count. */
+static inline size_t mic_segs(gk5_crypto_iov segs[SEG_MAX], gk5_iov_buffer *iov,
+                              int iov_count, uint8_t *p, size_t cksum_bytes)
+{
+    size_t k = add_message(segs, 0, iov, iov_count);
+
+    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, CFX_HDR_LEN);
+    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + CFX_HDR_LEN, cksum_bytes);
+    return k;
+}
+
 /* RFC 4121 4.2.6.1: the checksum (Kc of the sender's sign usage) covers
  * the message and then the 16-octet header. */
 static GK5_WUR uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
@@ -881,9 +894,7 @@ static GK5_WUR uint32_t cfx_get_mic_iov(uint32_t *minor, gk5_ctx *ctx,
     }
     p = token->buffer.value;
     put_header(p, TOK_ID_CFX_MIC, send_flags(ctx, false), 0, 0, seq);
-    k = add_message(segs, k, iov, iov_count);
-    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, CFX_HDR_LEN);
-    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + CFX_HDR_LEN, et->cksum_bytes);
+    k = mic_segs(segs, iov, iov_count, p, et->cksum_bytes);
     err = gk5i_checksum_iov(lane->uk[UK_SEND_SIGN], segs, k);
     if (err != GK5_OK) {
         gk5i_ctx_return_seq(ctx, seq); /* no token made */
@@ -897,6 +908,8 @@ cleanup:
 
 /* RFC 4121 4.2.6.1, receiver: header, exact length, checksum, and then the
  * sequence number. */
+/* (Its locals and token lookup match cfx_get_mic_iov's; the segments are
+ * mic_segs(); the rest runs the other way.) */
 static GK5_WUR uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
                                            struct gk5_lane *lane,
                                            gk5_iov_buffer *iov, int iov_count)
@@ -927,9 +940,7 @@ static GK5_WUR uint32_t cfx_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx,
         }
         goto cleanup;
     }
-    k = add_message(segs, k, iov, iov_count);
-    segs[k++] = seg(GK5_CRYPTO_IOV_SIGN_ONLY, p, CFX_HDR_LEN);
-    segs[k++] = seg(GK5_CRYPTO_IOV_CHECKSUM, p + CFX_HDR_LEN, et->cksum_bytes);
+    k = mic_segs(segs, iov, iov_count, p, et->cksum_bytes);
     err = gk5i_verify_checksum_iov(lane->uk[UK_RECV_SIGN], segs, k);
     if (err != GK5_OK) {
         err = integrity_failure(err);
@@ -960,6 +971,8 @@ static GK5_WUR uint32_t cfx_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
     return gk5i_status(minor, GK5_OK);
 }
 
+/* The token layer's ops table (as rfc1964_tokens.c's): alike in shape to
+ * other function-pointer tables only. */
 const struct gk5_tok_ops gk5i_rfc4121_ops = {
     .wrap_iov = cfx_wrap_iov,
     .unwrap_iov = cfx_unwrap_iov,

@@ -1631,6 +1631,33 @@ static struct call_slot *slot_for_call(const struct priv *p, const char *op)
     return s;
 }
 
+/* RFC 2203 5.3.2 and 5.3.3.4 with rpc_gss_svc_none: the arguments or
+ * results go as they are; what is said if they do not encode or decode. */
+static bool_t plain_body(struct call_slot *s, XDR *xdrs, xdrproc_t proc,
+                         caddr_t obj, int code, const char *what)
+{
+    bool_t ok = (*proc)(xdrs, obj);
+
+    if (!ok) {
+        gk5i_rpc_err(&s->err, code, "%s", what);
+    }
+    return ok;
+}
+
+/* The end of a call body's processing: its XDR stream closed, the buffer
+ * (len bytes) wiped if it held privacy plaintext, and freed. */
+static void body_release(XDR *mx, int have_mx, uint8_t *buf, size_t len,
+                         gk5_rpc_service service)
+{
+    if (have_mx) {
+        XDR_DESTROY(mx);
+    }
+    if (buf != NULL && service == GK5_RPC_SVC_PRIVACY) {
+        zap(buf, len);
+    }
+    free(buf);
+}
+
 /* RFC 2203 5.3.2: the arguments, as they are (none), or as
  * rpc_gss_integ_data / rpc_gss_priv_data built in one buffer and sealed in
  * place. */
@@ -1648,11 +1675,8 @@ static bool_t op_wrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_args, caddr_t args)
         return FALSE;
     }
     if (s->service == GK5_RPC_SVC_NONE) {
-        ok = (*xdr_args)(xdrs, args);
-        if (!ok) {
-            gk5i_rpc_err(&s->err, GK5_RPC_E_TRANSPORT,
-                         "encoding the call's arguments failed");
-        }
+        ok = plain_body(s, xdrs, xdr_args, args, GK5_RPC_E_TRANSPORT,
+                        "encoding the call's arguments failed");
         goto cleanup;
     }
     /* xdr_sizeof answers 0 both for void and for failure; a failure shows
@@ -1698,13 +1722,8 @@ static bool_t op_wrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_args, caddr_t args)
     ok = TRUE;
 
 cleanup:
-    if (have_mx) {
-        XDR_DESTROY(&mx);
-    }
-    if (buf != NULL && s->service == GK5_RPC_SVC_PRIVACY) {
-        zap(buf, cap); /* the arguments, if sealing stopped half-way */
-    }
-    free(buf);
+    /* The arguments, if sealing stopped half-way. */
+    body_release(&mx, have_mx, buf, cap, s->service);
     if (!ok) {
         slot_end_call(s);
         s->failed = 1;
@@ -1836,11 +1855,8 @@ static bool_t op_unwrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_results,
         return FALSE;
     }
     if (s->service == GK5_RPC_SVC_NONE) {
-        ok = (*xdr_results)(xdrs, results);
-        if (!ok) {
-            gk5i_rpc_err(&s->err, GK5_RPC_E_MALFORMED,
-                         "the results do not decode");
-        }
+        ok = plain_body(s, xdrs, xdr_results, results, GK5_RPC_E_MALFORMED,
+                        "the results do not decode");
         goto cleanup;
     }
     if (read_body(xdrs, s->service, p->max_body, &buf, &len, &s->err) != 0 ||
@@ -1865,13 +1881,8 @@ static bool_t op_unwrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_results,
     ok = TRUE;
 
 cleanup:
-    if (have_mx) {
-        XDR_DESTROY(&mx);
-    }
-    if (buf != NULL && s->service == GK5_RPC_SVC_PRIVACY) {
-        zap(buf, len); /* the decrypted results */
-    }
-    free(buf);
+    /* The decrypted results. */
+    body_release(&mx, have_mx, buf, len, s->service);
     if (!ok) {
         s->failed = 1;
     } else {
@@ -1995,6 +2006,8 @@ static void op_destroy(AUTH *auth)
     free(auth);
 }
 
+/* libtirpc's auth_ops, one per state of the AUTH (this one and
+ * inband_ops): tables of function pointers, alike in shape only. */
 static struct auth_ops gk5_auth_ops = {
     .ah_nextverf = op_nextverf,
     .ah_marshal = op_marshal,
@@ -2013,10 +2026,24 @@ static struct auth_ops gk5_auth_ops = {
  * (rpc_gss_init_arg, rpc_gss_init_res); the reply's verifier is kept for
  * establish to check.  No one else holds the AUTH yet. */
 
-static bool_t inband_marshal(AUTH *auth, XDR *xdrs)
+/* The in-band state of an AUTH (NULL once establishment is over). */
+static struct inband *inband_of(AUTH *auth)
 {
     struct priv *p = auth->ah_private;
-    struct inband *ib = p->inband;
+
+    return p->inband;
+}
+
+/* A leg's step failed (the error already said): establishment stops. */
+static bool_t inband_failed(struct inband *ib)
+{
+    ib->failed = 1;
+    return FALSE;
+}
+
+static bool_t inband_marshal(AUTH *auth, XDR *xdrs)
+{
+    struct inband *ib = inband_of(auth);
     uint8_t body[GK5I_RPC_MAX_AUTH_BYTES];
 
     if (ib == NULL) {
@@ -2033,8 +2060,7 @@ static bool_t inband_marshal(AUTH *auth, XDR *xdrs)
         !xdr_opaque_auth(xdrs, &verf)) {
         gk5i_rpc_err(&ib->err, GK5_RPC_E_TRANSPORT,
                      "encoding the RPCSEC_GSS_INIT credential failed");
-        ib->failed = 1;
-        return FALSE;
+        return inband_failed(ib);
     }
     return TRUE;
 }
@@ -2042,8 +2068,7 @@ static bool_t inband_marshal(AUTH *auth, XDR *xdrs)
 static bool_t inband_wrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_args,
                           caddr_t args)
 {
-    struct priv *p = auth->ah_private;
-    struct inband *ib = p->inband;
+    struct inband *ib = inband_of(auth);
 
     if (ib == NULL) {
         return FALSE;
@@ -2051,8 +2076,7 @@ static bool_t inband_wrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_args,
     if (!(*xdr_args)(xdrs, args)) {
         gk5i_rpc_err(&ib->err, GK5_RPC_E_TRANSPORT,
                      "encoding the RPCSEC_GSS_INIT token failed");
-        ib->failed = 1;
-        return FALSE;
+        return inband_failed(ib);
     }
     return TRUE;
 }
@@ -2061,8 +2085,7 @@ static bool_t inband_wrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_args,
  * context is complete. */
 static bool_t inband_validate(AUTH *auth, struct opaque_auth *verf)
 {
-    struct priv *p = auth->ah_private;
-    struct inband *ib = p->inband;
+    struct inband *ib = inband_of(auth);
 
     if (ib == NULL) {
         return FALSE;
@@ -2074,8 +2097,7 @@ static bool_t inband_validate(AUTH *auth, struct opaque_auth *verf)
         gk5i_rpc_err(&ib->err, GK5_RPC_E_BAD_VERIFIER,
                      "the RPCSEC_GSS_INIT reply's verifier has %u bytes",
                      verf->oa_length);
-        ib->failed = 1;
-        return FALSE;
+        return inband_failed(ib);
     }
     ib->leg->verf_flavor = (uint32_t)verf->oa_flavor;
     ib->leg->verf_len = verf->oa_length;
@@ -2085,19 +2107,19 @@ static bool_t inband_validate(AUTH *auth, struct opaque_auth *verf)
     return TRUE;
 }
 
+/* (As inband_wrap, the other direction; the failure words differ:
+ * init_res_err() says what the server's reply lacked.) */
 static bool_t inband_unwrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_results,
                             caddr_t results)
 {
-    struct priv *p = auth->ah_private;
-    struct inband *ib = p->inband;
+    struct inband *ib = inband_of(auth);
 
     if (ib == NULL) {
         return FALSE;
     }
     if (!(*xdr_results)(xdrs, results)) {
         init_res_err(&ib->err);
-        ib->failed = 1;
-        return FALSE;
+        return inband_failed(ib);
     }
     return TRUE;
 }

@@ -98,6 +98,8 @@ static int read_full(int fd, uint8_t *buf, size_t len, long long deadline,
 {
     size_t got = 0;
 
+    /* poll and read each retried on EINTR: two system calls, so the two
+     * retry blocks below are alike in shape only. */
     while (got < len) {
         if (deadline >= 0) {
             long long left = deadline - now_ms();

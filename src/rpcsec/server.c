@@ -1192,6 +1192,7 @@ gss_data(gk5_rpc_server *srv, const struct call_hdr *h,
         verdict = deny(reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err);
         goto cleanup;
     }
+    /* (The same window_check as the first look above, on purpose.) */
     /* Only now, authenticated, may the number mark the window.  Asked
      * again under the lock: a copy may have passed its MIC meanwhile. */
     if (window_check(sc, srv->window, cred->seq, true) != SEQ_NEW) {

@@ -173,6 +173,8 @@ static void *conn_main(void *p)
     return NULL;
 }
 
+/* Unlinks from a doubly linked list, as lru_unlink in server.c does from
+ * another (a different struct in another file, with a counter to keep). */
 /* ts->lock held. */
 static void conn_unlink(gk5_rpc_tcp_server *ts, struct conn *c)
 {

@@ -85,6 +85,7 @@ int gk5_rpc_service_from_pseudoflavor(uint32_t flavor, gk5_rpc_service *svc)
 
 /* ---- Words ---- */
 
+/* Indexed by code: data, alike row for row. */
 static const char *const rpc_err_words[GK5_RPC_E__COUNT] = {
     [GK5_RPC_OK] = "success",
     [GK5_RPC_E_NOMEM] = "out of memory",

@@ -77,6 +77,50 @@ static int need_onepass(void **state)
     return 0;
 }
 
+/* One case for a loop: a random key, IV, 64-byte prefix and blocks x 64
+ * bytes of data, and in want OpenSSL's AES-CBC of the data (no padding)
+ * under that key and IV. */
+static void loop_case(size_t key_len, size_t blocks, uint8_t key[32],
+                      uint8_t iv[16], uint8_t prefix[64], uint8_t *data,
+                      uint8_t *want)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int outl = 0;
+
+    fill(key, 32);
+    fill(iv, 16);
+    fill(prefix, 64);
+    fill(data, blocks * 64);
+    assert_non_null(ctx);
+    assert_true(EVP_EncryptInit_ex2(
+        ctx, key_len == 16 ? EVP_aes_128_cbc() : EVP_aes_256_cbc(), key, iv,
+        NULL));
+    EVP_CIPHER_CTX_set_padding(ctx, 0);
+    assert_true(EVP_EncryptUpdate(ctx, want, &outl, data, (int)(blocks * 64)));
+    EVP_CIPHER_CTX_free(ctx);
+}
+
+/* Runs loop (gk5i_onepass_cbc_sha1 or _sha256) over data from iv with the
+ * hash state h, and checks the ciphertext and chaining value against
+ * want; the caller checks h. */
+static void loop_run(void (*loop)(const struct gk5i_aes_key *, uint8_t[16],
+                                  uint32_t *, uint8_t *, size_t),
+                     const uint8_t *key, size_t key_len, const uint8_t iv[16],
+                     uint32_t *h, uint8_t *data, const uint8_t *want,
+                     size_t blocks)
+{
+    struct gk5i_aes_key *k = NULL;
+    uint8_t chain[16];
+
+    assert_int_equal(gk5i_aes_key_new(key, key_len, false, &k), GK5_OK);
+    memcpy(chain, iv, sizeof(chain));
+    loop(k, chain, h, data, blocks);
+    gk5i_aes_key_free(k);
+
+    assert_memory_equal(data, want, blocks * 64);
+    assert_memory_equal(chain, want + blocks * 64 - 16, 16);
+}
+
 /* The loop against OpenSSL's AES-CBC and SHA-1. */
 static void test_loop_vs_openssl(void **state)
 {
@@ -89,25 +133,11 @@ static void test_loop_vs_openssl(void **state)
     }
     for (size_t kl = 0; kl < 2; kl++) {
         for (size_t blocks = 1; blocks <= 40; blocks++) {
-            struct gk5i_aes_key *k = NULL;
-            uint8_t key[32], iv[16], chain[16], prefix[64];
+            uint8_t key[32], iv[16], prefix[64];
             uint32_t h[5];
-            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
             SHA_CTX sha;
-            int outl = 0;
 
-            fill(key, sizeof(key));
-            fill(iv, sizeof(iv));
-            fill(prefix, sizeof(prefix));
-            fill(data, blocks * 64);
-            assert_non_null(ctx);
-            assert_true(EVP_EncryptInit_ex2(
-                ctx, key_lens[kl] == 16 ? EVP_aes_128_cbc() : EVP_aes_256_cbc(),
-                key, iv, NULL));
-            EVP_CIPHER_CTX_set_padding(ctx, 0);
-            assert_true(
-                EVP_EncryptUpdate(ctx, want, &outl, data, (int)(blocks * 64)));
-            EVP_CIPHER_CTX_free(ctx);
+            loop_case(key_lens[kl], blocks, key, iv, prefix, data, want);
 
             /* A SHA-1 state midway through a message. */
             assert_int_equal(SHA1_Init(&sha), 1);
@@ -119,14 +149,8 @@ static void test_loop_vs_openssl(void **state)
             h[4] = sha.h4;
             assert_int_equal(SHA1_Update(&sha, data, blocks * 64), 1);
 
-            assert_int_equal(gk5i_aes_key_new(key, key_lens[kl], false, &k),
-                             GK5_OK);
-            memcpy(chain, iv, sizeof(chain));
-            gk5i_onepass_cbc_sha1(k, chain, h, data, blocks);
-            gk5i_aes_key_free(k);
-
-            assert_memory_equal(data, want, blocks * 64);
-            assert_memory_equal(chain, want + blocks * 64 - 16, 16);
+            loop_run(gk5i_onepass_cbc_sha1, key, key_lens[kl], iv, h, data,
+                     want, blocks);
             assert_int_equal(h[0], sha.h0);
             assert_int_equal(h[1], sha.h1);
             assert_int_equal(h[2], sha.h2);
@@ -149,39 +173,19 @@ static void test_loop256_vs_openssl(void **state)
     }
     for (size_t kl = 0; kl < 2; kl++) {
         for (size_t blocks = 1; blocks <= 40; blocks++) {
-            struct gk5i_aes_key *k = NULL;
-            uint8_t key[32], iv[16], chain[16], prefix[64];
+            uint8_t key[32], iv[16], prefix[64];
             uint32_t h[8];
-            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
             SHA256_CTX sha;
-            int outl = 0;
 
-            fill(key, sizeof(key));
-            fill(iv, sizeof(iv));
-            fill(prefix, sizeof(prefix));
-            fill(data, blocks * 64);
-            assert_non_null(ctx);
-            assert_true(EVP_EncryptInit_ex2(
-                ctx, key_lens[kl] == 16 ? EVP_aes_128_cbc() : EVP_aes_256_cbc(),
-                key, iv, NULL));
-            EVP_CIPHER_CTX_set_padding(ctx, 0);
-            assert_true(
-                EVP_EncryptUpdate(ctx, want, &outl, data, (int)(blocks * 64)));
-            EVP_CIPHER_CTX_free(ctx);
+            loop_case(key_lens[kl], blocks, key, iv, prefix, data, want);
 
             assert_int_equal(SHA256_Init(&sha), 1);
             assert_int_equal(SHA256_Update(&sha, prefix, sizeof(prefix)), 1);
             memcpy(h, sha.h, sizeof(h));
             assert_int_equal(SHA256_Update(&sha, want, blocks * 64), 1);
 
-            assert_int_equal(gk5i_aes_key_new(key, key_lens[kl], false, &k),
-                             GK5_OK);
-            memcpy(chain, iv, sizeof(chain));
-            gk5i_onepass_cbc_sha256(k, chain, h, data, blocks);
-            gk5i_aes_key_free(k);
-
-            assert_memory_equal(data, want, blocks * 64);
-            assert_memory_equal(chain, want + blocks * 64 - 16, 16);
+            loop_run(gk5i_onepass_cbc_sha256, key, key_lens[kl], iv, h, data,
+                     want, blocks);
             assert_memory_equal(h, sha.h, sizeof(h));
         }
     }
