@@ -245,6 +245,7 @@ static GK5_WUR uint32_t v1_locate(gk5_iov_buffer *iov, int iov_count,
                                   struct v1_bufs *b)
 {
     memset(b, 0, sizeof(*b));
+    /* One arm per buffer type, alike but for the slot it fills. */
     for (int i = 0; i < iov_count; i++) {
         switch (GK5_IOV_BUFFER_TYPE(iov[i].type)) {
         case GK5_IOV_BUFFER_TYPE_DATA:
