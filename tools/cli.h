@@ -17,7 +17,12 @@
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
 
-/* Subcommands: each gets argv[0] = its own name. */
+/* Subcommands: each gets argv[0] = its own name.  Each parses its own
+ * options with getopt_long (opterr 0, optstring starting ':', errors through
+ * cli_option_error) and prints its own usage: the loops and the usage
+ * functions look alike from command to command, but every arm stores a
+ * different option with its own checks and words, which the CLI tests and
+ * the man page hold fixed, so they are not made into one table. */
 int gk5_cli_enctypes(int argc, char **argv);
 int gk5_cli_crypto(int argc, char **argv); /* cli_crypto.c */
 int gk5_cli_wrap(int argc, char **argv);   /* cli_mech.c */
