@@ -35,32 +35,13 @@
 #include <openssl/evp.h>
 
 #include <gk5/crypto.h>
+/* This test's own pseudo-random sequence (xorshift.h). */
+#define XORSHIFT_SEED 0x9e3779b9u
+#include "xorshift.h"
 #include "crypto/crypto_int.h"
 
 #define USAGE 1234u
 #define MAX_SEGS 4096
-
-/* ---- Deterministic pseudo-random numbers (xorshift32) ---- */
-
-static uint32_t rng_state = 0x9e3779b9u;
-
-static uint32_t rnd(void)
-{
-    uint32_t x = rng_state;
-
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    rng_state = x;
-    return x;
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        p[i] = (uint8_t)rnd();
-    }
-}
 
 /* ---- The enctypes built here ---- */
 

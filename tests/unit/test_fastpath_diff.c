@@ -32,31 +32,14 @@
 #include <cmocka.h>
 
 #include <gk5/crypto.h>
+/* This test's own pseudo-random sequence (xorshift.h). */
+#define XORSHIFT_SEED 0x9e3779b9u
+#include "xorshift.h"
 #include "crypto/crypto_int.h"
 #include "crypto/profile.h"
 
 #define MAX_SEGS 64
 #define N_PATHS 3 /* fast, fast with the seam off, OpenSSL only */
-
-static uint32_t rng_state = 0x9e3779b9u;
-
-static uint32_t rnd(void)
-{
-    uint32_t x = rng_state;
-
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    rng_state = x;
-    return x;
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        p[i] = (uint8_t)rnd();
-    }
-}
 
 /* ---- Messages cut into IOV pieces, each in its own allocation ---- */
 

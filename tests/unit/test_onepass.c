@@ -39,31 +39,14 @@
 #include <openssl/sha.h>
 
 #include <gk5/crypto.h>
+/* This test's own pseudo-random sequence (xorshift.h). */
+#define XORSHIFT_SEED 0x2545f491u
+#include "xorshift.h"
 #include "crypto/crypto_int.h"
 #include "crypto/profile.h"
 
 #define USAGE 24u
 #define MAX_SEGS 2048
-
-static uint32_t rng_state = 0x2545f491u;
-
-static uint32_t rnd(void)
-{
-    uint32_t x = rng_state;
-
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    rng_state = x;
-    return x;
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        p[i] = (uint8_t)rnd();
-    }
-}
 
 #ifdef GK5_HAVE_ONEPASS
 
