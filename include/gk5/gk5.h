@@ -76,6 +76,16 @@ extern "C" {
 #define GK5_S_NO_CONTEXT (8u << 16)
 /** Routine error: the token or context buffer is malformed. */
 #define GK5_S_DEFECTIVE_TOKEN (9u << 16)
+/** Routine error: a name that could not be parsed. */
+#define GK5_S_BAD_NAME (2u << 16)
+/** Routine error: the channel bindings do not match. */
+#define GK5_S_BAD_BINDINGS (4u << 16)
+/** Routine error: no credential (keytab key) for the request. */
+#define GK5_S_NO_CRED (7u << 16)
+/** Routine error: the ticket (the initiator's credential) is defective. */
+#define GK5_S_DEFECTIVE_CREDENTIAL (10u << 16)
+/** Routine error: the ticket (the initiator's credential) has expired. */
+#define GK5_S_CREDENTIALS_EXPIRED (11u << 16)
 /** Routine error: the context is past its endtime. */
 #define GK5_S_CONTEXT_EXPIRED (12u << 16)
 /** Routine error: anything else; the minor code says what. */
@@ -184,6 +194,44 @@ enum gk5_err {
                                    not match (changed or damaged) */
     GK5_ERR_S2K_WEAK,         /**< string-to-key iteration count below the
                                    enctype's default (GK5_S2K_ALLOW_WEAK) */
+    /* Kerberos messages (RFC 4120 DER) */
+    GK5_ERR_DER,          /**< not strict DER of the expected RFC 4120 type */
+    GK5_ERR_DER_LIMIT,    /**< past a decoder limit (size, depth, names) */
+    GK5_ERR_KRB_MSG_TYPE, /**< wrong pvno or msg-type for the message */
+    /* keytabs */
+    GK5_ERR_KEYTAB_READ,    /**< the keytab file cannot be read */
+    GK5_ERR_KEYTAB_FORMAT,  /**< the keytab file is malformed */
+    GK5_ERR_KEYTAB_NO_KEYS, /**< no usable key for the principal asked for */
+    /* the acceptor (RFC 4120 3.2, RFC 4121 4.1; the KRB-ERROR code it
+     * answers with in parentheses) */
+    GK5_ERR_AP_WRONG_PRINC, /**< ticket for a service we hold no key of
+                                 (KRB_AP_ERR_NOT_US) */
+    GK5_ERR_AP_BADKEYVER,   /**< no key of the ticket's kvno
+                                 (KRB_AP_ERR_BADKEYVER) */
+    GK5_ERR_AP_NOKEY,       /**< no key of the ticket's enctype
+                                 (KRB_AP_ERR_NOKEY) */
+    GK5_ERR_AP_MODIFIED,    /**< ticket or authenticator failed its
+                                 integrity check (KRB_AP_ERR_MODIFIED) */
+    GK5_ERR_AP_SKEW,        /**< authenticator time outside the clock skew
+                                 (KRB_AP_ERR_SKEW) */
+    GK5_ERR_AP_TKT_EXPIRED, /**< the ticket has expired
+                                 (KRB_AP_ERR_TKT_EXPIRED) */
+    GK5_ERR_AP_TKT_NYV,     /**< ticket not yet valid or marked invalid
+                                 (KRB_AP_ERR_TKT_NYV) */
+    GK5_ERR_AP_BADMATCH,    /**< authenticator client is not the ticket's
+                                 (KRB_AP_ERR_BADMATCH) */
+    GK5_ERR_AP_REPEAT,      /**< a replayed AP-REQ (KRB_AP_ERR_REPEAT) */
+    GK5_ERR_RCACHE_FULL,    /**< the replay cache is full (KRB_AP_ERR_REPEAT) */
+    GK5_ERR_RCACHE_IO,      /**< the replay cache file failed */
+    GK5_ERR_AP_TRANSITED,   /**< cross-realm path not checked by the KDC
+                                 (KDC_ERR_POLICY) */
+    GK5_ERR_AP_USER_TO_USER, /**< use-session-key AP-REQ (KRB_AP_ERR_METHOD) */
+    GK5_ERR_AP_DCE_STYLE,    /**< DCE-style establishment asked for */
+    GK5_ERR_AP_CHECKSUM,     /**< authenticator checksum missing, unkeyed or
+                                  malformed (KRB_AP_ERR_INAPP_CKSUM) */
+    GK5_ERR_AP_BINDINGS,     /**< channel bindings differ */
+    GK5_ERR_AP_NO_ENCTYPE,   /**< no enctype both sides support for the
+                                  acceptor subkey */
     /* A new code goes after the last, with its row in src/mech/status.c
      * and GK5I_ERR_COUNT (src/common/util.h) moved past it. */
 };

@@ -197,6 +197,107 @@ static const struct err_row err_rows[] = {
                           "such keys are for test vectors only "
                           "(GK5_S2K_ALLOW_WEAK)",
                           false},
+    [GK5_ERR_DER] = {GK5_S_DEFECTIVE_TOKEN,
+                     "the Kerberos message is not strict DER of its RFC "
+                     "4120 type (a bad tag, length or field, or bytes after "
+                     "its end)",
+                     false},
+    [GK5_ERR_DER_LIMIT] = {GK5_S_DEFECTIVE_TOKEN,
+                           "the Kerberos message passes a decoder limit "
+                           "(256 KiB in all, 16 levels of nesting, 10 name "
+                           "components)",
+                           false},
+    [GK5_ERR_KRB_MSG_TYPE] = {GK5_S_DEFECTIVE_TOKEN,
+                              "the Kerberos message has the wrong protocol "
+                              "version or message type",
+                              false},
+    [GK5_ERR_KEYTAB_READ] = {GK5_S_NO_CRED,
+                             "the keytab file cannot be read (missing, "
+                             "unreadable or too large)",
+                             false},
+    [GK5_ERR_KEYTAB_FORMAT] = {GK5_S_NO_CRED,
+                               "the keytab file is malformed (not version "
+                               "0x502 or 0x501, or an entry is truncated)",
+                               false},
+    [GK5_ERR_KEYTAB_NO_KEYS] = {GK5_S_NO_CRED,
+                                "the keytab holds no key gk5 can use for "
+                                "the principal (rc4, DES and unknown "
+                                "enctypes are skipped)",
+                                false},
+    [GK5_ERR_AP_WRONG_PRINC] = {GK5_S_NO_CRED,
+                                "the ticket is for a service this "
+                                "credential holds no key for "
+                                "(KRB_AP_ERR_NOT_US)",
+                                false},
+    [GK5_ERR_AP_BADKEYVER] = {GK5_S_NO_CRED,
+                              "the keytab has no key of the ticket's key "
+                              "version number: the service key changed "
+                              "(KRB_AP_ERR_BADKEYVER)",
+                              false},
+    [GK5_ERR_AP_NOKEY] = {GK5_S_NO_CRED,
+                          "the keytab has no key of the ticket's enctype "
+                          "(KRB_AP_ERR_NOKEY)",
+                          false},
+    [GK5_ERR_AP_MODIFIED] = {GK5_S_BAD_SIG,
+                             "the ticket or authenticator failed its "
+                             "integrity check: altered, or encrypted in "
+                             "another key (KRB_AP_ERR_MODIFIED)",
+                             false},
+    [GK5_ERR_AP_SKEW] = {GK5_S_FAILURE,
+                         "the authenticator's time is outside the allowed "
+                         "clock skew: check both clocks (KRB_AP_ERR_SKEW)",
+                         false},
+    [GK5_ERR_AP_TKT_EXPIRED] = {GK5_S_CREDENTIALS_EXPIRED,
+                                "the ticket has expired: get a new one "
+                                "(KRB_AP_ERR_TKT_EXPIRED)",
+                                false},
+    [GK5_ERR_AP_TKT_NYV] = {GK5_S_DEFECTIVE_CREDENTIAL,
+                            "the ticket is not yet valid, or is marked "
+                            "invalid (KRB_AP_ERR_TKT_NYV)",
+                            false},
+    [GK5_ERR_AP_BADMATCH] = {GK5_S_DEFECTIVE_CREDENTIAL,
+                             "the authenticator names another client than "
+                             "the ticket (KRB_AP_ERR_BADMATCH)",
+                             false},
+    [GK5_ERR_AP_REPEAT] = {GK5_S_FAILURE,
+                           "the AP-REQ was accepted before: a replay "
+                           "(KRB_AP_ERR_REPEAT)",
+                           false},
+    [GK5_ERR_RCACHE_FULL] = {GK5_S_FAILURE,
+                             "the replay cache is full: new AP-REQs are "
+                             "refused until entries expire, rather than "
+                             "forgetting live ones (KRB_AP_ERR_REPEAT)",
+                             false},
+    [GK5_ERR_RCACHE_IO] = {GK5_S_FAILURE,
+                           "the replay cache file cannot be read, locked or "
+                           "written",
+                           false},
+    [GK5_ERR_AP_TRANSITED] = {GK5_S_FAILURE,
+                              "the ticket crossed realms that its KDC did "
+                              "not check (transited-policy-checked is not "
+                              "set)",
+                              false},
+    [GK5_ERR_AP_USER_TO_USER] = {GK5_S_FAILURE,
+                                 "user-to-user authentication "
+                                 "(use-session-key) is not supported",
+                                 false},
+    [GK5_ERR_AP_DCE_STYLE] = {GK5_S_FAILURE,
+                              "DCE-style establishment (GSS_C_DCE_STYLE, RPC "
+                              "over SMB) is not supported",
+                              false},
+    [GK5_ERR_AP_CHECKSUM] = {GK5_S_DEFECTIVE_TOKEN,
+                             "the authenticator checksum is missing, not "
+                             "keyed, of the wrong type or malformed (RFC "
+                             "4121 4.1.1)",
+                             false},
+    [GK5_ERR_AP_BINDINGS] = {GK5_S_BAD_BINDINGS,
+                             "the channel bindings do not match the "
+                             "initiator's",
+                             false},
+    [GK5_ERR_AP_NO_ENCTYPE] = {GK5_S_FAILURE,
+                               "no enctype for the acceptor subkey that both "
+                               "sides support (RFC 4537)",
+                               false},
 };
 
 /* A code added to enum gk5_err needs a row (and GK5I_ERR_COUNT moves with

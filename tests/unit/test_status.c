@@ -123,6 +123,65 @@ static const struct mapping mappings[] = {
      "the string-to-key iteration count is below the enctype's default (4096 "
      "for aes-sha1, 32768 for aes-sha2 and camellia), as MIT krb5 refuses too; "
      "such keys are for test vectors only (GK5_S2K_ALLOW_WEAK)"},
+    {GK5_ERR_DER, GK5_S_DEFECTIVE_TOKEN,
+     "the Kerberos message is not strict DER of its RFC 4120 type (a bad tag, "
+     "length or field, or bytes after its end)"},
+    {GK5_ERR_DER_LIMIT, GK5_S_DEFECTIVE_TOKEN,
+     "the Kerberos message passes a decoder limit (256 KiB in all, 16 levels "
+     "of nesting, 10 name components)"},
+    {GK5_ERR_KRB_MSG_TYPE, GK5_S_DEFECTIVE_TOKEN,
+     "the Kerberos message has the wrong protocol version or message type"},
+    {GK5_ERR_KEYTAB_READ, GK5_S_NO_CRED,
+     "the keytab file cannot be read (missing, unreadable or too large)"},
+    {GK5_ERR_KEYTAB_FORMAT, GK5_S_NO_CRED,
+     "the keytab file is malformed (not version 0x502 or 0x501, or an entry is "
+     "truncated)"},
+    {GK5_ERR_KEYTAB_NO_KEYS, GK5_S_NO_CRED,
+     "the keytab holds no key gk5 can use for the principal (rc4, DES and "
+     "unknown enctypes are skipped)"},
+    {GK5_ERR_AP_WRONG_PRINC, GK5_S_NO_CRED,
+     "the ticket is for a service this credential holds no key for "
+     "(KRB_AP_ERR_NOT_US)"},
+    {GK5_ERR_AP_BADKEYVER, GK5_S_NO_CRED,
+     "the keytab has no key of the ticket's key version number: the service "
+     "key changed (KRB_AP_ERR_BADKEYVER)"},
+    {GK5_ERR_AP_NOKEY, GK5_S_NO_CRED,
+     "the keytab has no key of the ticket's enctype (KRB_AP_ERR_NOKEY)"},
+    {GK5_ERR_AP_MODIFIED, GK5_S_BAD_SIG,
+     "the ticket or authenticator failed its integrity check: altered, or "
+     "encrypted in another key (KRB_AP_ERR_MODIFIED)"},
+    {GK5_ERR_AP_SKEW, GK5_S_FAILURE,
+     "the authenticator's time is outside the allowed clock skew: check both "
+     "clocks (KRB_AP_ERR_SKEW)"},
+    {GK5_ERR_AP_TKT_EXPIRED, GK5_S_CREDENTIALS_EXPIRED,
+     "the ticket has expired: get a new one (KRB_AP_ERR_TKT_EXPIRED)"},
+    {GK5_ERR_AP_TKT_NYV, GK5_S_DEFECTIVE_CREDENTIAL,
+     "the ticket is not yet valid, or is marked invalid (KRB_AP_ERR_TKT_NYV)"},
+    {GK5_ERR_AP_BADMATCH, GK5_S_DEFECTIVE_CREDENTIAL,
+     "the authenticator names another client than the ticket "
+     "(KRB_AP_ERR_BADMATCH)"},
+    {GK5_ERR_AP_REPEAT, GK5_S_FAILURE,
+     "the AP-REQ was accepted before: a replay (KRB_AP_ERR_REPEAT)"},
+    {GK5_ERR_RCACHE_FULL, GK5_S_FAILURE,
+     "the replay cache is full: new AP-REQs are refused until entries expire, "
+     "rather than forgetting live ones (KRB_AP_ERR_REPEAT)"},
+    {GK5_ERR_RCACHE_IO, GK5_S_FAILURE,
+     "the replay cache file cannot be read, locked or written"},
+    {GK5_ERR_AP_TRANSITED, GK5_S_FAILURE,
+     "the ticket crossed realms that its KDC did not check "
+     "(transited-policy-checked is not set)"},
+    {GK5_ERR_AP_USER_TO_USER, GK5_S_FAILURE,
+     "user-to-user authentication (use-session-key) is not supported"},
+    {GK5_ERR_AP_DCE_STYLE, GK5_S_FAILURE,
+     "DCE-style establishment (GSS_C_DCE_STYLE, RPC over SMB) is not "
+     "supported"},
+    {GK5_ERR_AP_CHECKSUM, GK5_S_DEFECTIVE_TOKEN,
+     "the authenticator checksum is missing, not keyed, of the wrong type or "
+     "malformed (RFC 4121 4.1.1)"},
+    {GK5_ERR_AP_BINDINGS, GK5_S_BAD_BINDINGS,
+     "the channel bindings do not match the initiator's"},
+    {GK5_ERR_AP_NO_ENCTYPE, GK5_S_FAILURE,
+     "no enctype for the acceptor subkey that both sides support (RFC 4537)"},
 };
 
 static void test_mapping_covers_every_code(void **state)
