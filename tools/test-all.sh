@@ -114,11 +114,11 @@ meson test -C "$builddir/default" --print-errorlogs --num-processes 2 \
     --timeout-multiplier 10
 
 if [ -f tests/unit/test_threads.c ]; then
-    step "ThreadSanitizer: the threaded test, RPCSEC_GSS threads, the interposer's threads"
+    step "ThreadSanitizer: the threaded tests, RPCSEC_GSS threads, the interposer's threads"
     CC=clang configure "$builddir/tsan" -Dmit=enabled -Db_sanitize=thread -Db_lundef=false
     TSAN_OPTIONS="halt_on_error=1 suppressions=$top/tests/tsan.supp" \
-        meson test -C "$builddir/tsan" --print-errorlogs test_threads rpc-threads \
-        interposer-api
+        meson test -C "$builddir/tsan" --print-errorlogs test_threads test_rcache \
+        rpc-threads interposer-api
 fi
 
 if [ -f tests/fuzz/run.sh ]; then

@@ -244,4 +244,78 @@ static inline void gk5i_put_u16le(struct gk5i_wr *w, uint16_t v)
     }
 }
 
+/* ---- writing backwards ---- */
+
+/*
+ * The DER encoders' writer (src/der): DER puts every length before the
+ * contents it measures, so the encoders write the last byte first and a
+ * header goes down once its contents are written and counted.
+ *
+ * With no buffer it only counts; with one, it fills base[cap - len, cap).
+ * A put that does not fit sets `bad` and is dropped, but `len` goes on
+ * counting, so the same walk that found no room tells the caller how much
+ * it needs (a count that would wrap size_t also sets `bad`).
+ */
+struct gk5i_bwr {
+    uint8_t *base; /* the buffer; NULL: count only */
+    size_t cap;    /* base[0..cap) */
+    size_t len;    /* bytes put so far, the last at base[cap - 1] */
+    bool bad;      /* a put did not fit, or len would wrap */
+};
+
+static inline void gk5i_bwr_init(struct gk5i_bwr *w, void *base, size_t cap)
+{
+    w->base = base;
+    w->cap = base == NULL ? 0 : cap;
+    w->len = 0;
+    w->bad = false;
+}
+
+/* The n bytes in front of what was put so far, to fill now; NULL when
+ * only counting or when they do not fit. */
+static inline uint8_t *gk5i_bwr_reserve(struct gk5i_bwr *w, size_t n)
+{
+    if (n > SIZE_MAX - w->len) {
+        w->bad = true;
+        return NULL;
+    }
+    w->len += n;
+    if (w->base == NULL) {
+        return NULL;
+    }
+    if (w->bad || w->len > w->cap) {
+        w->bad = true;
+        return NULL;
+    }
+    return w->base + (w->cap - w->len);
+}
+
+static inline void gk5i_bwr_put_bytes(struct gk5i_bwr *w, const void *src,
+                                      size_t n)
+{
+    uint8_t *at = gk5i_bwr_reserve(w, n);
+
+    if (at != NULL && n != 0) {
+        memcpy(at, src, n);
+    }
+}
+
+static inline void gk5i_bwr_put_u8(struct gk5i_bwr *w, uint8_t v)
+{
+    uint8_t *at = gk5i_bwr_reserve(w, 1);
+
+    if (at != NULL) {
+        at[0] = v;
+    }
+}
+
+/* The bytes put, base[cap - len, cap); NULL when counting or bad. */
+static inline uint8_t *gk5i_bwr_data(const struct gk5i_bwr *w)
+{
+    if (w->base == NULL || w->bad) {
+        return NULL;
+    }
+    return w->base + (w->cap - w->len);
+}
+
 #endif /* GK5_BYTES_H */

@@ -104,6 +104,36 @@ uint32_t gk5i_sha256(const void *in, size_t len, uint8_t out[GK5_SHA256_BYTES])
     return GK5_OK;
 }
 
+uint32_t gk5i_md5(const struct gk5i_md5_seg *seg, size_t n,
+                  uint8_t out[GK5_MD5_BYTES])
+{
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    unsigned int len = 0;
+    uint32_t ret = GK5_ERR_CRYPTO_BACKEND;
+
+    if (md == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+    if (!EVP_DigestInit_ex(md, EVP_md5(), NULL)) {
+        goto cleanup;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (seg[i].len != 0 && !EVP_DigestUpdate(md, seg[i].p, seg[i].len)) {
+            goto cleanup;
+        }
+    }
+    if (!EVP_DigestFinal_ex(md, out, &len) || len != GK5_MD5_BYTES) {
+        goto cleanup;
+    }
+    ret = GK5_OK;
+cleanup:
+    EVP_MD_CTX_free(md);
+    if (ret != GK5_OK) {
+        zap(out, GK5_MD5_BYTES);
+    }
+    return ret;
+}
+
 bool gk5i_equal_ct(const void *a, const void *b, size_t len)
 {
     return CRYPTO_memcmp(a, b, len) == 0;

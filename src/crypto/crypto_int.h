@@ -82,8 +82,19 @@ GK5_HIDDEN EVP_KDF *gk5i_kdf_get(const char *name, bool *owned);
 /* One-shot SHA-256 (FIPS 180-4) of public-format bytes: the digest that
  * closes gk5's own context export. */
 #define GK5_SHA256_BYTES 32
+struct gk5i_md5_seg {
+    const void *p;
+    size_t len;
+};
 GK5_HIDDEN GK5_WUR uint32_t gk5i_sha256(const void *in, size_t len,
                                         uint8_t out[GK5_SHA256_BYTES]);
+/* One-shot MD5 (RFC 1321) over segments, for RFC 4121 4.1.1.2's channel
+ * binding hash, which the protocol fixes (no security rests on MD5's
+ * collision resistance there: both ends hash public bytes they already
+ * agree on). */
+#define GK5_MD5_BYTES 16
+GK5_HIDDEN GK5_WUR uint32_t gk5i_md5(const struct gk5i_md5_seg *seg, size_t n,
+                                     uint8_t out[GK5_MD5_BYTES]);
 
 /* Memory for src/mech, which calls no OpenSSL function itself: OpenSSL's
  * allocator (so that OpenSSL's memory hooks see everything gk5 holds);
@@ -189,6 +200,11 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk,
  * Wrap tokens carry a confounder that src/mech makes itself.) */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
                                                  const uint8_t *given);
+/* The zero padding RFC 3961 encryption adds after len plaintext bytes
+ * (DES3: up to a whole block; 0 for the CTS enctypes).  (Also declared in
+ * profile.h; exposed here for the Kerberos messages src/krb5 encrypts.) */
+GK5_HIDDEN size_t gk5i_padding_length(const struct gk5_enctype *et,
+                                      size_t len);
 
 /* Test and bench seam: turn the paths beside OpenSSL's EVP layer -- AES on
  * AES-NI with one-pass RFC 3962 sealing (src/crypto/aesni_sha1_onepass.c),

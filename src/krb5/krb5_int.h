@@ -5,6 +5,7 @@
  * RFC 4120 codec (src/der), the crypto layer and src/mech's contexts.
  *
  * Files and what they own:
+ *   principal.c  principal names as strings (parse, unparse, compare)
  *   keytab.c     MIT keytab files (0x502, 0x501 read-only) read once into
  *                memory; lookups by principal, kvno and enctype
  *   rcache.c     the replay cache (RFC 4120 3.2.3): in memory, bounded,
@@ -20,12 +21,50 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <gk5/accept.h>
 #include <gk5/gk5.h>
 #include "../common/util.h"
 #include "../crypto/crypto_int.h"
 #include "../der/rfc4120.h"
+
+/* ---- principal.c ----
+ * Principal names as strings, MIT's way: components joined by '/', the
+ * realm after '@', and '/', '@', '\\' and the control characters \n \t
+ * \b and NUL inside a component or realm written with a backslash. */
+struct gk5i_name {
+    bool any_realm; /* "service@host" and "a/b" (no realm): any realm */
+    struct gk5i_view realm;
+    uint32_t ncomp;
+    struct gk5i_view comp[GK5I_KRB_MAX_COMPONENTS];
+    uint8_t *buf; /* owns the bytes realm and comp[] point into */
+};
+/* Parse "service@host" (GSS host-based: components service and host, any
+ * realm), "a/b@REALM" or "a/b" (any realm); with gss_hostbased true the
+ * first form is taken, else the krb5 form.  GK5_OK, GK5_ERR_INVALID_
+ * ARGUMENT (empty, a trailing backslash, an empty component, too many
+ * components), GK5_ERR_NOMEM. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_name_parse(const char *s, bool gss_hostbased,
+                                            struct gk5i_name *out);
+GK5_HIDDEN void gk5i_name_free(struct gk5i_name *n);
+/* Whether realm/p is the name (byte for byte; the name type ignored). */
+GK5_HIDDEN bool gk5i_name_matches(const struct gk5i_name *n,
+                                  struct gk5i_view realm,
+                                  const struct gk5i_krb_principal *p);
+/* Whether two principals are the same (realms and components byte for
+ * byte; name types ignored, as RFC 4120 6.2 allows and MIT does). */
+GK5_HIDDEN bool gk5i_principal_equal(struct gk5i_view ra,
+                                     const struct gk5i_krb_principal *a,
+                                     struct gk5i_view rb,
+                                     const struct gk5i_krb_principal *b);
+/* "a/b@REALM" in a malloc'd string (free()).  GK5_OK, GK5_ERR_NOMEM. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_principal_unparse(
+    struct gk5i_view realm, const struct gk5i_krb_principal *p, char **out);
 
 /* ---- keytab.c ----
  * MIT's keytab file format (krb5/krb5 doc/formats/keytab_file_format.rst):
@@ -49,6 +88,8 @@ struct gk5i_kt_entry {
     int32_t name_type;
     uint32_t timestamp;
     uint32_t kvno; /* the 32-bit kvno when present, else the 8-bit one */
+    bool kvno8;    /* only the 8-bit kvno came (no 32-bit one, or 0): a
+                      ticket's kvno is compared with it in 8 bits */
     const struct gk5_enctype *et;
     uint8_t key[GK5_MAX_KEY_BYTES];
     size_t key_len;
@@ -56,6 +97,9 @@ struct gk5i_kt_entry {
      * ticket's enc-part), made once when the keytab is read. */
     struct gk5i_subkeys tkt_sk;
 };
+
+/* The largest keytab file read (a few hundred keys take some KiB). */
+#define GK5I_KEYTAB_MAX_BYTES (64u * 1024u * 1024u)
 
 struct gk5i_keytab {
     size_t n;
@@ -68,16 +112,25 @@ struct gk5i_keytab {
  * copied).  GK5_OK (also with no usable entry: n == 0),
  * GK5_ERR_KEYTAB_FORMAT, GK5_ERR_NOMEM, GK5_ERR_CRYPTO_BACKEND. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_keytab_parse(const uint8_t *in, size_t len,
-                                             struct gk5i_keytab **out);
-/* Read path (at most 64 MiB) and parse it; *mtime set to the file's
- * modification time (for gk5i_keytab_changed).  GK5_ERR_KEYTAB_READ when
- * it cannot be opened or read; otherwise as gk5i_keytab_parse. */
+                                              struct gk5i_keytab **out);
+/* What says a keytab file changed: its modification time, size and
+ * identity. */
+struct gk5i_kt_stamp {
+    struct timespec mtime;
+    off_t size;
+    ino_t ino;
+    dev_t dev;
+};
+/* Read path (at most 64 MiB) and parse it; *stamp set from the file (for
+ * gk5i_keytab_changed).  GK5_ERR_KEYTAB_READ when it cannot be opened or
+ * read; otherwise as gk5i_keytab_parse. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_keytab_load(const char *path,
-                                            struct gk5i_keytab **out,
-                                            struct timespec *mtime);
-/* Whether path's modification time (or existence) differs from mtime. */
+                                             struct gk5i_keytab **out,
+                                             struct gk5i_kt_stamp *stamp);
+/* Whether path's modification time, size or identity differs from stamp
+ * (a missing file counts as changed). */
 GK5_HIDDEN bool gk5i_keytab_changed(const char *path,
-                                    const struct timespec *mtime);
+                                    const struct gk5i_kt_stamp *stamp);
 /* Wipes every key. NULL is fine. */
 GK5_HIDDEN void gk5i_keytab_free(struct gk5i_keytab *kt);
 
@@ -127,19 +180,53 @@ struct gk5i_rcache;
 /* GK5_OK, GK5_ERR_NOMEM, GK5_ERR_RCACHE_IO (the file cannot be opened,
  * locked or read), GK5_ERR_INVALID_ARGUMENT. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_rcache_new(const struct gk5i_rcache_opts *o,
-                                           time_t now,
-                                           struct gk5i_rcache **out);
+                                            time_t now,
+                                            struct gk5i_rcache **out);
 /* Check tag and, if new, store it until ctime + skew.  Call only after the
  * authenticator passed its integrity check.  GK5_OK (stored),
  * GK5_ERR_AP_REPEAT (seen, or from before a memory-only cache began),
  * GK5_ERR_RCACHE_FULL, GK5_ERR_RCACHE_IO (the append failed: not stored,
  * and the AP-REQ is to be refused). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_rcache_check_store(struct gk5i_rcache *rc,
-                                                   const uint8_t *tag,
-                                                   size_t tag_len,
-                                                   int64_t ctime, time_t now);
+                                                    const uint8_t *tag,
+                                                    size_t tag_len,
+                                                    int64_t ctime, time_t now);
 /* How many live entries (for tests and traces). */
 GK5_HIDDEN size_t gk5i_rcache_count(struct gk5i_rcache *rc, time_t now);
 GK5_HIDDEN void gk5i_rcache_free(struct gk5i_rcache *rc);
+
+/* ---- acceptor_cred.c ---- */
+struct gk5_acceptor_cred {
+    char *kt_path; /* the keytab file */
+    bool has_name; /* accept tickets for name only */
+    struct gk5i_name name;
+    uint32_t skew;            /* seconds */
+    pthread_rwlock_t kt_lock; /* kt and kt_stamp; written to reload */
+    struct gk5i_keytab *kt;
+    struct gk5i_kt_stamp kt_stamp;
+    _Atomic int64_t kt_checked; /* when the file was last looked at */
+    struct gk5i_rcache *rc;     /* NULL: no replay cache */
+};
+/* How often (seconds) a credential looks at its keytab file's mtime when
+ * every ticket finds its key; a ticket that finds none looks at once. */
+#define GK5I_KEYTAB_RECHECK 10
+/* The prepared usage-2 key of the keytab entry for a ticket (see
+ * gk5i_keytab_find), for the calling thread alone (gk5i_ukey_free it).
+ * Looks at the keytab file again, and reads it if it changed, when no key
+ * is found or GK5I_KEYTAB_RECHECK seconds have passed.  Errors as
+ * gk5i_keytab_find, GK5_ERR_AP_WRONG_PRINC for a service other than the
+ * credential's name, GK5_ERR_NOMEM. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_cred_ticket_key(
+    gk5_acceptor_cred *cred, struct gk5i_view realm,
+    const struct gk5i_krb_principal *sname, bool has_kvno, uint32_t kvno,
+    int32_t enctype, int64_t now, gk5_ukey **uk);
+
+/* ---- acceptor.c ---- */
+/* gk5_accept at a given time (a test seam: tickets from fixed vectors);
+ * now_usec 0..999999. */
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
+               const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
+               gk5_accept_info *info, int64_t now, uint32_t now_usec);
 
 #endif /* GK5_KRB5_INT_H */

@@ -14,6 +14,15 @@
 /* RFC 1964 1: the mech OID 1.2.840.113554.1.2.2, DER. */
 static const uint8_t krb5_oid_der[GK5I_FRAME_OID_BYTES] = {
     0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12, 0x01, 0x02, 0x02};
+/* Microsoft's krb5 OID, 1.2.840.48018.1.2.2: Windows initiators frame
+ * their AP-REQs with it, and MIT's acceptor takes it too. */
+static const uint8_t ms_krb5_oid_der[GK5I_FRAME_OID_BYTES] = {
+    0x06, 0x09, 0x2a, 0x86, 0x48, 0x82, 0xf7, 0x12, 0x01, 0x02, 0x02};
+
+static const uint8_t *mech_oid_der(enum gk5i_frame_mech mech)
+{
+    return mech == GK5I_MECH_MS_KRB5 ? ms_krb5_oid_der : krb5_oid_der;
+}
 
 enum gk5i_der_status gk5i_der_get_length(struct gk5i_rd *r, size_t max_octets,
                                          struct gk5i_der_len *out)
@@ -101,6 +110,11 @@ size_t gk5i_frame_max_inner(size_t out_max)
 
 size_t gk5i_frame_put(uint8_t *p, size_t inner)
 {
+    return gk5i_frame_put_mech(p, inner, GK5I_MECH_KRB5);
+}
+
+size_t gk5i_frame_put_mech(uint8_t *p, size_t inner, enum gk5i_frame_mech mech)
+{
     size_t len = GK5I_FRAME_OID_BYTES + inner;
     size_t nlen = der_length_bytes(len);
     struct gk5i_wr w;
@@ -115,12 +129,25 @@ size_t gk5i_frame_put(uint8_t *p, size_t inner)
             gk5i_put_u8(&w, (uint8_t)(len >> (8 * (i - 1))));
         }
     }
-    gk5i_put_bytes(&w, krb5_oid_der, GK5I_FRAME_OID_BYTES);
+    gk5i_put_bytes(&w, mech_oid_der(mech), GK5I_FRAME_OID_BYTES);
     return (size_t)(w.p - p);
 }
 
 uint32_t gk5i_frame_parse(const uint8_t *p, size_t avail, size_t total,
                           size_t *inner)
+{
+    enum gk5i_frame_mech mech;
+    uint32_t ret = gk5i_frame_parse_mech(p, avail, total, inner, &mech);
+
+    if (ret == GK5_OK && mech != GK5I_MECH_KRB5) {
+        *inner = 0;
+        return GK5_ERR_TOKEN_FRAMING;
+    }
+    return ret;
+}
+
+uint32_t gk5i_frame_parse_mech(const uint8_t *p, size_t avail, size_t total,
+                               size_t *inner, enum gk5i_frame_mech *mech)
 {
     struct gk5i_rd r;
     struct gk5i_der_len dl;
@@ -128,6 +155,7 @@ uint32_t gk5i_frame_parse(const uint8_t *p, size_t avail, size_t total,
     size_t off;
 
     *inner = 0;
+    *mech = GK5I_MECH_KRB5;
     if (avail < 2) {
         return GK5_ERR_TOKEN_TRUNCATED;
     }
@@ -160,7 +188,11 @@ uint32_t gk5i_frame_parse(const uint8_t *p, size_t avail, size_t total,
         return GK5_ERR_TOKEN_TRUNCATED;
     }
     /* Public bytes (the mechanism OID), not a secret: plain memcmp. */
-    if (memcmp(oid, krb5_oid_der, GK5I_FRAME_OID_BYTES) != 0) {
+    if (memcmp(oid, krb5_oid_der, GK5I_FRAME_OID_BYTES) == 0) {
+        *mech = GK5I_MECH_KRB5;
+    } else if (memcmp(oid, ms_krb5_oid_der, GK5I_FRAME_OID_BYTES) == 0) {
+        *mech = GK5I_MECH_MS_KRB5;
+    } else {
         return GK5_ERR_TOKEN_FRAMING;
     }
     *inner = off + GK5I_FRAME_OID_BYTES;

@@ -51,6 +51,13 @@ GK5_HIDDEN enum gk5i_der_status gk5i_der_get_length(struct gk5i_rd *r,
                                                     size_t max_octets,
                                                     struct gk5i_der_len *out);
 
+/* The mechanism OID in the framing: RFC 1964's krb5 OID, or Microsoft's
+ * 1.2.840.48018.1.2.2, which only the acceptor takes (and answers with). */
+enum gk5i_frame_mech {
+    GK5I_MECH_KRB5,
+    GK5I_MECH_MS_KRB5,
+};
+
 /* The whole framed size of an inner token (TOK_ID onward) of inner
  * bytes; 0 if it cannot be framed (longer than GK5I_FRAME_DER_LEN_MAX
  * allows). */
@@ -64,6 +71,9 @@ GK5_HIDDEN size_t gk5i_frame_max_inner(size_t out_max);
  * bytes at p (gk5i_frame_token_bytes(inner) - inner bytes of room);
  * returns the offset of the inner token. */
 GK5_HIDDEN size_t gk5i_frame_put(uint8_t *p, size_t inner);
+/* The same with the OID of mech. */
+GK5_HIDDEN size_t gk5i_frame_put_mech(uint8_t *p, size_t inner,
+                                      enum gk5i_frame_mech mech);
 
 /*
  * The framing on receive.  p/avail: the contiguous bytes that start the
@@ -76,5 +86,11 @@ GK5_HIDDEN size_t gk5i_frame_put(uint8_t *p, size_t inner);
  */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_frame_parse(const uint8_t *p, size_t avail,
                                              size_t total, size_t *inner);
+
+/* The same, taking either mechanism OID and saying which in *mech. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_frame_parse_mech(const uint8_t *p,
+                                                  size_t avail, size_t total,
+                                                  size_t *inner,
+                                                  enum gk5i_frame_mech *mech);
 
 #endif /* GK5_GSS_FRAMING_H */

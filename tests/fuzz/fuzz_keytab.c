@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
+/*
+ * libFuzzer target: MIT keytab files (src/krb5/keytab.c,
+ * gk5i_keytab_parse).  The input is the file.
+ *
+ * A file that parses must hold together: every kept entry has a principal
+ * of 1 to GK5I_KRB_MAX_COMPONENTS components inside the keytab's own
+ * names[], a key of its enctype's length, and is found again by its own
+ * principal, enctype and kvno (the entry found being one of that
+ * principal and enctype whose kvno matches); the lookup of a fixed
+ * principal (nfs/localhost@GK5.TEST) answers as the header says, and
+ * agrees with gk5i_keytab_has_principal.  A refused file must leave no
+ * keytab, with GK5_ERR_KEYTAB_FORMAT (or an allocation failure).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "krb5/krb5_int.h"
+
+static bool inside(const struct gk5i_keytab *kt, struct gk5i_view v)
+{
+    return v.p >= kt->names && v.len <= kt->names_len &&
+           (size_t)(v.p - kt->names) <= kt->names_len - v.len;
+}
+
+static bool same_principal(const struct gk5i_kt_entry *a,
+                           const struct gk5i_kt_entry *b)
+{
+    uint32_t i;
+
+    if (a->ncomp != b->ncomp || a->realm.len != b->realm.len ||
+        memcmp(a->realm.p, b->realm.p, a->realm.len) != 0) {
+        return false;
+    }
+    for (i = 0; i < a->ncomp; i++) {
+        if (a->comp[i].len != b->comp[i].len ||
+            memcmp(a->comp[i].p, b->comp[i].p, a->comp[i].len) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void check_entry(const struct gk5i_keytab *kt,
+                        const struct gk5i_kt_entry *e)
+{
+    struct gk5i_krb_principal p;
+    const struct gk5i_kt_entry *got;
+    uint32_t i, err = 0;
+
+    if (e->ncomp == 0 || e->ncomp > GK5I_KRB_MAX_COMPONENTS ||
+        !inside(kt, e->realm)) {
+        fuzz_fail("a kept entry's principal is out of bounds", 0, 0);
+    }
+    memset(&p, 0, sizeof(p));
+    p.ncomp = e->ncomp;
+    for (i = 0; i < e->ncomp; i++) {
+        if (!inside(kt, e->comp[i])) {
+            fuzz_fail("a kept entry's component is outside names[]", 0, 0);
+        }
+        p.comp[i] = e->comp[i];
+    }
+    if (e->et == NULL || e->key_len != e->et->key_bytes ||
+        (e->kvno8 && e->kvno > 0xff)) {
+        fuzz_fail("a kept entry's key or kvno is inconsistent", 0, 0);
+    }
+    got = gk5i_keytab_find(kt, e->realm, &p, true, e->kvno, e->et->num, &err);
+    if (got == NULL || err != GK5_OK || !same_principal(got, e) ||
+        got->et != e->et ||
+        (got->kvno8 ? got->kvno != (e->kvno & 0xffu) : got->kvno != e->kvno)) {
+        fuzz_fail("a kept entry is not found by its own name", 0, err);
+    }
+    got = gk5i_keytab_find(kt, e->realm, &p, false, 0, e->et->num, &err);
+    if (got == NULL || err != GK5_OK || got->kvno < e->kvno) {
+        fuzz_fail("the highest kvno is not found", 0, err);
+    }
+    if (!gk5i_keytab_has_principal(kt, e->realm, &p)) {
+        fuzz_fail("has_principal misses a kept entry", 0, 0);
+    }
+}
+
+static void check_fixed(const struct gk5i_keytab *kt)
+{
+    static const int32_t enctypes[] = {17, 18, 19, 20, 23, 25, 26};
+    struct gk5i_krb_principal p;
+    struct gk5i_view realm = {(const uint8_t *)"GK5.TEST", 8};
+    size_t i;
+
+    memset(&p, 0, sizeof(p));
+    p.name_type = 3;
+    p.ncomp = 2;
+    p.comp[0].p = (const uint8_t *)"nfs";
+    p.comp[0].len = 3;
+    p.comp[1].p = (const uint8_t *)"localhost";
+    p.comp[1].len = 9;
+    for (i = 0; i < sizeof(enctypes) / sizeof(enctypes[0]); i++) {
+        uint32_t kvnos[] = {0, 1, 3, 257};
+        size_t k;
+
+        for (k = 0; k <= sizeof(kvnos) / sizeof(kvnos[0]); k++) {
+            bool has_kvno = k < sizeof(kvnos) / sizeof(kvnos[0]);
+            uint32_t err = 0;
+            const struct gk5i_kt_entry *got =
+                gk5i_keytab_find(kt, realm, &p, has_kvno,
+                                 has_kvno ? kvnos[k] : 0, enctypes[i], &err);
+
+            if ((got != NULL) != (err == GK5_OK) ||
+                (err != GK5_OK && err != GK5_ERR_AP_WRONG_PRINC &&
+                 err != GK5_ERR_AP_NOKEY && err != GK5_ERR_AP_BADKEYVER)) {
+                fuzz_fail("find answered out of its contract", 0, err);
+            }
+            if ((err != GK5_ERR_AP_WRONG_PRINC) !=
+                gk5i_keytab_has_principal(kt, realm, &p)) {
+                fuzz_fail("find and has_principal disagree", 0, err);
+            }
+            if (got != NULL && got->et->num != enctypes[i]) {
+                fuzz_fail("find gave an entry of another enctype", 0, 0);
+            }
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct gk5i_keytab *kt = NULL;
+    uint8_t *copy;
+    uint32_t ret;
+    size_t i;
+
+    fuzz_trace_for(size);
+    /* An exact-size copy, so that ASan sees any read past the end. */
+    copy = fuzz_dup(data, size);
+    ret = gk5i_keytab_parse(copy, size, &kt);
+    /* Names and keys are copies: nothing may point into the input. */
+    memset(copy, 0xa5, size);
+    if (ret != GK5_OK) {
+        if (kt != NULL ||
+            (ret != GK5_ERR_KEYTAB_FORMAT && ret != GK5_ERR_NOMEM)) {
+            fuzz_fail("a refused keytab left a keytab or the wrong code", 0,
+                      ret);
+        }
+    } else {
+        if (kt == NULL) {
+            fuzz_fail("a parsed keytab is NULL", 0, 0);
+        }
+        for (i = 0; i < kt->n; i++) {
+            check_entry(kt, &kt->entries[i]);
+        }
+        check_fixed(kt);
+    }
+    gk5i_keytab_free(kt);
+    free(copy);
+    return 0;
+}
