@@ -232,6 +232,8 @@ enum gk5_err {
     GK5_ERR_AP_BINDINGS,     /**< channel bindings differ */
     GK5_ERR_AP_NO_ENCTYPE,   /**< no enctype both sides support for the
                                   acceptor subkey */
+    GK5_ERR_AP_BEFORE_START, /**< authenticator older than a memory-only
+                                  replay cache (KRB_AP_ERR_REPEAT) */
     /* A new code goes after the last, with its row in src/mech/status.c
      * and GK5I_ERR_COUNT (src/common/util.h) moved past it. */
 };

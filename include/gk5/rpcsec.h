@@ -6,12 +6,13 @@
  * with the Kerberos V5 mechanism, for libtirpc clients and for any RPC
  * server.
  *
- * Contexts are established with MIT's GSS-API (through libgk5_mit) and
- * every per-message operation after that is gk5's: the call and reply
- * verifiers, rpc_gss_integ_data and rpc_gss_priv_data bodies.  Bodies are
- * marshalled into gk5's own buffers and wrapped in place with the IOV API,
- * so calls and replies of any size (bounded by max_body) work
- * (docs/design.md, "RPCSEC_GSS").
+ * The client establishes its contexts with MIT's GSS-API (through
+ * libgk5_mit); the server accepts them with gk5's own acceptor
+ * (gk5/accept.h) unless told to use MIT's.  Every per-message operation
+ * after that is gk5's: the call and reply verifiers, rpc_gss_integ_data
+ * and rpc_gss_priv_data bodies.  Bodies are marshalled into gk5's own
+ * buffers and wrapped in place with the IOV API, so calls and replies of
+ * any size (bounded by max_body) work (docs/design.md, "RPCSEC_GSS").
  *
  * Errors: the calls here return an AUTH, a verdict, or 0 / -1, and fill a
  * gk5_rpc_error (when given one) with an enum gk5_rpc_err code, the GSS
@@ -277,10 +278,26 @@ GK5_EXPORT const gk5_rpc_error *gk5_rpc_auth_last_error(AUTH *auth);
 
 /* ---- Server: message-level RPCSEC_GSS ---- */
 
+/** How the server accepts RPCSEC_GSS contexts
+ *  (gk5_rpc_server_options.establish). */
+typedef enum {
+    /** gk5's own acceptor, gk5_accept() (the default): one leg, the
+     *  context is complete with the INIT reply, whose gss_token is the
+     *  AP-REP.  A refused AP-REQ gets gss_major, gss_minor (a gk5 code,
+     *  gk5_strerror() words) and, when the client asked for mutual
+     *  authentication, the KRB-ERROR token (RFC 2203 5.2.3.1).  A replay
+     *  cache in memory refuses an AP-REQ seen before (RFC 4120 3.2.3). */
+    GK5_RPC_ESTABLISH_NATIVE = 0,
+    /** MIT's gss_accept_sec_context (through libgk5_mit), the context then
+     *  moved into gk5 by its lucid export; gss_minor is MIT's. */
+    GK5_RPC_ESTABLISH_MIT = 1
+} gk5_rpc_establish;
+
 /** Server options.  Zero-initialise; 0/NULL fields take the defaults.
  *  Read only by gk5_rpc_server_create(). */
 typedef struct {
-    const char *keytab;    /**< acceptor keytab; default KRB5_KTNAME */
+    const char *keytab;    /**< acceptor keytab; default KRB5_KTNAME, else
+                                /etc/krb5.keytab */
     const char *principal; /**< "service@host"; NULL: any key in keytab */
     uint32_t window;       /**< seq_window, 1..1024; default 128 */
     size_t max_contexts;   /**< context table bound; default 65536 */
@@ -288,6 +305,8 @@ typedef struct {
                                 default 3600 */
     unsigned flavors;      /**< allowed: GK5_RPC_ALLOW_* bits; 0: all */
     size_t max_body;       /**< largest call body; default 64 MiB */
+    /** How contexts are accepted; default (0) GK5_RPC_ESTABLISH_NATIVE. */
+    gk5_rpc_establish establish;
 } gk5_rpc_server_options;
 
 /** gk5_rpc_server_options.flavors: allow AUTH_NONE. */
@@ -305,15 +324,20 @@ typedef struct gk5_rpc_call gk5_rpc_call;
 
 /**
  * Make a server.  The acceptor credential is acquired now (not when no
- * RPCSEC_GSS service is allowed).
+ * RPCSEC_GSS service is allowed).  With GK5_RPC_ESTABLISH_NATIVE this
+ * returns in the second after the one its replay cache began in (so up to
+ * a second later): a new replay cache refuses authenticators stamped in
+ * that second or before, which a process before it may have accepted.
  *
  * @param[in]  opts  Options, or NULL for the defaults.
  * @param[out] out   The server, for gk5_rpc_server_free().
  * @param[out] err   May be NULL; what failed.
  * @return 0, or -1 with err->code GK5_RPC_E_INVALID (out NULL, window
- *         above 1024), GK5_RPC_E_NOMEM or GK5_RPC_E_GSS (the credential:
- *         e.g. the keytab has no key for principal; major and minor as
- *         gk5_mit_acceptor_cred_create() gave them).
+ *         above 1024, establish not a gk5_rpc_establish), GK5_RPC_E_NOMEM
+ *         or GK5_RPC_E_GSS (the credential: e.g. the keytab has no key for
+ *         principal; major and minor as gk5_acceptor_cred_new(), or for
+ *         GK5_RPC_ESTABLISH_MIT gk5_mit_acceptor_cred_create(), gave
+ *         them).
  */
 GK5_EXPORT GK5_WUR int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
                                              gk5_rpc_server **out,

@@ -113,6 +113,7 @@ static int32_t krb_error_code(uint32_t err)
     case GK5_ERR_AP_BADMATCH:
         return KRB_AP_ERR_BADMATCH;
     case GK5_ERR_AP_REPEAT:
+    case GK5_ERR_AP_BEFORE_START:
     case GK5_ERR_RCACHE_FULL:
         return KRB_AP_ERR_REPEAT;
     case GK5_ERR_AP_TRANSITED:
@@ -725,8 +726,11 @@ static uint32_t fill_info(const struct accept_state *st, bool mutual,
     if (err != GK5_OK) {
         return err;
     }
-    info->gss_flags =
-        st->gss_flags | GK5_C_TRANS_FLAG | (mutual ? GK5_C_MUTUAL_FLAG : 0);
+    /* MUTUAL is what the ap-options asked for and the AP-REP answered,
+     * not the 0x8003 flag: an initiator that sets only the flag gets no
+     * AP-REP, so no mutual authentication took place. */
+    info->gss_flags = (st->gss_flags & ~GK5_C_MUTUAL_FLAG) | GK5_C_TRANS_FLAG |
+                      (mutual ? GK5_C_MUTUAL_FLAG : 0);
     info->ticket_flags = st->tkt.flags;
     info->ticket_enctype = st->tkt_et->num;
     info->session_enctype = st->ses_et->num;

@@ -524,8 +524,10 @@ cleanup:
     return ret;
 }
 
-/* Opens and reads o->path at creation.  A newly made (empty) file holds
- * no earlier state, so the restart guard stays on for it. */
+/* Opens and reads o->path at creation.  A cache with a file has no
+ * restart guard, also when the file is new: the file is what the cache
+ * accepted, and a new one means nothing was (a one-shot `gk5 accept`
+ * must take an AP-REQ made a moment before its first run). */
 static uint32_t rc_open(struct gk5i_rcache *rc, const char *path, int64_t now)
 {
     struct stat st;
@@ -570,9 +572,8 @@ static uint32_t rc_open(struct gk5i_rcache *rc, const char *path, int64_t now)
             ret = rc_io("cannot write the header", errno);
             goto cleanup;
         }
-    } else {
-        rc->guard = false;
     }
+    rc->guard = false;
     ret = rc_sync(rc, now);
     if (ret == GK5_ERR_RCACHE_FULL) {
         ret = rc_io("the file holds more live entries than max_entries", 0);
@@ -699,7 +700,7 @@ uint32_t gk5i_rcache_check_store(struct gk5i_rcache *rc, const uint8_t *tag,
         return GK5_ERR_INVALID_ARGUMENT;
     }
     if (rc_guarded(rc, ctime, now)) {
-        return GK5_ERR_AP_REPEAT;
+        return GK5_ERR_AP_BEFORE_START;
     }
     rc_key(key, tag, tag_len);
     /* Live until ctime + skew.  The acceptor refuses ctime outside now +-

@@ -298,6 +298,13 @@ static const struct err_row err_rows[] = {
                                "no enctype for the acceptor subkey that both "
                                "sides support (RFC 4537)",
                                false},
+    [GK5_ERR_AP_BEFORE_START] = {GK5_S_FAILURE,
+                                 "the authenticator was made before this "
+                                 "acceptor's in-memory replay cache began, so "
+                                 "it may replay one accepted before a restart "
+                                 "(KRB_AP_ERR_REPEAT); a new AP-REQ is "
+                                 "accepted",
+                                 false},
 };
 
 /* A code added to enum gk5_err needs a row (and GK5I_ERR_COUNT moves with

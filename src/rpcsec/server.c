@@ -16,6 +16,10 @@
  *
  * The per-context sequence window (RFC 2203 5.3.3.1) moves only for a call
  * whose header MIC verified: a forged call never changes state.
+ *
+ * Establishment: gk5's own acceptor by default (accept_native.c, one leg),
+ * or MIT's through libgk5_mit (GK5_RPC_ESTABLISH_MIT, CONTINUE_INIT legs
+ * as MIT asks); either way the context then lives here as a gk5_ctx.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -32,6 +36,7 @@
 #include <gk5/mit.h>
 
 #include "common/util.h"
+#include "rpcsec/accept_native.h"
 #include "rpcsec/rpcsec_int.h"
 
 /* RFC 5531 9: msg_type, reply_stat, reject_stat. */
@@ -75,7 +80,7 @@
 /* ------------------------------------------------------------------ */
 
 enum sctx_state {
-    SCTX_PENDING,    /* CONTINUE_INIT expected: acc is set */
+    SCTX_PENDING,    /* CONTINUE_INIT expected (MIT's acceptor): acc set */
     SCTX_ESTABLISHED /* ctx is set and never changes afterwards */
 };
 
@@ -113,7 +118,11 @@ struct sctx {
 };
 
 struct gk5_rpc_server {
-    gk5_mit_acceptor_cred *cred;
+    /* The acceptor credential of the establishment asked for; neither when
+     * no RPCSEC_GSS service is allowed. */
+    gk5_rpc_establish establish;
+    gk5_acceptor_cred *native;   /* GK5_RPC_ESTABLISH_NATIVE */
+    gk5_mit_acceptor_cred *cred; /* GK5_RPC_ESTABLISH_MIT */
     uint32_t window;
     size_t max_contexts;
     uint32_t idle_timeout;
@@ -919,18 +928,15 @@ static gk5_rpc_verdict init_failed(gk5_buffer *reply, const struct call_hdr *h,
     return GK5_RPC_CALL_REPLY;
 }
 
-/* After the acceptor completed: the gk5 context, RPCSEC_GSS's own window
- * instead of gk5's, the expiry.  GSS status with minor. */
-GK5I_RPC_WUR static uint32_t init_finish(struct sctx *sc, uint32_t *minor)
+/* A complete gk5 context in sc->ctx becomes an RPCSEC_GSS one:
+ * RPCSEC_GSS's own window instead of gk5's, the expiry.  GSS status with
+ * minor; *info (may be NULL) is what gk5 says of the context. */
+GK5I_RPC_WUR static uint32_t init_adopt(struct sctx *sc, uint32_t *minor,
+                                        gk5_ctx_info *info)
 {
-    gk5_ctx_info info;
+    gk5_ctx_info got;
     uint32_t major;
 
-    major = gk5_mit_acceptor_finish(minor, sc->acc, &sc->principal,
-                                    &sc->ret_flags, &sc->enctype, &sc->ctx);
-    if (GK5_ERROR(major)) {
-        return major;
-    }
     /* RFC 2203 5.3.3.1: the server keeps its own window over seq_num,
      * and replies are sent out of order; per-token replay detection in
      * gk5 would only refuse what RPCSEC_GSS allows (and the MIC tokens of
@@ -939,70 +945,155 @@ GK5I_RPC_WUR static uint32_t init_finish(struct sctx *sc, uint32_t *minor)
     if (GK5_ERROR(major)) {
         return major;
     }
-    major = gk5_ctx_inquire(minor, sc->ctx, &info);
+    major = gk5_ctx_inquire(minor, sc->ctx, &got);
     if (GK5_ERROR(major)) {
         return major;
     }
-    sc->endtime = info.endtime;
+    sc->endtime = got.endtime;
+    if (info != NULL) {
+        *info = got;
+    }
+    return GK5_S_COMPLETE;
+}
+
+/* After MIT's acceptor completed: the gk5 context, adopted.  GSS status
+ * with minor. */
+GK5I_RPC_WUR static uint32_t init_finish(struct sctx *sc, uint32_t *minor)
+{
+    uint32_t major;
+
+    major = gk5_mit_acceptor_finish(minor, sc->acc, &sc->principal,
+                                    &sc->ret_flags, &sc->enctype, &sc->ctx);
+    if (GK5_ERROR(major)) {
+        return major;
+    }
+    major = init_adopt(sc, minor, NULL);
+    if (GK5_ERROR(major)) {
+        return major;
+    }
     gk5_mit_acceptor_free(sc->acc);
     sc->acc = NULL;
     return GK5_S_COMPLETE;
 }
 
-GK5I_RPC_WUR static gk5_rpc_verdict
-gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
-         const gk5i_rpc_cred *cred, gk5_buffer *reply, gk5_rpc_error *err)
+/* The context is in the table (complete, or pending for MIT): answer with
+ * its handle and the acceptor's token, and once complete the verifier, a
+ * MIC of seq_window, which proves the server holds the context (RFC 2203
+ * 5.2.3.1).  The context leaves the table again if the reply fails. */
+static gk5_rpc_verdict init_reply(gk5_rpc_server *srv, const struct call_hdr *h,
+                                  struct sctx *sc, uint32_t major,
+                                  const gk5_buffer *token, gk5_buffer *reply,
+                                  gk5_rpc_error *err)
 {
-    struct rd r = {.p = h->args, .left = h->args_len, .bad = false};
-    gk5_buffer in = {0, NULL};
+    struct verf v = verf_none;
+
+    if (major == GK5_S_COMPLETE &&
+        verf_mic_u32(sc->ctx, srv->window, &v, err) != 0) {
+        table_remove(srv, sc);
+        return deny(reply, h->xid, GK5I_RPCSEC_GSS_CTXPROBLEM, err);
+    }
+    if (reply_init_res(reply, h->xid, &v, sc->handle, GK5I_RPC_HANDLE_LEN,
+                       major, 0, srv->window, token, err) != 0) {
+        table_remove(srv, sc);
+        return GK5_RPC_CALL_DROP;
+    }
+    gk5i_rpc_err_clear(err);
+    return GK5_RPC_CALL_REPLY;
+}
+
+/* Before an acceptor consumes the client's AP-REQ: room in the table and
+ * a new context.  NULL with *verdict set when there is neither. */
+static struct sctx *init_new_context(gk5_rpc_server *srv,
+                                     const struct call_hdr *h,
+                                     gk5_buffer *reply, gk5_rpc_error *err,
+                                     gk5_rpc_verdict *verdict)
+{
+    struct sctx *sc;
+
+    if (!table_reserve(srv)) {
+        gk5i_rpc_err(err, GK5_RPC_E_CONTEXT,
+                     "context table full: %zu contexts, all in use",
+                     srv->max_contexts);
+        *verdict =
+            accept_empty(reply, h->xid, &verf_none, GK5_RPC_SYSTEM_ERR, err);
+        return NULL;
+    }
+    sc = sctx_new();
+    if (sc == NULL) {
+        *verdict = drop(err, GK5_RPC_E_NOMEM, "out of memory");
+    }
+    return sc;
+}
+
+/* RPCSEC_GSS_INIT with gk5's acceptor: one leg, the context complete at
+ * once, the AP-REP the reply's gss_token; a refusal answers gss_major,
+ * gss_minor and the KRB-ERROR (RFC 2203 5.2.3.1). */
+GK5I_RPC_WUR static gk5_rpc_verdict
+init_native(gk5_rpc_server *srv, const struct call_hdr *h, const gk5_buffer *in,
+            gk5_buffer *reply, gk5_rpc_error *err)
+{
+    struct gk5i_rpc_accepted acc;
+    gk5_buffer out = {0, NULL};
+    struct sctx *sc = NULL;
+    gk5_rpc_verdict verdict;
+    uint32_t major;
+    uint32_t minor = 0;
+
+    sc = init_new_context(srv, h, reply, err, &verdict);
+    if (sc == NULL) {
+        return verdict;
+    }
+    major = gk5i_rpc_accept_native(&minor, srv->native, in, &out, &acc);
+    if (!GK5_ERROR(major)) {
+        sc->ctx = acc.ctx; /* sctx_put frees them from here on */
+        sc->principal = acc.principal;
+        sc->ret_flags = acc.ret_flags;
+        sc->enctype = acc.enctype;
+        major = init_adopt(sc, &minor, NULL);
+    }
+    if (GK5_ERROR(major)) {
+        char what[160];
+
+        (void)snprintf(what, sizeof(what),
+                       "accepting an RPCSEC_GSS context (gk5's acceptor)%s%s",
+                       sc->principal != NULL ? " from " : "",
+                       sc->principal != NULL ? sc->principal : "");
+        verdict =
+            init_failed(reply, h, srv->window, major, minor, &out, what, err);
+        goto cleanup;
+    }
+    sc->state = SCTX_ESTABLISHED;
+    if (table_insert(srv, sc, err) != 0) {
+        verdict =
+            accept_empty(reply, h->xid, &verf_none, GK5_RPC_SYSTEM_ERR, err);
+        goto cleanup;
+    }
+    verdict = init_reply(srv, h, sc, major, &out, reply, err);
+cleanup:
+    gk5_buffer_release(&out);
+    sctx_put(sc); /* the table holds a reference of its own */
+    return verdict;
+}
+
+/* RPCSEC_GSS_INIT and CONTINUE_INIT with MIT's acceptor: as many legs as
+ * gss_accept_sec_context asks for, the context pending in the table
+ * between them. */
+GK5I_RPC_WUR static gk5_rpc_verdict
+init_mit(gk5_rpc_server *srv, const struct call_hdr *h,
+         const gk5i_rpc_cred *cred, const gk5_buffer *in, gk5_buffer *reply,
+         gk5_rpc_error *err)
+{
     gk5_buffer out = {0, NULL};
     struct sctx *sc = NULL;
     struct sctx *fresh = NULL;
-    struct verf v;
     uint32_t major;
     uint32_t minor = 0;
     gk5_rpc_verdict verdict;
     bool locked = false;
 
-    if (srv->cred == NULL) {
-        return denyf(reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
-                     "this server has no acceptor credential (no RPCSEC_GSS "
-                     "service is allowed)");
-    }
-    /* RFC 2203 5.2.2: the argument is rpc_gss_init_arg, opaque<>. */
-    in.value = (void *)(uintptr_t)rd_opaque(&r, MAX_INIT_TOKEN, &in.length);
-    if (r.bad || r.left != 0) {
-        gk5i_rpc_err(
-            err,
-            r.bad && h->args_len > MAX_INIT_TOKEN ? GK5_RPC_E_TOO_BIG
-                                                  : GK5_RPC_E_MALFORMED,
-            "RPCSEC_GSS_%s argument is not one opaque<> token",
-            cred->proc == GK5I_RPCSEC_GSS_INIT ? "INIT" : "CONTINUE_INIT");
-        verdict =
-            accept_empty(reply, h->xid, &verf_none, GK5_RPC_GARBAGE_ARGS, err);
-        goto cleanup;
-    }
-
     if (cred->proc == GK5I_RPCSEC_GSS_INIT) {
-        /* RFC 2203 5.2.2: INIT carries no handle. */
-        if (cred->handle_len != 0) {
-            verdict = denyf(reply, h->xid, GK5I_AUTH_BADCRED, err,
-                            GK5_RPC_E_MALFORMED,
-                            "RPCSEC_GSS_INIT with a context handle");
-            goto cleanup;
-        }
-        /* Before the acceptor consumes the client's AP-REQ. */
-        if (!table_reserve(srv)) {
-            gk5i_rpc_err(err, GK5_RPC_E_CONTEXT,
-                         "context table full: %zu contexts, all in use",
-                         srv->max_contexts);
-            verdict = accept_empty(reply, h->xid, &verf_none,
-                                   GK5_RPC_SYSTEM_ERR, err);
-            goto cleanup;
-        }
-        fresh = sctx_new();
+        fresh = init_new_context(srv, h, reply, err, &verdict);
         if (fresh == NULL) {
-            verdict = drop(err, GK5_RPC_E_NOMEM, "out of memory");
             goto cleanup;
         }
         sc = fresh;
@@ -1038,7 +1129,7 @@ gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
                         "RPCSEC_GSS_CONTINUE_INIT for an established context");
         goto cleanup;
     }
-    major = gk5_mit_acceptor_step(&minor, sc->acc, &in, &out);
+    major = gk5_mit_acceptor_step(&minor, sc->acc, in, &out);
     if (major == GK5_S_COMPLETE) {
         major = init_finish(sc, &minor);
         if (!GK5_ERROR(major)) {
@@ -1069,23 +1160,7 @@ gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
             accept_empty(reply, h->xid, &verf_none, GK5_RPC_SYSTEM_ERR, err);
         goto cleanup;
     }
-    v = verf_none;
-    /* RFC 2203 5.2.3.1: once complete, the verifier is the MIC of
-     * seq_window, which proves the server holds the context. */
-    if (major == GK5_S_COMPLETE &&
-        verf_mic_u32(sc->ctx, srv->window, &v, err) != 0) {
-        table_remove(srv, sc);
-        verdict = deny(reply, h->xid, GK5I_RPCSEC_GSS_CTXPROBLEM, err);
-        goto cleanup;
-    }
-    if (reply_init_res(reply, h->xid, &v, sc->handle, GK5I_RPC_HANDLE_LEN,
-                       major, 0, srv->window, &out, err) != 0) {
-        table_remove(srv, sc);
-        verdict = GK5_RPC_CALL_DROP;
-        goto cleanup;
-    }
-    gk5i_rpc_err_clear(err);
-    verdict = GK5_RPC_CALL_REPLY;
+    verdict = init_reply(srv, h, sc, major, &out, reply, err);
 cleanup:
     if (locked) {
         (void)pthread_mutex_unlock(&sc->lock);
@@ -1093,6 +1168,43 @@ cleanup:
     gk5_buffer_release(&out);
     sctx_put(sc);
     return verdict;
+}
+
+GK5I_RPC_WUR static gk5_rpc_verdict
+gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
+         const gk5i_rpc_cred *cred, gk5_buffer *reply, gk5_rpc_error *err)
+{
+    struct rd r = {.p = h->args, .left = h->args_len, .bad = false};
+    gk5_buffer in = {0, NULL};
+
+    if (srv->native == NULL && srv->cred == NULL) {
+        return denyf(reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
+                     "this server has no acceptor credential (no RPCSEC_GSS "
+                     "service is allowed)");
+    }
+    /* RFC 2203 5.2.2: the argument is rpc_gss_init_arg, opaque<>. */
+    in.value = (void *)(uintptr_t)rd_opaque(&r, MAX_INIT_TOKEN, &in.length);
+    if (r.bad || r.left != 0) {
+        gk5i_rpc_err(
+            err,
+            r.bad && h->args_len > MAX_INIT_TOKEN ? GK5_RPC_E_TOO_BIG
+                                                  : GK5_RPC_E_MALFORMED,
+            "RPCSEC_GSS_%s argument is not one opaque<> token",
+            cred->proc == GK5I_RPCSEC_GSS_INIT ? "INIT" : "CONTINUE_INIT");
+        return accept_empty(reply, h->xid, &verf_none, GK5_RPC_GARBAGE_ARGS,
+                            err);
+    }
+    /* RFC 2203 5.2.2: INIT carries no handle. */
+    if (cred->proc == GK5I_RPCSEC_GSS_INIT && cred->handle_len != 0) {
+        return denyf(reply, h->xid, GK5I_AUTH_BADCRED, err, GK5_RPC_E_MALFORMED,
+                     "RPCSEC_GSS_INIT with a context handle");
+    }
+    /* gk5's acceptor completes every context in one leg: a CONTINUE_INIT
+     * names an established context or none, which init_mit answers. */
+    if (srv->native != NULL && cred->proc == GK5I_RPCSEC_GSS_INIT) {
+        return init_native(srv, h, &in, reply, err);
+    }
+    return init_mit(srv, h, cred, &in, reply, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1550,6 +1662,14 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
                      opts->window, MAX_WINDOW, DEFAULT_WINDOW);
         return -1;
     }
+    if (opts->establish != GK5_RPC_ESTABLISH_NATIVE &&
+        opts->establish != GK5_RPC_ESTABLISH_MIT) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "establish %d: must be GK5_RPC_ESTABLISH_NATIVE (0) or "
+                     "GK5_RPC_ESTABLISH_MIT (1)",
+                     (int)opts->establish);
+        return -1;
+    }
     srv = calloc(1, sizeof(*srv));
     if (srv == NULL) {
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
@@ -1562,6 +1682,7 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
     srv->idle_timeout =
         opts->idle_timeout != 0 ? opts->idle_timeout : DEFAULT_IDLE_TIMEOUT;
     srv->flavors = opts->flavors;
+    srv->establish = opts->establish;
     srv->max_body = opts->max_body != 0 ? opts->max_body : DEFAULT_MAX_BODY;
     if (srv->max_body > SIZE_MAX - RECORD_HEADROOM) {
         srv->max_body = SIZE_MAX - RECORD_HEADROOM;
@@ -1577,6 +1698,13 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
                         GK5_RPC_ALLOW_GSS(GK5_RPC_SVC_INTEGRITY) |
                         GK5_RPC_ALLOW_GSS(GK5_RPC_SVC_PRIVACY);
     if (srv->flavors != 0 && (srv->flavors & gss_bits) == 0) {
+        *out = srv;
+        return 0;
+    }
+    if (srv->establish == GK5_RPC_ESTABLISH_NATIVE) {
+        if (gk5i_rpc_native_cred(opts, &srv->native, err) != 0) {
+            goto cleanup;
+        }
         *out = srv;
         return 0;
     }
@@ -1616,6 +1744,7 @@ void gk5_rpc_server_free(gk5_rpc_server *srv)
         }
     }
     free(srv->buckets);
+    gk5_acceptor_cred_free(srv->native);
     gk5_mit_acceptor_cred_free(srv->cred);
     (void)pthread_mutex_destroy(&srv->lock);
     free(srv);
@@ -1747,12 +1876,9 @@ int gk5i_rpc_server_add_context(gk5_rpc_server *srv, gk5_ctx *ctx,
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
         goto cleanup;
     }
-    /* What init_finish does after gk5_mit_acceptor_finish: RPCSEC_GSS's
-     * own window instead of gk5's, the expiry. */
-    major = gk5_ctx_set_flags(&minor, ctx, 0);
-    if (!GK5_ERROR(major)) {
-        major = gk5_ctx_inquire(&minor, ctx, &info);
-    }
+    /* What an acceptor's context goes through: RPCSEC_GSS's own window
+     * instead of gk5's, the expiry. */
+    major = init_adopt(sc, &minor, &info);
     if (GK5_ERROR(major)) {
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
                          "adopting an established context");

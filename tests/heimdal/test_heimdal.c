@@ -17,7 +17,11 @@
  *   A'  the same pair; gk5 takes MIT's acceptor (in mit_peer)
  *   B   Heimdal initiator -> Heimdal acceptor; gk5 takes the initiator
  *   B'  the same pair; gk5 takes the acceptor
- * and the same four without mutual authentication for one enctype.  Then
+ * and the same four without mutual authentication for one enctype; and
+ *   N   Heimdal initiator -> gk5's own acceptor (gk5_accept on the realm's
+ *       service keytab): the AP-REQ, gk5's AP-REP back to Heimdal, the
+ *       AP-REQ replayed (GK5_ERR_AP_REPEAT); per enctype with mutual
+ *       authentication, and without it for one.  Then
  * Wrap sealed and integrity-only, MIC, IOV Wrap with RRC != 0, replays and
  * tampered tokens, both directions.  Enctypes Heimdal does not know are
  * reported as skipped; ones gk5 refuses (rc4, des3 when not built) must be
@@ -27,11 +31,13 @@
  * What Heimdal does differently from MIT is printed as TAP diagnostics as
  * it is seen, and summed up at the end.  Output is TAP, one line per cell.
  *
- *   gk5 realm run --tap -- test_heimdal [--quick] MIT_PEER
+ *   gk5 realm run --tap -- test_heimdal [--quick | --dump FILE] MIT_PEER
  * --quick: aes256-cts-hmac-sha1-96 only, the lucid path, 100-message runs
- * (about 100 cells in under 2 s, for a demo).  `gk5 demo` runs it so
- * against its own realm (tools/demo_heimdal.c): the realm comes, as from
- * gk5 realm run, through GK5_REALM_DIR (client.keytab, service.keytab) and
+ * (about 100 cells in under 2 s, for a demo), no N cases.
+ * --dump FILE: also write the AP-REQs of the N cases, with the service
+ * key, as known-answer blocks (tests/vectors/heimdal_ap_req.txt).  `gk5 demo`
+ * runs it so against its own realm (tools/demo_heimdal.c): the realm comes, as
+ * from gk5 realm run, through GK5_REALM_DIR (client.keytab, service.keytab) and
  * KRB5_CONFIG, and the demo sums up the TAP per case label (the cell name
  * before " | ") and prints the "What Heimdal did differently" lines.
  */
@@ -45,12 +51,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gssapi/gssapi.h>
 #include <gssapi/gssapi_krb5.h>
 #include <krb5.h>
 
+#include <gk5/accept.h>
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
@@ -1827,7 +1835,100 @@ static const char *const kind_label[K__COUNT] = {
 struct world {
     struct heim H;
     struct remote rm;
+    gk5_acceptor_cred *acred; /* gk5's own acceptor: service.keytab */
+    char acred_err[512];      /* why there is none */
+    FILE *dump;               /* --dump: Heimdal's AP-REQs as vectors */
+    unsigned dumped;
 };
+
+static const char dump_header[] =
+    "# Real AP-REQs made by Heimdal's initiator (gss_init_sec_context,\n"
+    "# Heimdal 7.8, Debian 12: libgssapi3-heimdal, heimdal-multidev) against\n"
+    "# the throwaway MIT realm of `gk5 realm run` (docs/design.md,\n"
+    "# \"Heimdal\"), each with the service key that opens its ticket:\n"
+    "# known answers for gk5's acceptor and DER codec.  Made by\n"
+    "#\n"
+    "#   build/tools/gk5 realm run -- build/tests/heimdal/test_heimdal \\\n"
+    "#       --dump heimdal_ap_req.txt build/tests/heimdal/mit_peer\n"
+    "#\n"
+    "# (every run gives new keys, tickets and times).  MIT's krb5kdc 1.20.1\n"
+    "# issued the tickets (its PAC in their authorization data); Heimdal\n"
+    "# asked for them forwardable.  The tickets expire: decode them at\n"
+    "# `time` (gk5i_accept_at), with a replay cache made before it.  gk5's\n"
+    "# own acceptor accepted each one when it was captured (test_heimdal's\n"
+    "# Heimdal->gk5_accept cells).\n"
+    "#\n"
+    "# Fields: as in mit_ap_req.txt --\n"
+    "#   name             session enctype, and mutual or nomutual\n"
+    "#   realm, sname     the service, gk5/localhost@GK5.TEST\n"
+    "#   cname            the client, as gk5_accept_info.initiator says it\n"
+    "#   key_enctype, kvno, key\n"
+    "#                    the service's long-term key from the realm's\n"
+    "#                    service.keytab, which encrypts the ticket\n"
+    "#   session_enctype  the ticket's session key's enctype\n"
+    "#   context_enctype  the context's (acceptor subkey's, with mutual)\n"
+    "#                    enctype gk5 chose\n"
+    "#   mutual           1 if ap-options has mutual-required\n"
+    "#   gss_flags        gk5_accept_info.gss_flags (RFC 2744 values)\n"
+    "#   time             seconds since 1970 when gk5 accepted it\n"
+    "#   endtime          the ticket's endtime\n"
+    "#   token            the AP-REQ as Heimdal sent it: RFC 2743 3.1\n"
+    "#                    framing, the krb5 OID, TOK_ID 01 00, the DER\n"
+    "#                    AP-REQ\n"
+    "\n";
+
+static void hex_out(FILE *f, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%02x", b[i]);
+    }
+}
+
+/* One block of --dump: the AP-REQ gk5 accepted and the key that opens
+ * its ticket (Heimdal's own reading of service.keytab). */
+static void dump_ap_req(struct world *W, int32_t et, bool mutual,
+                        const gss_buffer_desc *tok, const gk5_accept_info *info,
+                        time_t when)
+{
+    krb5_keytab_entry ent;
+    const char *at = strrchr(info->acceptor, '@');
+
+    memset(&ent, 0, sizeof(ent));
+    if (krb5_kt_get_entry(W->H.kc, W->H.service_kt, W->H.service, 0,
+                          info->ticket_enctype, &ent) != 0) {
+        printf("# --dump: no key of enctype %d in the service keytab\n",
+               (int)info->ticket_enctype);
+        return;
+    }
+    fprintf(W->dump, "source = Heimdal 7.8 gss_init_sec_context (Debian 12), "
+                     "captured by tests/heimdal/test_heimdal.c --dump\n");
+    fprintf(W->dump, "name = %s-%s\n", enctype_name(et),
+            mutual ? "mutual" : "nomutual");
+    fprintf(W->dump, "realm = \"GK5.TEST\"\n");
+    fprintf(W->dump, "sname = \"%.*s\"\n",
+            at != NULL ? (int)(at - info->acceptor)
+                       : (int)strlen(info->acceptor),
+            info->acceptor);
+    fprintf(W->dump, "cname = \"%s\"\n", info->initiator);
+    fprintf(W->dump, "key_enctype = %d\n", (int)ent.keyblock.keytype);
+    fprintf(W->dump, "kvno = %u\n", (unsigned)ent.vno);
+    fprintf(W->dump, "key = ");
+    hex_out(W->dump, ent.keyblock.keyvalue.data, ent.keyblock.keyvalue.length);
+    fprintf(W->dump, "\nsession_enctype = %d\n", (int)info->session_enctype);
+    fprintf(W->dump, "context_enctype = %d\n", (int)info->context_enctype);
+    fprintf(W->dump, "mutual = %d\n", mutual ? 1 : 0);
+    fprintf(W->dump, "gss_flags = %u\n", (unsigned)info->gss_flags);
+    fprintf(W->dump, "time = %lld\n", (long long)when);
+    fprintf(W->dump, "endtime = %lld\n", (long long)info->endtime);
+    fprintf(W->dump, "token = ");
+    hex_out(W->dump, tok->value, tok->length);
+    fprintf(W->dump, "\n\n");
+    fflush(W->dump);
+    W->dumped++;
+    krb5_kt_free_entry(W->H.kc, &ent);
+}
 
 static void check_gk5_inquire(struct kase *k, const gk5_lucid_ctx *f,
                               int32_t want)
@@ -2103,6 +2204,192 @@ cleanup:
     init_cred_free(H, &ic);
 }
 
+/* Heimdal's initiator against gk5's own acceptor: the AP-REQ from
+ * Heimdal's gss_init_sec_context goes to gk5_accept (a credential on the
+ * realm's service keytab, principal gk5@localhost), gk5's AP-REP back to
+ * Heimdal, and the context in gk5 is the acceptor's side of the suite.
+ * Heimdal's initiator is only read (its lucid export: its first sequence
+ * number and token key), never moved. */
+static void run_native_accept(struct world *W, int32_t et, bool mutual)
+{
+    struct heim *H = &W->H;
+    struct init_cred ic = {NULL, GSS_C_NO_CREDENTIAL};
+    gss_ctx_id_t init = GSS_C_NO_CONTEXT;
+    gss_buffer_desc to_acc = GSS_C_EMPTY_BUFFER, out = GSS_C_EMPTY_BUFFER;
+    gss_krb5_lucid_context_v1_t *hl = NULL;
+    OM_uint32 req = mutual ? REQ_FLAGS : REQ_FLAGS & ~GSS_C_MUTUAL_FLAG;
+    OM_uint32 imaj, imin = 0, iflags = 0, rel = 0;
+    gk5_buffer reply = {0, NULL};
+    gk5_accept_info info;
+    struct ep g = {0}, peer = {0};
+    struct kase k;
+    char why[1024] = "", name[512], what[256];
+    uint32_t amaj = GK5_S_FAILURE, amin = 0;
+    time_t when = 0;
+    bool ok = false;
+
+    memset(&k, 0, sizeof(k));
+    memset(&info, 0, sizeof(info));
+    snprintf(k.label, sizeof(k.label), "%s(%d) Heimdal->gk5_accept%s |",
+             enctype_name(et), (int)et, mutual ? "" : ", no mutual auth");
+    k.rfc1964 = et == 16;
+    k.mutual = mutual;
+    k.gk5 = &g;
+    k.peer = &peer;
+    g.kind = EP_GK5;
+    g.name = "gk5";
+    g.is_gk5 = true;
+    peer.kind = EP_HEIMDAL;
+    peer.name = "Heimdal";
+
+    if (W->acred == NULL) {
+        snprintf(why, sizeof(why), "no gk5 acceptor credential: %s",
+                 W->acred_err);
+        goto establish_done;
+    }
+    if (init_cred_make(H, et, &ic, why, sizeof(why)) != 0) {
+        goto establish_done;
+    }
+    {
+        gss_buffer_desc none = GSS_C_EMPTY_BUFFER;
+        imaj = gss_init_sec_context(
+            &imin, ic.cred, &init, H->target, GSS_KRB5_MECHANISM, req, 0,
+            GSS_C_NO_CHANNEL_BINDINGS, &none, NULL, &to_acc, &iflags, NULL);
+    }
+    if (GSS_ERROR(imaj)) {
+        heim_words(why, sizeof(why), "gss_init_sec_context", imaj, imin);
+        goto establish_done;
+    }
+    {
+        gk5_buffer in = {to_acc.length, to_acc.value};
+        when = time(NULL);
+        amaj = gk5_accept(&amin, W->acred, &in, NULL, &reply, &g.g, &info);
+    }
+    if (amaj != GK5_S_COMPLETE) {
+        snprintf(why, sizeof(why), "gk5_accept: %s",
+                 gk5_display_status(amaj, amin));
+        goto establish_done;
+    }
+    if (mutual) {
+        gss_buffer_desc rep = {reply.length, reply.value};
+        if (imaj != GSS_S_CONTINUE_NEEDED || reply.length == 0) {
+            snprintf(why, sizeof(why),
+                     "Heimdal's first call %#x, gk5 replied %zu bytes",
+                     (unsigned)imaj, reply.length);
+            goto establish_done;
+        }
+        imaj = gss_init_sec_context(
+            &imin, ic.cred, &init, H->target, GSS_KRB5_MECHANISM, req, 0,
+            GSS_C_NO_CHANNEL_BINDINGS, &rep, NULL, &out, &iflags, NULL);
+        if (imaj != GSS_S_COMPLETE) {
+            heim_words(why, sizeof(why), "gss_init_sec_context (gk5's AP-REP)",
+                       imaj, imin);
+            goto establish_done;
+        }
+    } else if (imaj != GSS_S_COMPLETE || reply.length != 0) {
+        snprintf(why, sizeof(why),
+                 "Heimdal's first call %#x, gk5 replied %zu bytes (want none)",
+                 (unsigned)imaj, reply.length);
+        goto establish_done;
+    }
+    if ((iflags & req) != req) {
+        snprintf(why, sizeof(why), "Heimdal's initiator granted %#x of %#x",
+                 (unsigned)iflags, (unsigned)req);
+        goto establish_done;
+    }
+    ok = true;
+
+establish_done:
+    cell_name(name, sizeof(name), &k,
+              mutual ? "Heimdal initiator -> gk5_accept -> AP-REP -> Heimdal "
+                       "complete"
+                     : "Heimdal initiator -> gk5_accept, no reply token");
+    if (!cell(ok, name, "%s", why)) {
+        goto cleanup;
+    }
+
+    /* The session key the ticket has, the token key Heimdal's initiator
+     * keeps, and what gk5 says it accepted: all the enctype asked for. */
+    ok = export_lucid(&init, &hl, why, sizeof(why)) == 0;
+    int32_t tkt = ticket_enctype(H, &ic);
+    int32_t lucid_et = ok ? (int32_t)token_key(hl)->type : 0;
+    uint32_t want_flags = GK5_C_REPLAY_FLAG | GK5_C_SEQUENCE_FLAG |
+                          GK5_C_CONF_FLAG | GK5_C_INTEG_FLAG |
+                          (mutual ? GK5_C_MUTUAL_FLAG : 0);
+    ok = ok && tkt == et && lucid_et == et && info.session_enctype == et &&
+         info.context_enctype == et && strcmp(info.initiator, CLIENT) == 0 &&
+         strcmp(info.acceptor, SERVICE) == 0 &&
+         (info.gss_flags & want_flags) == want_flags &&
+         (et == 16 || hl->cfx_kd.have_acceptor_subkey == (mutual ? 1u : 0u));
+    snprintf(what, sizeof(what),
+             "session key enctype %d: ticket %d, gk5 session %d context %d, "
+             "Heimdal's token key %d",
+             (int)et, (int)tkt, (int)info.session_enctype,
+             (int)info.context_enctype, (int)lucid_et);
+    cell_name(name, sizeof(name), &k, what);
+    if (!cell(ok, name,
+              "%s; gk5: %s -> %s, gss_flags %#x (want %#x); Heimdal's lucid "
+              "subkey %u",
+              why, info.initiator != NULL ? info.initiator : "?",
+              info.acceptor != NULL ? info.acceptor : "?",
+              (unsigned)info.gss_flags, (unsigned)want_flags,
+              hl != NULL ? hl->cfx_kd.have_acceptor_subkey : 0u)) {
+        goto cleanup;
+    }
+    printf("# %s gk5 accepted: gss_flags %#x ticket_flags %#x, ticket "
+           "enctype %d; Heimdal's initiator granted %#x, send_seq %llu "
+           "recv_seq %llu\n",
+           k.label, (unsigned)info.gss_flags, (unsigned)info.ticket_flags,
+           (int)info.ticket_enctype, (unsigned)iflags,
+           (unsigned long long)hl->send_seq, (unsigned long long)hl->recv_seq);
+
+    if (W->dump != NULL) {
+        dump_ap_req(W, et, mutual, &to_acc, &info, when);
+    }
+
+    /* The same AP-REQ again, to the same credential. */
+    {
+        gk5_buffer in = {to_acc.length, to_acc.value}, o2 = {0, NULL};
+        gk5_ctx *c2 = NULL;
+        uint32_t m2 = 0;
+        uint32_t a2 = gk5_accept(&m2, W->acred, &in, NULL, &o2, &c2, NULL);
+        cell_name(name, sizeof(name), &k,
+                  "Heimdal's AP-REQ replayed to the same credential -> "
+                  "GK5_ERR_AP_REPEAT");
+        cell(GK5_ROUTINE_ERROR(a2) == GK5_S_FAILURE &&
+                 GK5_ERR_CODE(m2) == GK5_ERR_AP_REPEAT && c2 == NULL &&
+                 (o2.length > 0) == mutual,
+             name, "%s, %zu-byte reply", gk5_display_status(a2, m2), o2.length);
+        gk5_ctx_free(c2);
+        gk5_buffer_release(&o2);
+    }
+
+    {
+        gk5_ctx_info gi;
+        uint32_t m = 0;
+        memset(&gi, 0, sizeof(gi));
+        if (gk5_ctx_inquire(&m, g.g, &gi) != GK5_S_COMPLETE) {
+            goto cleanup;
+        }
+        k.g_send = gi.send_seq;
+    }
+    k.g_recv = hl->send_seq;
+    k.g_acceptor = true;
+    k.subkey = mutual && et != 16;
+    peer.h = init;
+    run_suite(&k);
+
+cleanup:
+    lucid_free(hl);
+    gk5_ctx_free(g.g);
+    gk5_accept_info_release(&info);
+    gk5_buffer_release(&reply);
+    (void)gss_release_buffer(&rel, &to_acc);
+    (void)gss_release_buffer(&rel, &out);
+    (void)gss_delete_sec_context(&rel, &init, GSS_C_NO_BUFFER);
+    init_cred_free(H, &ic);
+}
+
 /* Heimdal makes a context gk5 must refuse (rc4: RFC 8429; des3 when not
  * built): both roles, both paths, after checking the KDC really issued
  * that type. */
@@ -2182,12 +2469,19 @@ int main(int argc, char **argv)
     int ret = 1;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc == 3 && strcmp(argv[1], "--quick") == 0) {
+    int argi = 1;
+    const char *dump_path = NULL;
+    if (argi < argc && strcmp(argv[argi], "--quick") == 0) {
         g_quick = true;
+        argi++;
+    } else if (argi + 1 < argc && strcmp(argv[argi], "--dump") == 0) {
+        dump_path = argv[argi + 1];
+        argi += 2;
     }
-    const char *peer_path = argc >= 2 ? argv[argc - 1] : NULL;
-    if (argc != (g_quick ? 3 : 2) || peer_path[0] == '-') {
-        fprintf(stderr, "usage: test_heimdal [--quick] MIT_PEER\n"
+    const char *peer_path = argi < argc ? argv[argi] : NULL;
+    if (argi + 1 != argc || peer_path[0] == '-') {
+        fprintf(stderr, "usage: test_heimdal [--quick | --dump FILE] "
+                        "MIT_PEER\n"
                         "(run through gk5 realm run --tap --)\n");
         return 2;
     }
@@ -2204,9 +2498,37 @@ int main(int argc, char **argv)
         printf("Bail out! %s\n", err);
         goto done;
     }
+    if (dump_path != NULL) {
+        W.dump = fopen(dump_path, "w");
+        if (W.dump == NULL) {
+            printf("Bail out! cannot write %s\n", dump_path);
+            goto done;
+        }
+        fputs(dump_header, W.dump);
+    }
     if (remote_start(&W.rm, peer_path) != 0) {
         printf("Bail out! cannot start %s: %s\n", peer_path, strerror(errno));
         goto done;
+    }
+    if (!g_quick) {
+        /* gk5's own acceptor, on the realm's service keytab.  A memory-only
+         * replay cache refuses, for one skew, authenticators stamped no
+         * later than the second it was made in (the restart guard):
+         * Heimdal's first comes in a later second. */
+        char kt[600];
+        uint32_t am = 0;
+        snprintf(kt, sizeof(kt), "FILE:%s/service.keytab", dir);
+        gk5_acceptor_opts ao = {.keytab = kt, .principal = "gk5@localhost"};
+        if (gk5_acceptor_cred_new(&am, &ao, &W.acred) != GK5_S_COMPLETE) {
+            snprintf(W.acred_err, sizeof(W.acred_err),
+                     "gk5_acceptor_cred_new(%.300s): %s", kt,
+                     gk5_display_status(GK5_S_NO_CRED, am));
+            W.acred = NULL;
+        }
+        for (time_t made = time(NULL); time(NULL) <= made;) {
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
     }
     printf("# Heimdal %s (pkg-config heimdal-gssapi) beside gk5 %s; MIT in "
            "%s (pid %d); realm %s%s\n",
@@ -2249,6 +2571,13 @@ int main(int argc, char **argv)
                 }
             }
         }
+        /* Heimdal's initiator against gk5's own acceptor (gk5_accept). */
+        if (!g_quick) {
+            run_native_accept(&W, et, true);
+            if (et == 18) {
+                run_native_accept(&W, et, false);
+            }
+        }
     }
 
     printf("# What Heimdal did differently from MIT:\n");
@@ -2257,9 +2586,16 @@ int main(int argc, char **argv)
             printf("#   - %s\n", g_quirk_text[q]);
         }
     }
+    if (W.dump != NULL) {
+        printf("# --dump: %u AP-REQs written to %s\n", W.dumped, dump_path);
+    }
     ret = tap_finish();
 
 done:
+    if (W.dump != NULL) {
+        fclose(W.dump);
+    }
+    gk5_acceptor_cred_free(W.acred);
     remote_stop(&W.rm);
     heim_teardown(&W.H);
     return ret;

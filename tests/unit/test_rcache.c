@@ -286,9 +286,10 @@ static void test_restart_guard(void **state)
     struct gk5i_rcache *rc = mem_cache(64);
 
     (void)state;
-    assert_int_equal(store(rc, 1, 1, T0 - 10, T0), GK5_ERR_AP_REPEAT);
-    assert_int_equal(store(rc, 1, 2, T0, T0 + 5), GK5_ERR_AP_REPEAT);
-    assert_int_equal(store(rc, 1, 3, T0 - 1, T0 + SKEW), GK5_ERR_AP_REPEAT);
+    assert_int_equal(store(rc, 1, 1, T0 - 10, T0), GK5_ERR_AP_BEFORE_START);
+    assert_int_equal(store(rc, 1, 2, T0, T0 + 5), GK5_ERR_AP_BEFORE_START);
+    assert_int_equal(store(rc, 1, 3, T0 - 1, T0 + SKEW),
+                     GK5_ERR_AP_BEFORE_START);
     assert_int_equal(store(rc, 1, 4, T0 + 1, T0 + 1), GK5_OK);
     assert_int_equal(store(rc, 1, 5, T0 - 1, T0 + SKEW + 1), GK5_OK);
     assert_int_equal(store(rc, 1, 5, T0 - 1, T0 + SKEW + 1), GK5_ERR_AP_REPEAT);
@@ -306,18 +307,20 @@ static void test_file_persists(void **state)
     (void)state;
     dir_make(&d);
     rc = file_cache(&d, 1024, SKEW, T0);
-    /* A new file holds no earlier state: the guard is on. */
-    assert_int_equal(store(rc, 1, 0, T0 - 1, T0 + 1), GK5_ERR_AP_REPEAT);
+    /* A new file: no guard (the file is all the cache accepted), so an
+     * authenticator made just before the first use is taken. */
+    assert_int_equal(store(rc, 1, 0, T0 - 1, T0 + 1), GK5_OK);
     assert_int_equal(store(rc, 1, 1, T0 + 1, T0 + 1), GK5_OK);
     assert_int_equal(store(rc, 1, 2, T0 + 2, T0 + 2), GK5_OK);
     assert_int_equal(store(rc, 1, 1, T0 + 1, T0 + 2), GK5_ERR_AP_REPEAT);
     gk5i_rcache_free(rc);
-    assert_int_equal(file_size(&d), 16 + 2 * 24);
+    assert_int_equal(file_size(&d), 16 + 3 * 24);
 
     /* The restart: what was accepted is refused, and a file that was read
      * needs no guard. */
     rc = file_cache(&d, 1024, SKEW, T0 + 3);
-    assert_int_equal(gk5i_rcache_count(rc, T0 + 3), 2);
+    assert_int_equal(gk5i_rcache_count(rc, T0 + 3), 3);
+    assert_int_equal(store(rc, 1, 0, T0 - 1, T0 + 3), GK5_ERR_AP_REPEAT);
     assert_int_equal(store(rc, 1, 1, T0 + 1, T0 + 3), GK5_ERR_AP_REPEAT);
     assert_int_equal(store(rc, 1, 2, T0 + 2, T0 + 3), GK5_ERR_AP_REPEAT);
     assert_int_equal(store(rc, 1, 3, T0 - 5, T0 + 3), GK5_OK);

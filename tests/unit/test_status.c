@@ -182,6 +182,10 @@ static const struct mapping mappings[] = {
      "the channel bindings do not match the initiator's"},
     {GK5_ERR_AP_NO_ENCTYPE, GK5_S_FAILURE,
      "no enctype for the acceptor subkey that both sides support (RFC 4537)"},
+    {GK5_ERR_AP_BEFORE_START, GK5_S_FAILURE,
+     "the authenticator was made before this acceptor's in-memory replay cache "
+     "began, so it may replay one accepted before a restart "
+     "(KRB_AP_ERR_REPEAT); a new AP-REQ is accepted"},
 };
 
 static void test_mapping_covers_every_code(void **state)

@@ -10,8 +10,10 @@
  *   - Every other line is `name = value`; names are [a-z0-9_]+ and appear
  *     at most once per block.
  *   - Every block has `source = ...` naming the RFC and section ("RFC 3962
- *     Appendix B") or the reference file it came from (a source that
- *     mentions shared/reference/; docs/design.md, "Reference data").
+ *     Appendix B"), the reference file it came from (a source that
+ *     mentions shared/reference/; docs/design.md, "Reference data"), or
+ *     the test program that captured it from a real peer (a source that
+ *     mentions "captured by tests/...": tests/vectors/mit_ap_req.txt).
  *   - A value is a "quoted string" (its bytes, no escapes: for ASCII
  *     passwords and salts), or hex (spaces between digits allowed; "-" or
  *     nothing = empty), or a decimal integer, as the field demands.
