@@ -12,6 +12,7 @@
  *   report.c       the table, the CSV and the text around them
  *   alloc_count.c  the heap allocation counter (malloc interposed)
  *   contexts.c     --contexts: many live contexts, gk5 beside MIT
+ *   accept.c       --accept: accepting AP-REQs, gk5_accept beside MIT
  */
 #ifndef GK5_BENCH_H
 #define GK5_BENCH_H
@@ -242,5 +243,12 @@ void print_csv(const struct config *cfg, const struct results *res);
  * of enctypes that failed. */
 int bench_contexts(gk5_mit_realm *realm, const int32_t *enctypes,
                    size_t n_enctypes, unsigned n);
+
+/* ---- accept.c ---- */
+
+/* n AP-REQs of each of cfg's enctypes accepted by gk5 and by MIT (and
+ * with cfg->threads > 1 the thread section), printed as a table; the
+ * number of enctypes that failed. */
+int bench_accept(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
 
 #endif /* GK5_BENCH_H */

@@ -7,7 +7,8 @@
  *
  * One process, one run: a throwaway MIT realm (support/realm/realm.c),
  * then for each enctype a session measured (run.c), then the report
- * (report.c), or with --contexts the many-contexts table (contexts.c).
+ * (report.c), or with --contexts the many-contexts table (contexts.c), or
+ * with --accept the acceptor table (accept.c).
  * bench.h lists the parts.
  */
 #include <errno.h>
@@ -30,6 +31,7 @@ static void bench_usage(FILE *f)
             "                 [--min-time SECONDS] [--sizes LIST] "
             "[--enctypes LIST]\n"
             "                 [--ops LIST] [--cpu-clock] [--contexts[=N]]\n"
+            "                 [--accept[=N]]\n"
             "\n"
             "Measure gk5 against MIT krb5 and the raw OpenSSL floor in one "
             "run.  A\nthrowaway MIT KDC on 127.0.0.1 (as `gk5 demo`) issues a "
@@ -70,6 +72,17 @@ static void bench_usage(FILE *f)
             "                    per first wrap + unwrap and per free, heap "
             "bytes per\n"
             "                    context, as ratios\n"
+            "  --accept[=N]      instead: N AP-REQs per enctype (default "
+            "10000; 1000 with\n"
+            "                    --quick), made by MIT's initiator, accepted "
+            "by gk5_accept\n"
+            "                    and by MIT's gss_accept_sec_context, replay "
+            "cache on and\n"
+            "                    off: us per accept, heap bytes per accepted "
+            "context,\n"
+            "                    allocations, as ratios; --threads N: N "
+            "threads on one\n"
+            "                    credential against one\n"
             "\n"
             "The full run takes several minutes.  Needs the MIT KDC programs: "
             "apt-get\ninstall krb5-kdc krb5-admin-server\n");
@@ -184,7 +197,8 @@ int main(int argc, char **argv)
         OPT_ENCTYPES,
         OPT_OPS,
         OPT_CPU_CLOCK,
-        OPT_CONTEXTS
+        OPT_CONTEXTS,
+        OPT_ACCEPT
     };
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
@@ -198,9 +212,11 @@ int main(int argc, char **argv)
         {"ops", required_argument, NULL, OPT_OPS},
         {"cpu-clock", no_argument, NULL, OPT_CPU_CLOCK},
         {"contexts", optional_argument, NULL, OPT_CONTEXTS},
+        {"accept", optional_argument, NULL, OPT_ACCEPT},
         {NULL, 0, NULL, 0},
     };
-    unsigned contexts = 0;
+    unsigned contexts = 0, accepts = 0;
+    bool accepts_given = false;
     struct config cfg;
     struct results res;
     gk5_mit_realm realm;
@@ -298,6 +314,18 @@ int main(int argc, char **argv)
                 contexts = v;
             }
             break;
+        case OPT_ACCEPT:
+            accepts = 10000;
+            if (optarg != NULL &&
+                (cli_parse_u32(optarg, &v) != 0 || v == 0 || v > 100000)) {
+                cli_error("bench: --accept takes 1..100000 (default 10000)");
+                return CLI_EXIT_USAGE;
+            }
+            if (optarg != NULL) {
+                accepts = v;
+                accepts_given = true;
+            }
+            break;
         case OPT_OPS:
             if (parse_ops(optarg, cfg.want_op) != 0) {
                 return CLI_EXIT_USAGE;
@@ -307,6 +335,11 @@ int main(int argc, char **argv)
         default:
             return cli_option_error("bench", c, argv);
         }
+    }
+    if (contexts > 0 && accepts > 0) {
+        cli_error("bench: --contexts and --accept are separate runs: one "
+                  "at a time");
+        return CLI_EXIT_USAGE;
     }
     if (optind < argc) {
         cli_error("bench: unexpected argument '%s'", argv[optind]);
@@ -326,6 +359,9 @@ int main(int argc, char **argv)
         }
         if (!threads_given) {
             cfg.threads = 0;
+        }
+        if (!accepts_given && accepts > 0) {
+            accepts = 1000;
         }
     }
     if (cfg.n_sizes == 0) {
@@ -363,6 +399,13 @@ int main(int argc, char **argv)
                                 cfg.quick ? 200 : contexts);
         gk5_mit_realm_stop(&realm);
         printf("\n%.0f s in all (the KDC is stopped).\n", now_s() - t0);
+        return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    }
+    if (accepts > 0) {
+        failed = bench_accept(&cfg, &realm, accepts);
+        gk5_mit_realm_stop(&realm);
+        printf("\n%.0f s in all (the KDC is stopped).%s\n", now_s() - t0,
+               failed != 0 ? "  SOME ENCTYPES FAILED." : "");
         return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     }
     for (size_t i = 0; i < cfg.n_enctypes; i++) {

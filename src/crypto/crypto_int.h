@@ -200,6 +200,15 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk,
  * Wrap tokens carry a confounder that src/mech makes itself.) */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
                                                  const uint8_t *given);
+/* len random bytes (at most 512) from the calling thread's pool of
+ * RAND_bytes output (confounder.c): what a confounder costs, and no system
+ * call but one per refill (OpenSSL's DRBG checks the process ID on every
+ * call).  Each byte is wiped from the pool as it is taken; a forked child
+ * never gets its parent's.  given: a copy of it instead (the test seam).
+ * (Also declared in profile.h; exposed here for the acceptor's subkeys and
+ * sequence numbers.) */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_pooled_confounder(uint8_t *dst, size_t len,
+                                                   const uint8_t *given);
 /* The zero padding RFC 3961 encryption adds after len plaintext bytes
  * (DES3: up to a whole block; 0 for the CTS enctypes).  (Also declared in
  * profile.h; exposed here for the Kerberos messages src/krb5 encrypts.) */

@@ -470,7 +470,7 @@ static uint32_t choose_key(struct accept_state *st, bool mutual,
         return err;
     }
     st->ctx_et = neg != NULL ? neg : base_et;
-    err = gk5i_fill_confounder(rnd, st->ctx_et->keygen_bytes, NULL);
+    err = gk5i_pooled_confounder(rnd, st->ctx_et->keygen_bytes, NULL);
     if (err == GK5_OK) {
         err =
             gk5_c_random_to_key(st->ctx_et->num, rnd, st->ctx_et->keygen_bytes,
@@ -890,7 +890,7 @@ uint32_t gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred,
     if (mutual) {
         uint8_t rnd[4];
 
-        err = gk5i_fill_confounder(rnd, sizeof(rnd), NULL);
+        err = gk5i_pooled_confounder(rnd, sizeof(rnd), NULL);
         if (err != GK5_OK) {
             goto cleanup;
         }
