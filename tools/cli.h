@@ -31,6 +31,7 @@ int gk5_cli_mic(int argc, char **argv);
 int gk5_cli_verify(int argc, char **argv);
 int gk5_cli_inspect(int argc, char **argv); /* cli_inspect.c */
 int gk5_cli_ctx(int argc, char **argv);     /* cli_ctx.c */
+int gk5_cli_accept(int argc, char **argv);  /* cli_accept.c */
 #ifdef GK5_HAVE_MIT
 int gk5_cli_demo(int argc, char **argv);    /* demo.c */
 int gk5_cli_interop(int argc, char **argv); /* cli_interop.c */

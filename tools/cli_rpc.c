@@ -653,6 +653,7 @@ enum {
     OPT_KEYTAB,
     OPT_PRINCIPAL,
     OPT_WINDOW,
+    OPT_ESTABLISH,
 };
 
 /* ping and echo share one table; ping refuses echo's own options. */
@@ -1510,7 +1511,7 @@ static void serve_usage(FILE *f)
             "[--version N]\n"
             "                     [--sec LIST] [--keytab FILE] "
             "[--principal SERVICE@HOST]\n"
-            "                     [--window N]\n"
+            "                     [--window N] [--establish native|mit]\n"
             "\n"
             "Serve the echo program over TCP with gk5's RPCSEC_GSS server "
             "until SIGTERM\nor SIGINT:\n"
@@ -1546,6 +1547,15 @@ static void serve_usage(FILE *f)
             "                        default: any key in the keytab\n"
             "  --window N            the RPCSEC_GSS sequence window, "
             "1..1024; default 128\n"
+            "  --establish native|mit\n"
+            "                        how contexts are accepted: native, "
+            "gk5's own acceptor\n"
+            "                        (one leg: the AP-REP answers INIT; "
+            "a replay cache in\n"
+            "                        memory), or mit, MIT's "
+            "gss_accept_sec_context, the\n"
+            "                        context then moved into gk5; "
+            "default native\n"
             "\nExit status: 0 stopped by a signal; 1 it could not start (bad "
             "keytab, port\nin use, ...) or failed; 2 bad usage.\n");
 }
@@ -1610,6 +1620,7 @@ static int rpc_serve(int argc, char **argv)
         {"keytab", required_argument, NULL, OPT_KEYTAB},
         {"principal", required_argument, NULL, OPT_PRINCIPAL},
         {"window", required_argument, NULL, OPT_WINDOW},
+        {"establish", required_argument, NULL, OPT_ESTABLISH},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -1672,6 +1683,17 @@ static int rpc_serve(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             opts.window = window;
+            break;
+        case OPT_ESTABLISH:
+            if (strcmp(optarg, "native") == 0) {
+                opts.establish = GK5_RPC_ESTABLISH_NATIVE;
+            } else if (strcmp(optarg, "mit") == 0) {
+                opts.establish = GK5_RPC_ESTABLISH_MIT;
+            } else {
+                cli_error("rpc serve: --establish: '%s' is not native or mit",
+                          optarg);
+                return CLI_EXIT_USAGE;
+            }
             break;
         default:
             return cli_option_error("rpc serve", c, argv);
@@ -1736,8 +1758,10 @@ static int rpc_serve(int argc, char **argv)
     signals_set = true;
 
     format_prog(prog.prog, progs, sizeof(progs));
-    printf("gk5 rpc serve: listening on %s program %s version %u (sec %s)\n",
-           bound, progs, prog.vers, sectext);
+    printf("gk5 rpc serve: listening on %s program %s version %u (sec %s, "
+           "establish %s)\n",
+           bound, progs, prog.vers, sectext,
+           opts.establish == GK5_RPC_ESTABLISH_MIT ? "mit" : "native");
     if (fflush(stdout) != 0) {
         cli_error("rpc serve: cannot write to standard output");
         goto cleanup;
@@ -1771,8 +1795,9 @@ static void rpc_usage(FILE *f)
     fprintf(f, "Usage: gk5 rpc ping|serve|echo [options]\n"
                "\n"
                "RPCSEC_GSS (RFC 2203) over TCP with gk5 doing every "
-               "per-message operation\n(contexts are established by MIT's "
-               "GSS-API):\n"
+               "per-message operation\n(the client establishes contexts "
+               "with MIT's GSS-API, the server accepts them\nwith gk5's "
+               "own acceptor, or MIT's with --establish mit):\n"
                "  ping    connect, establish the flavour, call procedure 0 "
                "(NULL)\n"
                "  serve   the echo program (NULL, ECHO, WHOAMI, SINK, "

@@ -34,6 +34,8 @@ static const struct command commands[] = {
     {"inspect", gk5_cli_inspect, "decode a token's header, without keys"},
     {"ctx", gk5_cli_ctx,
      "context files: make a gssd buffer from a key, show, convert"},
+    {"accept", gk5_cli_accept,
+     "accept an AP-REQ with a keytab (gk5's acceptor): a context file"},
 #ifdef GK5_HAVE_MIT
     {"demo", gk5_cli_demo,
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},

@@ -324,10 +324,10 @@ typedef struct gk5_rpc_call gk5_rpc_call;
 
 /**
  * Make a server.  The acceptor credential is acquired now (not when no
- * RPCSEC_GSS service is allowed).  With GK5_RPC_ESTABLISH_NATIVE this
- * returns in the second after the one its replay cache began in (so up to
- * a second later): a new replay cache refuses authenticators stamped in
- * that second or before, which a process before it may have accepted.
+ * RPCSEC_GSS service is allowed).  With GK5_RPC_ESTABLISH_NATIVE its
+ * replay cache is in memory: for one clock skew it refuses authenticators
+ * stamped before it was made (GK5_ERR_AP_BEFORE_START), which a process
+ * before it may have accepted.
  *
  * @param[in]  opts  Options, or NULL for the defaults.
  * @param[out] out   The server, for gk5_rpc_server_free().

@@ -212,8 +212,7 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_pooled_confounder(uint8_t *dst, size_t len,
 /* The zero padding RFC 3961 encryption adds after len plaintext bytes
  * (DES3: up to a whole block; 0 for the CTS enctypes).  (Also declared in
  * profile.h; exposed here for the Kerberos messages src/krb5 encrypts.) */
-GK5_HIDDEN size_t gk5i_padding_length(const struct gk5_enctype *et,
-                                      size_t len);
+GK5_HIDDEN size_t gk5i_padding_length(const struct gk5_enctype *et, size_t len);
 
 /* Test and bench seam: turn the paths beside OpenSSL's EVP layer -- AES on
  * AES-NI with one-pass RFC 3962 sealing (src/crypto/aesni_sha1_onepass.c),
@@ -246,5 +245,12 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_cts_raw(int32_t enctype, const uint8_t *key,
 #define GK5_NFOLD_MAX 64
 GK5_HIDDEN GK5_WUR bool gk5i_nfold(const uint8_t *in, size_t in_len,
                                    uint8_t *out, size_t out_len);
+/* The same for a public constant -- a key usage and its kind byte (RFC
+ * 3961 5.3), never a secret: key derivation folds the same few constants
+ * over and over (an accepted context derives eighteen keys), so the
+ * results of constants up to 8 bytes folded to at most a block are
+ * remembered per thread. */
+GK5_HIDDEN GK5_WUR bool gk5i_nfold_constant(const uint8_t *in, size_t in_len,
+                                            uint8_t *out, size_t out_len);
 
 #endif /* GK5_CRYPTO_INT_H */

@@ -69,7 +69,7 @@ uint32_t gk5i_kdf_rfc3961(const struct gk5_enctype *et, const uint8_t *key,
 
     if (key_len != et->key_bytes || out_len != et->key_bytes ||
         constant_len == 0 || et->block_bytes > sizeof(folded) ||
-        !gk5i_nfold(constant, constant_len, folded, et->block_bytes)) {
+        !gk5i_nfold_constant(constant, constant_len, folded, et->block_bytes)) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
     params[0] = OSSL_PARAM_construct_utf8_string(
@@ -287,6 +287,12 @@ struct kdf_base {
 #endif
     EVP_CIPHER_CTX *cbc; /* RFC 3961 DR in OpenSSL */
     EVP_MAC_CTX *cmac;   /* RFC 6803 */
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    /* RFC 6803 on the low-level Camellia: EVP_MAC's CMAC spends most of a
+     * derivation looking up its parameters by name (an accepted Camellia
+     * context derives eighteen keys). */
+    struct gk5i_camellia_cmac *ccmac;
+#endif
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     struct gk5i_hmac *hmac; /* RFC 8009 */
 #endif
@@ -299,6 +305,9 @@ static void base_free(struct kdf_base *b)
 #endif
     EVP_CIPHER_CTX_free(b->cbc);
     EVP_MAC_CTX_free(b->cmac);
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    gk5i_camellia_cmac_free(b->ccmac);
+#endif
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
     gk5i_hmac_free(b->hmac);
 #endif
@@ -336,6 +345,11 @@ static GK5_WUR uint32_t base_init(struct kdf_base *b,
         if (owned) {
             EVP_CIPHER_free(cipher);
         }
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    } else if (et->profile == &gk5i_profile_rfc6803 && gk5i_fastpaths_on() &&
+               !gk5i_openssl_only_on()) {
+        ret = gk5i_camellia_cmac_new(key, key_len, &b->ccmac);
+#endif
     } else if (et->profile == &gk5i_profile_rfc6803) {
         EVP_MAC *mac = gk5i_mac_get("CMAC", &owned);
         OSSL_PARAM params[2];
@@ -385,7 +399,8 @@ static GK5_WUR uint32_t base_dr(struct kdf_base *b, const uint8_t *constant,
         return GK5_ERR_INVALID_ARGUMENT;
     }
     memset(buf, 0, sizeof(buf));
-    if (constant_len == 0 || !gk5i_nfold(constant, constant_len, buf, bs)) {
+    if (constant_len == 0 ||
+        !gk5i_nfold_constant(constant, constant_len, buf, bs)) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
 #ifdef GK5_HAVE_ONEPASS
@@ -429,6 +444,20 @@ static GK5_WUR uint32_t base_cmac(struct kdf_base *b, const uint8_t *constant,
         size_t k;
 
         store_be32(num, i);
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+        if (b->ccmac != NULL) {
+            gk5i_camellia_cmac_init(b->ccmac);
+            gk5i_camellia_cmac_update(b->ccmac, k_prev, bs);
+            gk5i_camellia_cmac_update(b->ccmac, num, sizeof(num));
+            gk5i_camellia_cmac_update(b->ccmac, constant, constant_len);
+            gk5i_camellia_cmac_update(b->ccmac, tail, sizeof(tail));
+            gk5i_camellia_cmac_final(b->ccmac, k_prev);
+            k = out_len - done < bs ? out_len - done : bs;
+            memcpy(out + done, k_prev, k);
+            done += k;
+            continue;
+        }
+#endif
         if (!EVP_MAC_init(b->cmac, NULL, 0, NULL) ||
             !EVP_MAC_update(b->cmac, k_prev, bs) ||
             !EVP_MAC_update(b->cmac, num, sizeof(num)) ||
@@ -501,7 +530,11 @@ static GK5_WUR uint32_t base_derive(struct kdf_base *b, const uint8_t *constant,
     if (b->cbc != NULL) {
         return base_dr(b, constant, constant_len, out, out_len);
     }
-    if (b->cmac != NULL) {
+    if (b->cmac != NULL
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+        || b->ccmac != NULL
+#endif
+    ) {
         return base_cmac(b, constant, constant_len, out, out_len);
     }
 #ifdef GK5_HAVE_LOWLEVEL_HMAC

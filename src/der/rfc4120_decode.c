@@ -687,7 +687,7 @@ uint32_t gk5i_decode_ticket(const uint8_t *in, size_t len,
     uint32_t ret;
 
     if (out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     ret = start(&r, in, len, out);
     if (ret != GK5_OK) {
@@ -696,7 +696,7 @@ uint32_t gk5i_decode_ticket(const uint8_t *in, size_t len,
     ret = end(&r, decode_ticket(&r, 0, out));
 cleanup:
     if (ret != GK5_OK && out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     return ret;
 }
@@ -708,7 +708,7 @@ uint32_t gk5i_decode_enc_tkt_part(const uint8_t *in, size_t len,
     uint32_t ret;
 
     if (out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     ret = start(&r, in, len, out);
     if (ret != GK5_OK) {
@@ -717,7 +717,7 @@ uint32_t gk5i_decode_enc_tkt_part(const uint8_t *in, size_t len,
     ret = end(&r, decode_enc_tkt_part(&r, 0, out));
 cleanup:
     if (ret != GK5_OK && out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     return ret;
 }
@@ -729,7 +729,7 @@ uint32_t gk5i_decode_authenticator(const uint8_t *in, size_t len,
     uint32_t ret;
 
     if (out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     ret = start(&r, in, len, out);
     if (ret != GK5_OK) {
@@ -738,7 +738,7 @@ uint32_t gk5i_decode_authenticator(const uint8_t *in, size_t len,
     ret = end(&r, decode_authenticator(&r, 0, out));
 cleanup:
     if (ret != GK5_OK && out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     return ret;
 }
@@ -750,7 +750,7 @@ uint32_t gk5i_decode_ap_req(const uint8_t *in, size_t len,
     uint32_t ret;
 
     if (out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     ret = start(&r, in, len, out);
     if (ret != GK5_OK) {
@@ -759,7 +759,7 @@ uint32_t gk5i_decode_ap_req(const uint8_t *in, size_t len,
     ret = end(&r, decode_ap_req(&r, 0, out));
 cleanup:
     if (ret != GK5_OK && out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     return ret;
 }
@@ -771,7 +771,7 @@ uint32_t gk5i_decode_ap_rep(const uint8_t *in, size_t len,
     uint32_t ret;
 
     if (out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     ret = start(&r, in, len, out);
     if (ret != GK5_OK) {
@@ -780,7 +780,7 @@ uint32_t gk5i_decode_ap_rep(const uint8_t *in, size_t len,
     ret = end(&r, decode_ap_rep(&r, 0, out));
 cleanup:
     if (ret != GK5_OK && out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     return ret;
 }
@@ -792,7 +792,7 @@ uint32_t gk5i_decode_enc_ap_rep_part(const uint8_t *in, size_t len,
     uint32_t ret;
 
     if (out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     ret = start(&r, in, len, out);
     if (ret != GK5_OK) {
@@ -801,7 +801,7 @@ uint32_t gk5i_decode_enc_ap_rep_part(const uint8_t *in, size_t len,
     ret = end(&r, decode_enc_ap_rep_part(&r, 0, out));
 cleanup:
     if (ret != GK5_OK && out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     return ret;
 }
@@ -813,7 +813,7 @@ uint32_t gk5i_decode_krb_error(const uint8_t *in, size_t len,
     uint32_t ret;
 
     if (out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     ret = start(&r, in, len, out);
     if (ret != GK5_OK) {
@@ -822,7 +822,7 @@ uint32_t gk5i_decode_krb_error(const uint8_t *in, size_t len,
     ret = end(&r, decode_krb_error(&r, 0, out));
 cleanup:
     if (ret != GK5_OK && out != NULL) {
-        memset(out, 0, sizeof(*out));
+        zap(out, sizeof(*out));
     }
     return ret;
 }
@@ -879,7 +879,7 @@ uint32_t gk5i_authz_next(struct gk5i_view ad, size_t *pos, bool *more,
     ret = decode_type_and_octets(&elem, 1, ad_type, ad_data);
     if (ret != GK5_OK) {
         *ad_type = 0;
-        memset(ad_data, 0, sizeof(*ad_data));
+        zap(ad_data, sizeof(*ad_data));
         return ret;
     }
     *pos = (size_t)(elem.p - ad.p);

@@ -903,8 +903,9 @@ uint32_t gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred,
         const struct gk5i_view c = st.req.authenticator.cipher;
         size_t tag_len = st.ses_et->mac_bytes;
 
-        err = gk5i_rcache_check_store(cred->rc, c.p + c.len - tag_len, tag_len,
-                                      st.auth.ctime, (time_t)now);
+        err =
+            gk5i_rcache_check_store(cred->rc, c.p + c.len - tag_len, tag_len,
+                                    st.auth.ctime, st.auth.cusec, (time_t)now);
         if (err != GK5_OK) {
             goto cleanup;
         }
@@ -985,5 +986,5 @@ GK5_EXPORT void gk5_accept_info_release(gk5_accept_info *info)
     free(info->acceptor);
     /* The PAC may name groups: wiped like any output. */
     gk5_buffer_release(&info->authorization_data);
-    memset(info, 0, sizeof(*info));
+    zap(info, sizeof(*info));
 }

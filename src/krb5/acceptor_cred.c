@@ -156,7 +156,11 @@ GK5_EXPORT uint32_t gk5_acceptor_cred_new(uint32_t *minor,
         ro.skew = cred->skew;
         ro.max_entries = opts->rcache_max;
         ro.path = opts->rcache_file;
-        err = gk5i_rcache_new(&ro, time(NULL), &cred->rc);
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        err = gk5i_rcache_new(&ro, ts.tv_sec, (uint32_t)(ts.tv_nsec / 1000),
+                              &cred->rc);
         if (err != GK5_OK) {
             goto cleanup;
         }

@@ -166,7 +166,7 @@ GK5_HIDDEN bool gk5i_keytab_has_principal(const struct gk5i_keytab *kt,
  * (16 tag bytes and an 8-byte expiry), under an OFD lock, and the file's
  * unexpired entries are read when the cache is made, so a restarted
  * process refuses what it accepted before.  Without a file, a fresh cache
- * refuses, for one skew after it was made, authenticators whose ctime is
+ * refuses, for one skew after it was made, authenticators stamped at or
  * before that moment (docs/design.md, "The replay cache"). */
 struct gk5i_rcache_opts {
     uint32_t skew;      /* seconds; 0: 300 */
@@ -180,17 +180,19 @@ struct gk5i_rcache;
 /* GK5_OK, GK5_ERR_NOMEM, GK5_ERR_RCACHE_IO (the file cannot be opened,
  * locked or read), GK5_ERR_INVALID_ARGUMENT. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_rcache_new(const struct gk5i_rcache_opts *o,
-                                            time_t now,
+                                            time_t now, uint32_t now_usec,
                                             struct gk5i_rcache **out);
 /* Check tag and, if new, store it until ctime + skew.  Call only after the
  * authenticator passed its integrity check.  GK5_OK (stored),
- * GK5_ERR_AP_REPEAT (seen, or from before a memory-only cache began),
- * GK5_ERR_RCACHE_FULL, GK5_ERR_RCACHE_IO (the append failed: not stored,
- * and the AP-REQ is to be refused). */
+ * GK5_ERR_AP_REPEAT (seen), GK5_ERR_AP_BEFORE_START (a memory-only cache:
+ * ctime and cusec at or before the moment it was made, within one skew of
+ * it), GK5_ERR_RCACHE_FULL, GK5_ERR_RCACHE_IO (the append failed: not
+ * stored, and the AP-REQ is to be refused), GK5_ERR_INVALID_ARGUMENT. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_rcache_check_store(struct gk5i_rcache *rc,
                                                     const uint8_t *tag,
                                                     size_t tag_len,
-                                                    int64_t ctime, time_t now);
+                                                    int64_t ctime,
+                                                    uint32_t cusec, time_t now);
 /* How many live entries (for tests and traces). */
 GK5_HIDDEN size_t gk5i_rcache_count(struct gk5i_rcache *rc, time_t now);
 GK5_HIDDEN void gk5i_rcache_free(struct gk5i_rcache *rc);

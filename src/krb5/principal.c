@@ -110,7 +110,7 @@ void gk5i_name_free(struct gk5i_name *n)
         return;
     }
     gk5i_free(n->buf);
-    memset(n, 0, sizeof(*n));
+    zap(n, sizeof(*n));
 }
 
 /* Public bytes (names), not secrets: plain memcmp. */

@@ -96,9 +96,11 @@ struct gk5i_rcache {
     int64_t base;
     uint64_t k0, k1; /* the hash secret */
 
-    /* Refuse ctime <= created until created + skew (see rc_guarded). */
+    /* Refuse (ctime, cusec) <= (created, created_usec) until created +
+     * skew (see rc_guarded). */
     bool guard;
     int64_t created;
+    uint32_t created_usec;
 
     /* The file (fd -1: memory only).  The rest only under file_mu, which
      * is taken before any shard lock. */
@@ -194,7 +196,7 @@ static enum rc_find rc_find(const struct gk5i_rcache *rc, struct rc_shard *sh,
             if (fr == NULL) {
                 fr = s;
             }
-        } else if (memcmp(s->tag, key, GK5I_RCACHE_TAG_BYTES) == 0) {
+        } else if (gk5i_equal_ct(s->tag, key, GK5I_RCACHE_TAG_BYTES)) {
             return RC_FOUND;
         }
         if (++i == sh->n) {
@@ -589,7 +591,7 @@ cleanup:
 /* ---- the interface ---- */
 
 uint32_t gk5i_rcache_new(const struct gk5i_rcache_opts *o, time_t now,
-                         struct gk5i_rcache **out)
+                         uint32_t now_usec, struct gk5i_rcache **out)
 {
     struct gk5i_rcache *rc = NULL;
     uint8_t secret[16];
@@ -611,6 +613,7 @@ uint32_t gk5i_rcache_new(const struct gk5i_rcache_opts *o, time_t now,
         o->max_entries != 0 ? o->max_entries : GK5I_RCACHE_DEFAULT_MAX;
     rc->base = (int64_t)now - 1;
     rc->created = now;
+    rc->created_usec = now_usec;
     rc->guard = true;
     rc->compact_at = RC_COMPACT_MIN;
 
@@ -676,21 +679,24 @@ cleanup:
  * tell a replay of an authenticator it accepted before.  The RFC's answer,
  * refusing every authenticator for one skew after a restart, would lock
  * out every client that reconnects at once.  Those that matter are the
- * authenticators made before this cache began: refuse them (ctime <=
- * created: within the creation second either is possible) until they fall
- * outside the skew anyway.  An authenticator stamped later was made after
- * the old process died -- unless the client's clock runs ahead of ours,
- * the residue this trades for availability; a cache with a file, which
- * holds what was accepted, needs no guard.
+ * authenticators made before this cache began: refuse them (ctime and
+ * cusec at or before the moment it was made, to the microsecond) until
+ * they fall outside the skew anyway.  An authenticator stamped later was
+ * made after the old process died -- unless the client's clock runs ahead
+ * of ours, the residue this trades for availability; a cache with a file,
+ * which holds what was accepted, needs no guard.
  */
-static bool rc_guarded(const struct gk5i_rcache *rc, int64_t ctime, int64_t now)
+static bool rc_guarded(const struct gk5i_rcache *rc, int64_t ctime,
+                       uint32_t cusec, int64_t now)
 {
     return rc->guard && now <= rc->created + (int64_t)rc->skew &&
-           ctime <= rc->created;
+           (ctime < rc->created ||
+            (ctime == rc->created && cusec <= rc->created_usec));
 }
 
 uint32_t gk5i_rcache_check_store(struct gk5i_rcache *rc, const uint8_t *tag,
-                                 size_t tag_len, int64_t ctime, time_t now)
+                                 size_t tag_len, int64_t ctime, uint32_t cusec,
+                                 time_t now)
 {
     uint8_t key[GK5I_RCACHE_TAG_BYTES];
     int64_t exp;
@@ -699,7 +705,7 @@ uint32_t gk5i_rcache_check_store(struct gk5i_rcache *rc, const uint8_t *tag,
     if (rc == NULL || tag == NULL || tag_len == 0) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    if (rc_guarded(rc, ctime, now)) {
+    if (rc_guarded(rc, ctime, cusec, now)) {
         return GK5_ERR_AP_BEFORE_START;
     }
     rc_key(key, tag, tag_len);

@@ -13,21 +13,6 @@
 
 #include "rpcsec/accept_native.h"
 
-/* Return in the second after made (wall clock). */
-static void wait_past_second(time_t made)
-{
-    struct timespec now;
-
-    while (clock_gettime(CLOCK_REALTIME, &now) == 0 && now.tv_sec <= made) {
-        struct timespec rest = {0, 1000000000L - now.tv_nsec + 1000000L};
-
-        if (rest.tv_nsec >= 1000000000L) {
-            rest.tv_nsec = 999999999L;
-        }
-        (void)nanosleep(&rest, NULL);
-    }
-}
-
 int gk5i_rpc_native_cred(const gk5_rpc_server_options *opts,
                          gk5_acceptor_cred **out, gk5_rpc_error *err)
 {
@@ -43,12 +28,6 @@ int gk5i_rpc_native_cred(const gk5_rpc_server_options *opts,
     ao.principal = opts->principal;
     major = gk5_acceptor_cred_new(&minor, &ao, out);
     if (!GK5_ERROR(major)) {
-        /* A new replay cache takes an authenticator stamped in the second
-         * it was made, or before, for the replay of one that an earlier
-         * process accepted (the restart guard, src/krb5/rcache.c, which
-         * counts whole seconds): every client that connects in this
-         * second would be refused.  The server is ready in the next. */
-        wait_past_second(time(NULL));
         return 0;
     }
     (void)snprintf(

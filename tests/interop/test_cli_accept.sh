@@ -39,8 +39,8 @@ cd "$work" || exit 1
 KT=$dir/service.keytab
 CLIENT=gk5-client@GK5.TEST
 TARGET=gk5@localhost
-mit=("$MIT_INITIATOR" --target $TARGET --client-keytab "$dir/client.keytab"
-    --principal $CLIENT)
+mit=("$MIT_INITIATOR" --target "$TARGET" --client-keytab "$dir/client.keytab"
+    --principal "$CLIENT")
 printf 'a message from MIT to gk5' >msg
 printf 'and one from gk5 to MIT' >msg2
 
@@ -86,10 +86,6 @@ expect_usage() {
 
 # ---- the replay cache files ----
 
-# A new replay cache refuses, for one clock skew, an AP-REQ made before it
-# or in the second it was made (the restart guard, src/krb5/rcache.c): the
-# files are made first, by runs that refuse an empty token, and the
-# AP-REQs a second later.
 : >empty
 mkdir -m 0700 xdg
 g accept --keytab "$KT" --in empty --out x --ctx y --rcache rcache
@@ -108,7 +104,6 @@ if [ -s xdg/gk5/accept.rcache ] &&
 else
     not_ok "the default replay cache: $(ls -la xdg xdg/gk5 2>&1 | head -c 300)"
 fi
-sleep 1.1
 
 # ---- MIT's initiator, mutual authentication ----
 
@@ -232,13 +227,16 @@ if [ $rc -eq 1 ] && grep -q 'REPEAT' err && [ -e aprep-nm2 ] &&
 else
     not_ok "no mutual authentication, again: exit $rc: $(head -c 300 err)"
 fi
-g accept --keytab "$KT" --in apreq-nm --out x --ctx y --rcache fresh.rcache
-if [ $rc -eq 1 ] && grep -q 'REPEAT' err && grep -q 'is new' err; then
-    ok "a new replay cache refuses an AP-REQ made before it, and says why"
+# A file holds what was accepted: a new one takes an AP-REQ made before
+# it (only a replay cache in memory has a restart guard).
+g accept --keytab "$KT" --in apreq-nm --out aprep-new --ctx ctx-new \
+    --rcache new.rcache
+if [ $rc -eq 0 ] && grep -qx "initiator: $CLIENT" out; then
+    ok "a new --rcache file takes an AP-REQ made before it"
 else
-    not_ok "a new replay cache and an older AP-REQ: exit $rc: $(head -c 300 err)"
+    not_ok "a new --rcache file and an older AP-REQ: exit $rc: $(head -c 300 err)"
 fi
-mkdir -m 0700 -p xdg2/gk5 && ln -s "$work/elsewhere" xdg2/gk5/accept.rcache
+mkdir -m 0700 xdg2 xdg2/gk5 && ln -s "$work/elsewhere" xdg2/gk5/accept.rcache
 XDG_RUNTIME_DIR=$work/xdg2 g accept --keytab "$KT" --in apreq-nm \
     --out aprep-nm3 --ctx ctx-nm3
 if [ $rc -eq 1 ] && [ ! -e elsewhere ] && grep -q 'replay cache' err; then

@@ -9,6 +9,11 @@
 # KRB5_CONFIG): gk5-client@GK5.TEST in client.keytab, gk5/localhost in
 # service.keytab, every enctype in supported_enctypes, allow_rc4 on.
 #
+# gk5's server accepts contexts with gk5's own acceptor unless told
+# otherwise (`gk5 rpc serve` without --establish: its listening line says
+# "establish native"); two more gk5 servers, started with --establish
+# native and --establish mit, serve the cells that name them.
+#
 # Pairs, for sys, krb5, krb5i and krb5p:
 #   gk5 client     -> gk5 server      ping, echo 1 KiB and 1 MiB (and 4 MiB
 #                                     for krb5i/krb5p), sink and source
@@ -16,6 +21,10 @@
 #   gk5 client     -> libtirpc server ping, echo 1 KiB and 128 KiB
 #   libtirpc client-> gk5 server      ping, echo 1 KiB and 128 KiB, WHOAMI
 #   libtirpc client-> libtirpc server the same (proves the peers themselves)
+#   libtirpc client-> gk5 server --establish native: ping, echo, WHOAMI for
+#                                     krb5, krb5i, krb5p; --establish mit:
+#                                     the same for krb5p, for comparison,
+#                                     and gk5's client to it
 # then every enctype the KDC issues (gk5's client with --enctype against
 # both servers; libtirpc's client with a KRB5_CONFIG of ours in front of the
 # realm's, and with no override: which one its default negotiates), an
@@ -310,9 +319,31 @@ server_cell gk5srv "gk5 rpc serve starts" \
     "$GK5" rpc serve --listen 127.0.0.1:0 --keytab "$SERVICE_KT" \
     --principal $TARGET
 GK5_PID=$PID GK5_PORT=$PORT
+if [ -n "$GK5_PORT" ]; then
+    if grep -q 'establish native)' "$WORK/gk5srv.out"; then
+        ok "gk5 rpc serve accepts with gk5's own acceptor by default"
+    else
+        not_ok "gk5 rpc serve accepts with gk5's own acceptor by default"
+        diag <"$WORK/gk5srv.out"
+    fi
+fi
 server_cell tirpcsrv "tirpc_server (libtirpc svc_auth_gss) starts" \
     "$TIRPC_SERVER" --port 0 --keytab "$SERVICE_KT" --principal $TARGET
 TIRPC_PID=$PID TIRPC_PORT=$PORT
+NATIVE_PORT="" MIT_PORT=""
+if [ "${GK5_RPC_CELLS:-all}" = all ]; then
+    server_cell gk5native "gk5 rpc serve --establish native starts" \
+        "$GK5" rpc serve --listen 127.0.0.1:0 --keytab "$SERVICE_KT" \
+        --principal $TARGET --sec krb5,krb5i,krb5p --establish native
+    NATIVE_PID=$PID NATIVE_PORT=$PORT
+    server_cell gk5mit "gk5 rpc serve --establish mit starts" \
+        "$GK5" rpc serve --listen 127.0.0.1:0 --keytab "$SERVICE_KT" \
+        --principal $TARGET --sec krb5,krb5i,krb5p --establish mit
+    MIT_PID=$PID MIT_PORT=$PORT
+    cell "gk5 rpc serve --establish other: refused, naming the option" \
+        --fail --grep "establish: 'other' is not native or mit" -- \
+        "$GK5" rpc serve --listen 127.0.0.1:0 --establish other
+fi
 
 CELLS=${GK5_RPC_CELLS:-all}
 if [ "$CELLS" = all ]; then
@@ -339,7 +370,7 @@ if [ -n "$GK5_PORT" ]; then
 fi
 
 # libtirpc with itself first: it proves the peers before gk5 meets them.
-for pair in "libtirpc:$TIRPC_PORT" "gk5:$GK5_PORT"; do
+for pair in "libtirpc:$TIRPC_PORT" "gk5 (native by default):$GK5_PORT"; do
     name=${pair%%:*} port=${pair#*:}
     [ -n "$port" ] || continue
     for s in $SECS; do
@@ -353,6 +384,24 @@ for pair in "libtirpc:$TIRPC_PORT" "gk5:$GK5_PORT"; do
     cell "$p: krb5i echo 1 MiB is beyond libtirpc's client (256 KiB record buffer)" --skip77 -- \
         cmd_tirpc "$port" krb5i --size 1m --calls 1
 done
+
+# libtirpc's client (MIT's initiator) against gk5's acceptor, named on the
+# command line; then MIT's acceptor in gk5's server, for comparison.
+if [ -n "$NATIVE_PORT" ]; then
+    for s in krb5 krb5i krb5p; do
+        p="libtirpc client -> gk5 server --establish native, $s"
+        cell "$p: ping" -- cmd_tirpc "$NATIVE_PORT" "$s" --proc null --calls 3
+        cell "$p: echo 1 KiB x 50" -- cmd_tirpc "$NATIVE_PORT" "$s" --size 1024 --calls 50
+        cell "$p: WHOAMI" --grep "$(whoami_re "$s")" -- cmd_tirpc "$NATIVE_PORT" "$s" --proc whoami
+    done
+fi
+if [ -n "$MIT_PORT" ]; then
+    p="libtirpc client -> gk5 server --establish mit, krb5p"
+    cell "$p: echo 1 KiB x 50" -- cmd_tirpc "$MIT_PORT" krb5p --size 1024 --calls 50
+    cell "$p: WHOAMI" --grep "$(whoami_re krb5p)" -- cmd_tirpc "$MIT_PORT" krb5p --proc whoami
+    cell "gk5 client -> gk5 server --establish mit, krb5i: echo 1 MiB x 4" -- \
+        cmd_gk5 echo "$MIT_PORT" krb5i --size 1m --calls 4
+fi
 
 if [ -n "$TIRPC_PORT" ]; then
     for s in $SECS; do
@@ -455,6 +504,8 @@ fi
 # ---- shutdown ----
 
 [ -n "$GK5_PORT" ] && stop_cell "$GK5_PID" "gk5 rpc serve exits 0 on SIGTERM" gk5srv
+[ -n "$NATIVE_PORT" ] && stop_cell "$NATIVE_PID" "gk5 rpc serve --establish native exits 0 on SIGTERM" gk5native
+[ -n "$MIT_PORT" ] && stop_cell "$MIT_PID" "gk5 rpc serve --establish mit exits 0 on SIGTERM" gk5mit
 [ -n "$TIRPC_PORT" ] && stop_cell "$TIRPC_PID" "tirpc_server exits 0 on SIGTERM" tirpcsrv
 
 note "$N cells, $FAILED failed, $(($(date +%s) - T_START)) s"

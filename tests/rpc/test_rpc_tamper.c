@@ -24,7 +24,13 @@
  * results buffer (filled with a canary) is untouched
  * by every failure gk5 detects; the next call on the same AUTH works.  And
  * the server drops a replayed call (RFC 2203 5.3.3.1): a call record the
- * client sent, sent again on a socket of its own, gets no reply.
+ * client sent, sent again on a socket of its own, gets no reply.  A
+ * replayed RPCSEC_GSS_INIT is refused in its rpc_gss_init_res: gss_major
+ * an error, no handle; with gk5's acceptor, gss_minor KRB_AP_ERR_REPEAT's
+ * gk5 code and a KRB-ERROR token (RFC 2203 5.2.3.1).
+ *
+ * Every cell runs against the server with each way of establishing
+ * contexts: gk5's own acceptor (the default) and MIT's.
  *
  * Not here: a reply cut inside its header or verifier.  libtirpc's
  * clnt_vc skips a reply whose header does not decode and waits for the
@@ -105,6 +111,8 @@ struct server {
     size_t prev_len[4];
     uint8_t *last_call; /* the last dispatched call record, as received */
     size_t last_call_len;
+    uint8_t *last_init; /* the last RPCSEC_GSS_INIT record, as received */
+    size_t last_init_len;
     unsigned drops;
     gk5_rpc_error drop_err; /* why the last DROP */
     unsigned dispatched;
@@ -242,6 +250,16 @@ static void send_reply(int fd, const gk5_buffer *reply)
     }
 }
 
+/* Is msg an RPCSEC_GSS_INIT call?  RFC 5531 9 call header (xid, CALL, 2,
+ * prog, vers, proc), then the credential: flavour 6, its length, and the
+ * rpc_gss_cred_vers_1_t's version and gss_proc (RFC 2203 5). */
+static bool is_gss_init(const uint8_t *msg, size_t len)
+{
+    return len >= 40 && gk5i_get32(msg + 4) == 0 &&
+           gk5i_get32(msg + 24) == GK5_RPC_FLAVOR_RPCSEC_GSS &&
+           gk5i_get32(msg + 36) == GK5I_RPCSEC_GSS_INIT;
+}
+
 /* One call record from fd: the RPCSEC_GSS server's verdict, the echo for a
  * dispatched call (the arguments are an opaque<>, the results the same),
  * the tamper the test asked for. */
@@ -257,6 +275,18 @@ static void serve_record(struct server *s, int fd, uint8_t *msg, size_t len)
         return;
     }
     memcpy(copy, msg, len); /* msg is decrypted in place */
+    if (is_gss_init(msg, len)) {
+        uint8_t *init = malloc(len);
+
+        if (init != NULL) {
+            memcpy(init, msg, len);
+            (void)pthread_mutex_lock(&s->lock);
+            free(s->last_init);
+            s->last_init = init;
+            s->last_init_len = len;
+            (void)pthread_mutex_unlock(&s->lock);
+        }
+    }
     v = gk5_rpc_server_process(s->srv, msg, len, &call, &reply, &err);
     switch (v) {
     case GK5_RPC_CALL_DISPATCH: {
@@ -382,7 +412,8 @@ static void *server_main(void *arg)
     return NULL;
 }
 
-static int server_start(struct server *s, const char *dir)
+static int server_start(struct server *s, const char *dir,
+                        gk5_rpc_establish establish)
 {
     char keytab[4096];
     gk5_rpc_server_options opts;
@@ -399,6 +430,7 @@ static int server_start(struct server *s, const char *dir)
     memset(&opts, 0, sizeof(opts));
     opts.keytab = keytab;
     opts.principal = SERVICE_PRINCIPAL;
+    opts.establish = establish;
     if (gk5_rpc_server_create(&opts, &s->srv, &err) != 0) {
         diag("gk5_rpc_server_create: %s", err.text);
         return -1;
@@ -440,6 +472,7 @@ static void server_stop(struct server *s)
         free(s->prev[i]);
     }
     free(s->last_call);
+    free(s->last_init);
     gk5_rpc_server_free(s->srv);
     (void)pthread_mutex_destroy(&s->lock);
     (void)pthread_cond_destroy(&s->cond);
@@ -582,12 +615,102 @@ static bool expected(enum tamper t, gk5_rpc_service svc, enum clnt_stat *st,
     return false;
 }
 
+/* The RFC 2743 3.1 framing's krb5 OID, then a KRB-ERROR's TOK_ID (RFC
+ * 4121 4.1): somewhere in a framed KRB-ERROR token. */
+static bool is_krb_error_token(const uint8_t *p, size_t n)
+{
+    static const uint8_t want[] = {0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7,
+                                   0x12, 0x01, 0x02, 0x02, 0x03, 0x00};
+
+    if (n < sizeof(want) || p[0] != 0x60) {
+        return false;
+    }
+    for (size_t i = 1; i + sizeof(want) <= n && i < 8; i++) {
+        if (memcmp(p + i, want, sizeof(want)) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The client's RPCSEC_GSS_INIT again, on a socket of its own: the
+ * acceptor's replay cache must refuse it (RFC 4120 3.2.3) in the
+ * rpc_gss_init_res (RFC 2203 5.2.3.1), and make no context. */
+static void replay_init(struct server *s, const char *name, bool native)
+{
+    uint8_t *rec = NULL, *rep = NULL;
+    size_t rec_len = 0, rep_len = 0;
+    size_t before = gk5_rpc_server_contexts(s->srv);
+    gk5_rpc_error err;
+    int fd;
+
+    (void)pthread_mutex_lock(&s->lock);
+    if (s->last_init != NULL && (rec = malloc(s->last_init_len)) != NULL) {
+        memcpy(rec, s->last_init, s->last_init_len);
+        rec_len = s->last_init_len;
+    }
+    (void)pthread_mutex_unlock(&s->lock);
+    fd = connect_to(s->port);
+    if (rec == NULL || fd < 0) {
+        tap(false, "%s: replayed INIT: no INIT captured or no connection",
+            name);
+        goto cleanup;
+    }
+    struct iovec iov = {rec, rec_len};
+    if (gk5i_rpc_write_record(fd, &iov, 1, &err) != 0 ||
+        gk5i_rpc_read_record(fd, 65536, CALL_TIMEOUT_S * 1000, &rep, &rep_len,
+                             &err) != 0) {
+        tap(false, "%s: replayed INIT: no reply: %s", name, err.text);
+        goto cleanup;
+    }
+    /* xid, REPLY, MSG_ACCEPTED, verifier, SUCCESS, then rpc_gss_init_res:
+     * handle<>, gss_major, gss_minor, seq_window, gss_token<>. */
+    size_t verf_off = 0, verf_len = 0;
+    size_t off = reply_body_off(rep, rep_len, &verf_off, &verf_len);
+    bool parsed = false;
+    uint32_t handle_len = 0, major = 0, minor = 0, tok_len = 0;
+    const uint8_t *tok = NULL;
+
+    if (off != 0 && gk5i_get32(rep + off - 4) == GK5_RPC_SUCCESS &&
+        rep_len - off >= 4) {
+        handle_len = gk5i_get32(rep + off);
+        size_t p = off + 4 + handle_len + gk5i_xdr_pad(handle_len);
+        if (handle_len <= 64 && p + 16 <= rep_len) {
+            major = gk5i_get32(rep + p);
+            minor = gk5i_get32(rep + p + 4);
+            tok_len = gk5i_get32(rep + p + 12);
+            tok = rep + p + 16;
+            parsed = tok_len <= rep_len - (p + 16);
+        }
+    }
+    bool refused = parsed && handle_len == 0 && (major & 0xffff0000u) != 0 &&
+                   gk5_rpc_server_contexts(s->srv) == before;
+    if (native) {
+        tap(refused && GK5_ERR_CODE(minor) == GK5_ERR_AP_REPEAT &&
+                is_krb_error_token(tok, tok_len),
+            "%s: a replayed INIT is refused: gss_major 0x%08x, gss_minor "
+            "%s, a %u-byte KRB-ERROR token",
+            name, major, gk5_strerror(minor), tok_len);
+    } else {
+        tap(refused,
+            "%s: a replayed INIT is refused: gss_major 0x%08x, "
+            "gss_minor %u (MIT's), a %u-byte token",
+            name, major, minor, tok_len);
+    }
+cleanup:
+    if (fd >= 0) {
+        close(fd);
+    }
+    free(rec);
+    free(rep);
+}
+
 static void run_service(struct server *s, const char *dir, gk5_rpc_service svc,
-                        unsigned *callno)
+                        const char *est, unsigned *callno)
 {
     static const enum tamper cells[] = {T_VERF,     T_BODY,     T_SPLICE,
                                         T_CUT_BODY, T_CUT_TAIL, T_CUT_ALL};
-    const char *name = gk5_rpc_service_name(svc);
+    char name[64];
     char keytab[4096];
     gk5_rpc_auth_options opts;
     gk5_rpc_error err;
@@ -595,6 +718,7 @@ static void run_service(struct server *s, const char *dir, gk5_rpc_service svc,
     CLIENT *clnt = client_create(s->port);
     AUTH *auth = NULL;
 
+    snprintf(name, sizeof(name), "%s, %s", est, gk5_rpc_service_name(svc));
     if (clnt == NULL) {
         tap(false, "%s: connect to 127.0.0.1:%u", name, s->port);
         return;
@@ -716,6 +840,7 @@ static void run_service(struct server *s, const char *dir, gk5_rpc_service svc,
         tap(r.echoed, "%s: after the replay the next call works (%s%s%s)", name,
             clnt_sperrno(r.st), r.code != 0 ? "; " : "", r.text);
     }
+    replay_init(s, name, strcmp(est, "native") == 0);
 
     /* RFC 2203 5.3.2: the service is chosen per call; one context serves
      * them all.  Switch through the other two and back. */
@@ -759,25 +884,34 @@ int main(void)
 {
     static const gk5_rpc_service svcs[] = {
         GK5_RPC_SVC_NONE, GK5_RPC_SVC_INTEGRITY, GK5_RPC_SVC_PRIVACY};
+    static const struct {
+        gk5_rpc_establish how;
+        const char *name;
+    } ests[] = {
+        {GK5_RPC_ESTABLISH_NATIVE, "native"},
+        {GK5_RPC_ESTABLISH_MIT, "mit"},
+    };
     const char *dir = getenv("GK5_REALM_DIR");
-    struct server s;
     unsigned callno = 1;
 
     if (dir == NULL || getenv("KRB5_CONFIG") == NULL) {
         printf("1..0 # SKIP run through gk5 realm run --tap\n");
         return 0;
     }
-    if (server_start(&s, dir) != 0) {
-        tap(false, "server on 127.0.0.1");
+    for (size_t e = 0; e < sizeof(ests) / sizeof(ests[0]); e++) {
+        struct server s;
+
+        if (server_start(&s, dir, ests[e].how) != 0) {
+            tap(false, "%s: server on 127.0.0.1", ests[e].name);
+            server_stop(&s);
+            continue;
+        }
+        diag("server (establish %s) on 127.0.0.1:%u", ests[e].name, s.port);
+        for (size_t i = 0; i < sizeof(svcs) / sizeof(svcs[0]); i++) {
+            run_service(&s, dir, svcs[i], ests[e].name, &callno);
+        }
         server_stop(&s);
-        printf("1..%u\n", n_tests);
-        return 1;
     }
-    diag("server on 127.0.0.1:%u", s.port);
-    for (size_t i = 0; i < sizeof(svcs) / sizeof(svcs[0]); i++) {
-        run_service(&s, dir, svcs[i], &callno);
-    }
-    server_stop(&s);
     printf("1..%u\n", n_tests);
     return n_failed == 0 ? 0 : 1;
 }

@@ -49,7 +49,7 @@ static uint32_t store(struct gk5i_rcache *rc, uint32_t a, uint32_t b,
     uint8_t tag[TAG_LEN];
 
     tag_for(tag, a, b);
-    return gk5i_rcache_check_store(rc, tag, sizeof(tag), ctime, now);
+    return gk5i_rcache_check_store(rc, tag, sizeof(tag), ctime, 0, now);
 }
 
 static struct gk5i_rcache *mem_cache(size_t max_entries)
@@ -57,7 +57,7 @@ static struct gk5i_rcache *mem_cache(size_t max_entries)
     struct gk5i_rcache_opts o = {.skew = SKEW, .max_entries = max_entries};
     struct gk5i_rcache *rc = NULL;
 
-    assert_int_equal(gk5i_rcache_new(&o, T0, &rc), GK5_OK);
+    assert_int_equal(gk5i_rcache_new(&o, T0, 0, &rc), GK5_OK);
     assert_non_null(rc);
     return rc;
 }
@@ -89,7 +89,7 @@ static struct gk5i_rcache *file_cache(const struct dir *d, size_t max,
         .skew = skew, .max_entries = max, .path = d->file};
     struct gk5i_rcache *rc = NULL;
 
-    assert_int_equal(gk5i_rcache_new(&o, now, &rc), GK5_OK);
+    assert_int_equal(gk5i_rcache_new(&o, now, 0, &rc), GK5_OK);
     assert_non_null(rc);
     return rc;
 }
@@ -137,17 +137,19 @@ static void test_arguments(void **state)
     uint8_t tag[TAG_LEN] = {0};
 
     (void)state;
-    assert_int_equal(gk5i_rcache_new(NULL, T0, &rc), GK5_ERR_INVALID_ARGUMENT);
-    assert_int_equal(gk5i_rcache_new(&o, T0, NULL), GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_rcache_new(NULL, T0, 0, &rc),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_rcache_new(&o, T0, 0, NULL),
+                     GK5_ERR_INVALID_ARGUMENT);
     o.max_entries = (size_t)1 << 40;
-    assert_int_equal(gk5i_rcache_new(&o, T0, &rc), GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_rcache_new(&o, T0, 0, &rc), GK5_ERR_INVALID_ARGUMENT);
     assert_null(rc);
     rc = mem_cache(16);
-    assert_int_equal(gk5i_rcache_check_store(rc, NULL, 12, T0 + 1, T0 + 1),
+    assert_int_equal(gk5i_rcache_check_store(rc, NULL, 12, T0 + 1, 0, T0 + 1),
                      GK5_ERR_INVALID_ARGUMENT);
-    assert_int_equal(gk5i_rcache_check_store(rc, tag, 0, T0 + 1, T0 + 1),
+    assert_int_equal(gk5i_rcache_check_store(rc, tag, 0, T0 + 1, 0, T0 + 1),
                      GK5_ERR_INVALID_ARGUMENT);
-    assert_int_equal(gk5i_rcache_check_store(NULL, tag, 12, T0 + 1, T0 + 1),
+    assert_int_equal(gk5i_rcache_check_store(NULL, tag, 12, T0 + 1, 0, T0 + 1),
                      GK5_ERR_INVALID_ARGUMENT);
     gk5i_rcache_free(rc);
 }
@@ -207,21 +209,25 @@ static void test_tag_lengths(void **state)
     for (size_t i = 0; i < sizeof(long_tag); i++) {
         long_tag[i] = (uint8_t)(i + 1);
     }
-    assert_int_equal(gk5i_rcache_check_store(rc, long_tag, 24, c, c), GK5_OK);
+    assert_int_equal(gk5i_rcache_check_store(rc, long_tag, 24, c, 0, c),
+                     GK5_OK);
     long_tag[23] ^= 1; /* past the 16 kept */
-    assert_int_equal(gk5i_rcache_check_store(rc, long_tag, 24, c, c),
+    assert_int_equal(gk5i_rcache_check_store(rc, long_tag, 24, c, 0, c),
                      GK5_ERR_AP_REPEAT);
-    assert_int_equal(gk5i_rcache_check_store(rc, long_tag, 16, c, c),
+    assert_int_equal(gk5i_rcache_check_store(rc, long_tag, 16, c, 0, c),
                      GK5_ERR_AP_REPEAT);
     long_tag[15] ^= 1;
-    assert_int_equal(gk5i_rcache_check_store(rc, long_tag, 24, c, c), GK5_OK);
+    assert_int_equal(gk5i_rcache_check_store(rc, long_tag, 24, c, 0, c),
+                     GK5_OK);
 
-    assert_int_equal(gk5i_rcache_check_store(rc, short_tag, 3, c, c), GK5_OK);
-    assert_int_equal(gk5i_rcache_check_store(rc, short_tag, 16, c, c),
+    assert_int_equal(gk5i_rcache_check_store(rc, short_tag, 3, c, 0, c),
+                     GK5_OK);
+    assert_int_equal(gk5i_rcache_check_store(rc, short_tag, 16, c, 0, c),
                      GK5_ERR_AP_REPEAT);
-    assert_int_equal(gk5i_rcache_check_store(rc, short_tag, 12, c, c),
+    assert_int_equal(gk5i_rcache_check_store(rc, short_tag, 12, c, 0, c),
                      GK5_ERR_AP_REPEAT);
-    assert_int_equal(gk5i_rcache_check_store(rc, short_tag, 2, c, c), GK5_OK);
+    assert_int_equal(gk5i_rcache_check_store(rc, short_tag, 2, c, 0, c),
+                     GK5_OK);
     assert_int_equal(gk5i_rcache_count(rc, c), 4);
     gk5i_rcache_free(rc);
 }
@@ -294,6 +300,30 @@ static void test_restart_guard(void **state)
     assert_int_equal(store(rc, 1, 5, T0 - 1, T0 + SKEW + 1), GK5_OK);
     assert_int_equal(store(rc, 1, 5, T0 - 1, T0 + SKEW + 1), GK5_ERR_AP_REPEAT);
     assert_int_equal(gk5i_rcache_count(rc, T0 + SKEW + 1), 2);
+    gk5i_rcache_free(rc);
+}
+
+/* The guard goes to the microsecond: an authenticator stamped after the
+ * cache was made in the same second is taken. */
+static void test_restart_guard_usec(void **state)
+{
+    struct gk5i_rcache_opts o = {.skew = SKEW, .max_entries = 64};
+    struct gk5i_rcache *rc = NULL;
+    uint8_t tag[12] = {1, 2, 3};
+
+    (void)state;
+    assert_int_equal(gk5i_rcache_new(&o, T0, 500000, &rc), GK5_OK);
+    assert_int_equal(
+        gk5i_rcache_check_store(rc, tag, sizeof(tag), T0, 499999, T0),
+        GK5_ERR_AP_BEFORE_START);
+    assert_int_equal(
+        gk5i_rcache_check_store(rc, tag, sizeof(tag), T0, 500000, T0),
+        GK5_ERR_AP_BEFORE_START);
+    assert_int_equal(
+        gk5i_rcache_check_store(rc, tag, sizeof(tag), T0, 500001, T0), GK5_OK);
+    assert_int_equal(
+        gk5i_rcache_check_store(rc, tag, sizeof(tag), T0, 500001, T0),
+        GK5_ERR_AP_REPEAT);
     gk5i_rcache_free(rc);
 }
 
@@ -378,18 +408,18 @@ static void test_file_corrupt(void **state)
     dir_make(&d);
     o.path = d.file;
     file_write(&d, bad_magic, sizeof(bad_magic), O_TRUNC);
-    assert_int_equal(gk5i_rcache_new(&o, T0, &rc), GK5_ERR_RCACHE_IO);
+    assert_int_equal(gk5i_rcache_new(&o, T0, 0, &rc), GK5_ERR_RCACHE_IO);
     assert_null(rc);
     file_write(&d, bad_version, sizeof(bad_version), O_TRUNC);
-    assert_int_equal(gk5i_rcache_new(&o, T0, &rc), GK5_ERR_RCACHE_IO);
+    assert_int_equal(gk5i_rcache_new(&o, T0, 0, &rc), GK5_ERR_RCACHE_IO);
     file_write(&d, short_header, sizeof(short_header), O_TRUNC);
-    assert_int_equal(gk5i_rcache_new(&o, T0, &rc), GK5_ERR_RCACHE_IO);
+    assert_int_equal(gk5i_rcache_new(&o, T0, 0, &rc), GK5_ERR_RCACHE_IO);
     assert_null(rc);
     unlink(d.file);
 
     /* A directory is no cache either. */
     assert_int_equal(mkdir(d.file, 0700), 0);
-    assert_int_equal(gk5i_rcache_new(&o, T0, &rc), GK5_ERR_RCACHE_IO);
+    assert_int_equal(gk5i_rcache_new(&o, T0, 0, &rc), GK5_ERR_RCACHE_IO);
     assert_int_equal(rmdir(d.file), 0);
     dir_remove(&d);
 }
@@ -444,10 +474,10 @@ static void test_file_too_many(void **state)
     gk5i_rcache_free(rc);
     o.path = d.file;
     rc = NULL;
-    assert_int_equal(gk5i_rcache_new(&o, T0 + 2, &rc), GK5_ERR_RCACHE_IO);
+    assert_int_equal(gk5i_rcache_new(&o, T0 + 2, 0, &rc), GK5_ERR_RCACHE_IO);
     assert_null(rc);
     /* Once some have died, it fits. */
-    assert_int_equal(gk5i_rcache_new(&o, T0 + SKEW + 2, &rc), GK5_OK);
+    assert_int_equal(gk5i_rcache_new(&o, T0 + SKEW + 2, 0, &rc), GK5_OK);
     gk5i_rcache_free(rc);
     dir_remove(&d);
 }
@@ -512,7 +542,7 @@ static void test_file_processes(void **state)
             int ok = 0;
 
             rc = NULL;
-            if (gk5i_rcache_new(&o, T0 + 1, &rc) != GK5_OK) {
+            if (gk5i_rcache_new(&o, T0 + 1, 0, &rc) != GK5_OK) {
                 _exit(255);
             }
             for (uint32_t i = 0; i < NTAGS; i++) {
@@ -643,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_full),
         cmocka_unit_test(test_full_sharded),
         cmocka_unit_test(test_restart_guard),
+        cmocka_unit_test(test_restart_guard_usec),
         cmocka_unit_test(test_file_persists),
         cmocka_unit_test(test_file_shared),
         cmocka_unit_test(test_file_corrupt),
