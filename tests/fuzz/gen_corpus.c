@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 
 #include "fuzz_common.h"
+#include "fuzz_krb.h"
+#include "mech/gss_framing.h"
 #include "v1forge.h"
 
 static const char *outdir;
@@ -788,6 +790,276 @@ static void fault_seeds(const struct fuzz_cfg *cfg)
     }
 }
 
+/* ---- the RFC 4120 codec's targets (fuzz_krb.h) ---- */
+
+/* fuzz_<target>'s seed name, and the same message for fuzz_diff_krb5 with
+ * its type byte in front. */
+static void krb_write(const char *target, const char *name, enum fk_type t,
+                      const uint8_t *p, size_t n)
+{
+    struct seed s;
+
+    s_reset(&s);
+    s_put(&s, p, n);
+    write_seed(target, name, &s);
+    s_reset(&s);
+    s_u8(&s, (unsigned)t);
+    s_put(&s, p, n);
+    write_seed("diff_krb5", name, &s);
+}
+
+/* Encodes m with gk5's encoder into s. */
+static void krb_encode(enum fk_type t, const union fk_msg *m, struct seed *s)
+{
+    size_t n = 0;
+    uint32_t ret;
+
+    s_reset(s);
+    ret = fk_encode(t, m, s->p, sizeof(s->p), &n);
+    if (ret != GK5_OK) {
+        fprintf(stderr, "gen_corpus: encoding a %s: error %u\n",
+                fk_type_name(t), (unsigned)ret);
+        failures++;
+        return;
+    }
+    s->n = n;
+}
+
+/* The message framed as an RFC 2743 3.1 token with TOK_ID hi 00. */
+static void krb_write_framed(const char *target, const char *name,
+                             enum gk5i_frame_mech mech, uint8_t hi,
+                             const struct seed *msg)
+{
+    struct seed s;
+    size_t off;
+
+    s_reset(&s);
+    off = gk5i_frame_put_mech(s.p, msg->n + 2, mech);
+    s.n = off;
+    s_u8(&s, hi);
+    s_u8(&s, 0);
+    s_put(&s, msg->p, msg->n);
+    write_seed(target, name, &s);
+}
+
+static const uint8_t realm[] = "GK5.TEST";
+static const uint8_t skew[] = "Clock skew too great";
+static const uint8_t svc[] = "gk5", host[] = "localhost", user[] = "gk5-client";
+static uint8_t fill[256];
+
+#define VIEW(a) ((struct gk5i_view){(a), sizeof(a) - 1})
+#define FILL(n) ((struct gk5i_view){fill, (n)})
+
+static void krb_principals(struct gk5i_krb_principal *sname,
+                           struct gk5i_krb_principal *cname)
+{
+    memset(sname, 0, sizeof(*sname));
+    sname->name_type = 3; /* NT-SRV-HST */
+    sname->ncomp = 2;
+    sname->comp[0] = VIEW(svc);
+    sname->comp[1] = VIEW(host);
+    memset(cname, 0, sizeof(*cname));
+    cname->name_type = 1; /* NT-PRINCIPAL */
+    cname->ncomp = 1;
+    cname->comp[0] = VIEW(user);
+}
+
+static void krb_ticket(struct gk5i_krb_ticket *t, bool kvno)
+{
+    struct gk5i_krb_principal cname;
+
+    memset(t, 0, sizeof(*t));
+    t->realm = VIEW(realm);
+    krb_principals(&t->sname, &cname);
+    t->enc_part.etype = 18;
+    t->enc_part.has_kvno = kvno;
+    t->enc_part.kvno = kvno ? 2 : 0;
+    t->enc_part.cipher = FILL(200);
+}
+
+/* AuthorizationData holding the RFC 4537 etype list an initiator sends,
+ * in out (a seed's buffer). */
+static struct gk5i_view krb_etype_ad(struct seed *out)
+{
+    static const int32_t ets[] = {18, 17, 20, 19, 16, 23};
+    size_t n = 0;
+
+    s_reset(out);
+    if (gk5i_encode_etype_list_ad(ets, 6, out->p, sizeof(out->p), &n) !=
+        GK5_OK) {
+        fprintf(stderr, "gen_corpus: encoding an etype list failed\n");
+        failures++;
+    }
+    out->n = n;
+    return (struct gk5i_view){out->p, n};
+}
+
+/* HostAddresses: one IPv4 (2) and one IPv6 (24) address. */
+static const uint8_t caddr_der[] = {
+    0x30, 0x2a, 0x30, 0x0d, 0xa0, 0x03, 0x02, 0x01, 0x02, 0xa1, 0x06,
+    0x04, 0x04, 0x7f, 0x00, 0x00, 0x01, 0x30, 0x19, 0xa0, 0x03, 0x02,
+    0x01, 0x18, 0xa1, 0x12, 0x04, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01};
+
+static void krb_seeds(void)
+{
+    union fk_msg m;
+    struct gk5i_krb_principal sname, cname;
+    struct seed s, ad, tkt;
+
+    for (size_t i = 0; i < sizeof(fill); i++) {
+        fill[i] = (uint8_t)(i * 7 + 3);
+    }
+    krb_principals(&sname, &cname);
+
+    /* Ticket and EncTicketPart. */
+    krb_ticket(&m.ticket, true);
+    krb_encode(FK_TICKET, &m, &s);
+    krb_write("ticket", "ticket", FK_TICKET, s.p, s.n);
+    krb_ticket(&m.ticket, false);
+    krb_encode(FK_TICKET, &m, &s);
+    krb_write("ticket", "ticket-no-kvno", FK_TICKET, s.p, s.n);
+
+    memset(&m, 0, sizeof(m));
+    m.enc_tkt_part.flags = GK5I_TKT_FLG_FORWARDABLE | GK5I_TKT_FLG_INITIAL |
+                           GK5I_TKT_FLG_PRE_AUTHENT;
+    m.enc_tkt_part.key.keytype = 18;
+    m.enc_tkt_part.key.value = FILL(32);
+    m.enc_tkt_part.crealm = VIEW(realm);
+    m.enc_tkt_part.cname = cname;
+    m.enc_tkt_part.transited_type = 1; /* DOMAIN-X500-COMPRESS */
+    m.enc_tkt_part.authtime = 1700000000;
+    m.enc_tkt_part.endtime = 1700086400;
+    krb_encode(FK_ENC_TKT_PART, &m, &s);
+    krb_write("ticket", "enc-tkt-part-min", FK_ENC_TKT_PART, s.p, s.n);
+    m.enc_tkt_part.flags |=
+        GK5I_TKT_FLG_RENEWABLE | GK5I_TKT_FLG_OK_AS_DELEGATE;
+    m.enc_tkt_part.transited_contents = VIEW(realm);
+    m.enc_tkt_part.has_starttime = true;
+    m.enc_tkt_part.starttime = 1700000001;
+    m.enc_tkt_part.has_renew_till = true;
+    m.enc_tkt_part.renew_till = 253402300799; /* 9999-12-31 23:59:59 */
+    m.enc_tkt_part.caddr = (struct gk5i_view){caddr_der, sizeof(caddr_der)};
+    m.enc_tkt_part.authorization_data = krb_etype_ad(&ad);
+    krb_encode(FK_ENC_TKT_PART, &m, &s);
+    krb_write("ticket", "enc-tkt-part-full", FK_ENC_TKT_PART, s.p, s.n);
+    m.enc_tkt_part.authtime = 0;             /* 19700101000000Z */
+    m.enc_tkt_part.starttime = -62167219200; /* 00000101000000Z */
+    m.enc_tkt_part.endtime = 951782400;      /* 20000229000000Z */
+    krb_encode(FK_ENC_TKT_PART, &m, &s);
+    krb_write("ticket", "enc-tkt-part-times", FK_ENC_TKT_PART, s.p, s.n);
+
+    /* Authenticator. */
+    memset(&m, 0, sizeof(m));
+    m.authenticator.crealm = VIEW(realm);
+    m.authenticator.cname = cname;
+    m.authenticator.cusec = 999999;
+    m.authenticator.ctime = 1700000000;
+    krb_encode(FK_AUTHENTICATOR, &m, &s);
+    krb_write("authenticator", "authenticator-min", FK_AUTHENTICATOR, s.p, s.n);
+    m.authenticator.has_cksum = true;
+    m.authenticator.cksum.cksumtype = 0x8003; /* RFC 4121 4.1.1 */
+    m.authenticator.cksum.value = FILL(24);
+    m.authenticator.has_subkey = true;
+    m.authenticator.subkey.keytype = 18;
+    m.authenticator.subkey.value = FILL(32);
+    m.authenticator.has_seq_number = true;
+    m.authenticator.seq_number = 0x12345678;
+    m.authenticator.authorization_data = krb_etype_ad(&ad);
+    krb_encode(FK_AUTHENTICATOR, &m, &s);
+    krb_write("authenticator", "authenticator-full", FK_AUTHENTICATOR, s.p,
+              s.n);
+    m.authenticator.seq_number = 0xfffffff0u;
+    krb_encode(FK_AUTHENTICATOR, &m, &s);
+    krb_write("authenticator", "authenticator-seq-high", FK_AUTHENTICATOR, s.p,
+              s.n);
+    /* The AuthorizationData alone, and the EtypeList alone. */
+    write_seed("authenticator", "authz-etype-list", &ad);
+    {
+        struct gk5i_view inner = {NULL, 0}, list = {NULL, 0};
+        struct gk5i_view whole = {ad.p, ad.n};
+        size_t pos = 0, ipos = 0;
+        int32_t type;
+        bool more;
+
+        if (gk5i_authz_next(whole, &pos, &more, &type, &inner) != GK5_OK ||
+            gk5i_authz_next(inner, &ipos, &more, &type, &list) != GK5_OK) {
+            fprintf(stderr, "gen_corpus: the etype list AD does not walk\n");
+            failures++;
+        }
+        s_reset(&s);
+        s_put(&s, list.p, list.len);
+        write_seed("authenticator", "etype-list", &s);
+    }
+
+    /* AP-REQ: the ticket copied in, raw and framed with both OIDs. */
+    krb_ticket(&m.ticket, true);
+    krb_encode(FK_TICKET, &m, &tkt);
+    memset(&m, 0, sizeof(m));
+    m.ap_req.ap_options = GK5I_AP_OPT_MUTUAL_REQUIRED;
+    m.ap_req.ticket_der = (struct gk5i_view){tkt.p, tkt.n};
+    m.ap_req.authenticator.etype = 18;
+    m.ap_req.authenticator.cipher = FILL(180);
+    krb_encode(FK_AP_REQ, &m, &s);
+    krb_write("ap_req", "ap-req", FK_AP_REQ, s.p, s.n);
+    krb_write_framed("ap_req", "ap-req-framed", GK5I_MECH_KRB5, 0x01, &s);
+    krb_write_framed("ap_req", "ap-req-framed-ms-oid", GK5I_MECH_MS_KRB5, 0x01,
+                     &s);
+    m.ap_req.ap_options = GK5I_AP_OPT_USE_SESSION_KEY |
+                          GK5I_AP_OPT_MUTUAL_REQUIRED |
+                          GK5I_AP_OPT_ETYPE_NEGOTIATION;
+    m.ap_req.authenticator.has_kvno = true;
+    m.ap_req.authenticator.kvno = 0xffffffffu;
+    krb_encode(FK_AP_REQ, &m, &s);
+    krb_write("ap_req", "ap-req-options-kvno", FK_AP_REQ, s.p, s.n);
+
+    /* AP-REP and EncAPRepPart. */
+    memset(&m, 0, sizeof(m));
+    m.ap_rep.enc_part.etype = 18;
+    m.ap_rep.enc_part.cipher = FILL(100);
+    krb_encode(FK_AP_REP, &m, &s);
+    krb_write("ap_rep", "ap-rep", FK_AP_REP, s.p, s.n);
+    krb_write_framed("ap_rep", "ap-rep-framed", GK5I_MECH_KRB5, 0x02, &s);
+    memset(&m, 0, sizeof(m));
+    m.enc_ap_rep_part.ctime = 1700000000;
+    m.enc_ap_rep_part.cusec = 12;
+    krb_encode(FK_ENC_AP_REP_PART, &m, &s);
+    krb_write("ap_rep", "enc-ap-rep-part-min", FK_ENC_AP_REP_PART, s.p, s.n);
+    m.enc_ap_rep_part.has_subkey = true;
+    m.enc_ap_rep_part.subkey.keytype = 20;
+    m.enc_ap_rep_part.subkey.value = FILL(32);
+    m.enc_ap_rep_part.has_seq_number = true;
+    m.enc_ap_rep_part.seq_number = 0x80000000u;
+    krb_encode(FK_ENC_AP_REP_PART, &m, &s);
+    krb_write("ap_rep", "enc-ap-rep-part-full", FK_ENC_AP_REP_PART, s.p, s.n);
+
+    /* KRB-ERROR. */
+    memset(&m, 0, sizeof(m));
+    m.krb_error.stime = 1700000000;
+    m.krb_error.susec = 5;
+    m.krb_error.error_code = 41; /* KRB_AP_ERR_MODIFIED */
+    m.krb_error.realm = VIEW(realm);
+    m.krb_error.sname = sname;
+    krb_encode(FK_KRB_ERROR, &m, &s);
+    krb_write("krb_error", "krb-error-min", FK_KRB_ERROR, s.p, s.n);
+    krb_write_framed("krb_error", "krb-error-framed", GK5I_MECH_KRB5, 0x03, &s);
+    m.krb_error.has_ctime = true;
+    m.krb_error.ctime = 1699999999;
+    m.krb_error.has_cusec = true;
+    m.krb_error.cusec = 999999;
+    m.krb_error.error_code = INT32_MAX;
+    m.krb_error.has_crealm = true;
+    m.krb_error.crealm = VIEW(realm);
+    m.krb_error.has_cname = true;
+    m.krb_error.cname = cname;
+    m.krb_error.has_e_text = true;
+    m.krb_error.e_text = VIEW(skew);
+    m.krb_error.has_e_data = true;
+    m.krb_error.e_data = FILL(16);
+    krb_encode(FK_KRB_ERROR, &m, &s);
+    krb_write("krb_error", "krb-error-full", FK_KRB_ERROR, s.p, s.n);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -819,6 +1091,7 @@ int main(int argc, char **argv)
         decrypt_seeds(et);
     }
     import_gssd_negative();
+    krb_seeds();
     if (failures != 0) {
         fprintf(stderr, "gen_corpus: %d failures\n", failures);
         return 1;
