@@ -79,7 +79,7 @@ start() {
     done
     [ -n "$PORT" ] || { echo "rpc_bench: $name did not start:" >&2; cat "$work/$name.err" >&2; exit 1; }
 }
-start gk5 "$gk5" rpc serve --listen 127.0.0.1:0 --keytab "$realm/service.keytab" --principal gk5@localhost
+start gk5 "$gk5" rpc serve --listen 127.0.0.1:0 --keytab "$realm/service.keytab" --principal gk5@localhost --sec sys,krb5,krb5i,krb5p
 gport=$PORT
 KRB5_KTNAME=$realm/service.keytab start tirpc "$tsrv" --port 0 --keytab "$realm/service.keytab" --principal gk5@localhost
 tport=$PORT

@@ -78,7 +78,8 @@ bool cli_is_help(const char *word);
 /* Parse a decimal number 0..UINT32_MAX (0..UINT64_MAX); 0 or -1. */
 int cli_parse_u32(const char *s, uint32_t *out);
 int cli_parse_u64(const char *s, uint64_t *out);
-/* BYTES with an optional k or m suffix (KiB, MiB), at most max; 0 or -1. */
+/* BYTES with an optional k, m or g suffix (KiB, MiB, GiB), at most max;
+ * 0 or -1. */
 int cli_parse_size(const char *s, size_t max, size_t *out);
 /* "CMD: OPT: 'S' is not a number[ RANGE]"; returns CLI_EXIT_USAGE. */
 int cli_bad_number(const char *cmd, const char *opt, const char *s,

@@ -654,6 +654,15 @@ enum {
     OPT_PRINCIPAL,
     OPT_WINDOW,
     OPT_ESTABLISH,
+    OPT_MAX_CONNECTIONS,
+    OPT_MAX_PER_ADDRESS,
+    OPT_MAX_INFLIGHT,
+    OPT_UNAUTH_BUDGET,
+    OPT_REPLY_BUDGET,
+    OPT_FIRST_RECORD_TIMEOUT,
+    OPT_CONN_IDLE_TIMEOUT,
+    OPT_SEND_TIMEOUT,
+    OPT_LOG_INTERVAL,
 };
 
 /* ping and echo share one table; ping refuses echo's own options. */
@@ -1512,6 +1521,14 @@ static void serve_usage(FILE *f)
             "                     [--sec LIST] [--keytab FILE] "
             "[--principal SERVICE@HOST]\n"
             "                     [--window N] [--establish native|mit]\n"
+            "                     [--threads N] [--max-connections N] "
+            "[--max-per-address N]\n"
+            "                     [--max-inflight N] [--unauth-budget BYTES] "
+            "[--reply-budget BYTES]\n"
+            "                     [--first-record-timeout SECONDS] "
+            "[--conn-idle-timeout SECONDS]\n"
+            "                     [--send-timeout SECONDS] "
+            "[--log-interval SECONDS]\n"
             "\n"
             "Serve the echo program over TCP with gk5's RPCSEC_GSS server "
             "until SIGTERM\nor SIGINT:\n"
@@ -1537,8 +1554,12 @@ static void serve_usage(FILE *f)
             "  --version N           default 1\n"
             "  --sec LIST            flavours to accept, comma-separated: "
             "none, sys, krb5,\n"
-            "                        krb5i, krb5p; default sys,krb5,krb5i,"
-            "krb5p\n"
+            "                        krb5i, krb5p; default krb5,krb5i,krb5p "
+            "(RPCSEC_GSS\n"
+            "                        only); sys and none only when listed, "
+            "with a warning:\n"
+            "                        any client may call without "
+            "authenticating\n"
             "  --keytab FILE         the acceptor's keytab; default "
             "KRB5_KTNAME or MIT's\n"
             "  --principal SERVICE@HOST\n"
@@ -1555,7 +1576,66 @@ static void serve_usage(FILE *f)
             "                        memory), or mit, MIT's "
             "gss_accept_sec_context, the\n"
             "                        context then moved into gk5; "
-            "default native\n"
+            "default native\n");
+    /* Two strings: C99 promises 4095 bytes for one. */
+    fprintf(f,
+            "\n"
+            "Limits and deadlines (BYTES take a K, M or G suffix; SECONDS "
+            "may have a\nfraction, e.g. 0.5):\n"
+            "  --threads N           worker threads running calls; default "
+            "the CPU count,\n"
+            "                        at least 2\n"
+            "  --max-connections N   connections at once; default 1024.  "
+            "When full, a new\n"
+            "                        connection evicts the oldest "
+            "unauthenticated one\n"
+            "                        (one that has not had an RPCSEC_GSS "
+            "call verified);\n"
+            "                        when every one is authenticated, the "
+            "new one is closed\n"
+            "  --max-per-address N   connections from one IP address; "
+            "default 64\n"
+            "  --max-inflight N      calls of one connection running or "
+            "with a reply\n"
+            "                        waiting; beyond it the connection is "
+            "not read;\n"
+            "                        default 128\n"
+            "  --unauth-budget BYTES bytes held for records not "
+            "authenticated (first\n"
+            "                        4 KiB of every record, RPCSEC_GSS INIT "
+            "and AUTH_SYS\n"
+            "                        calls), server-wide; when spent, the "
+            "oldest\n"
+            "                        unauthenticated connection holding "
+            "some is closed;\n"
+            "                        default 16M, at least 64K\n"
+            "  --reply-budget BYTES  bytes of replies waiting to be written, "
+            "server-wide;\n"
+            "                        a reply that does not fit is answered "
+            "SYSTEM_ERR;\n"
+            "                        default 256M, at least 64K\n"
+            "  --first-record-timeout SECONDS\n"
+            "                        an unauthenticated connection must "
+            "send each whole\n"
+            "                        record within this of accept or of its "
+            "previous\n"
+            "                        record; default 10\n"
+            "  --conn-idle-timeout SECONDS\n"
+            "                        the same for an authenticated "
+            "connection (not the\n"
+            "                        RPCSEC_GSS context's idle timeout, "
+            "3600 s); default 300\n"
+            "  --send-timeout SECONDS\n"
+            "                        a reply must be written within this, "
+            "or the peer is\n"
+            "                        dropped and its replies freed; "
+            "default 30\n"
+            "  --log-interval SECONDS\n"
+            "                        at most one line per cause (a limit, "
+            "a deadline, a\n"
+            "                        kind of refused call) this often, with "
+            "a count;\n"
+            "                        default 10\n"
             "\nExit status: 0 stopped by a signal; 1 it could not start (bad "
             "keytab, port\nin use, ...) or failed; 2 bad usage.\n");
 }
@@ -1605,9 +1685,105 @@ static void serve_log(void *arg, gk5_rpc_verdict verdict,
                       const gk5_rpc_error *err)
 {
     (void)arg;
+    if (err->code == GK5_RPC_E_TRANSPORT) {
+        /* A connection a limit or deadline closed: the text says which. */
+        fprintf(stderr, "gk5 rpc serve: %s\n", err->text);
+        return;
+    }
     fprintf(stderr, "gk5 rpc serve: %s: %s\n",
             verdict == GK5_RPC_CALL_DROP ? "dropped a call" : "refused a call",
             err->text[0] != '\0' ? err->text : gk5_rpc_strerror(err->code));
+}
+
+/* SECONDS, a fraction allowed ("0.5"), as milliseconds: 1 ms to 30 days. */
+static int parse_seconds_ms(const char *s, uint32_t *ms)
+{
+    char *end = NULL;
+    double v;
+
+    if (s == NULL || *s < '0' || *s > '9') {
+        return -1;
+    }
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || *end != '\0' || v * 1000.0 < 1.0 || v > 30.0 * 86400.0) {
+        return -1;
+    }
+    *ms = (uint32_t)(v * 1000.0 + 0.5);
+    return 0;
+}
+
+/* The limits and deadlines of gk5 rpc serve (gk5_rpc_tcp_options).  0, or
+ * -1 after saying what is wrong with optarg. */
+static int serve_limit(int c, const char *arg, gk5_rpc_tcp_options *t)
+{
+    uint32_t n = 0;
+    size_t bytes = 0;
+
+    switch (c) {
+    case OPT_THREADS:
+        if (parse_num(arg, &n) != 0 || n == 0 || n > 1024) {
+            return cli_bad_number("rpc serve", "--threads", arg,
+                                  "from 1 to 1024");
+        }
+        t->threads = n;
+        return 0;
+    case OPT_MAX_CONNECTIONS:
+    case OPT_MAX_PER_ADDRESS:
+    case OPT_MAX_INFLIGHT:
+        if (parse_num(arg, &n) != 0 || n == 0) {
+            return cli_bad_number("rpc serve",
+                                  c == OPT_MAX_CONNECTIONS ? "--max-connections"
+                                  : c == OPT_MAX_PER_ADDRESS
+                                      ? "--max-per-address"
+                                      : "--max-inflight",
+                                  arg, "from 1");
+        }
+        if (c == OPT_MAX_CONNECTIONS) {
+            t->max_connections = n;
+        } else if (c == OPT_MAX_PER_ADDRESS) {
+            t->max_per_address = n;
+        } else {
+            t->max_inflight = n;
+        }
+        return 0;
+    case OPT_UNAUTH_BUDGET:
+    case OPT_REPLY_BUDGET:
+        if (cli_parse_size(arg, SIZE_MAX, &bytes) != 0 ||
+            bytes < (size_t)64 * 1024) {
+            return cli_bad_number("rpc serve",
+                                  c == OPT_UNAUTH_BUDGET ? "--unauth-budget"
+                                                         : "--reply-budget",
+                                  arg, "of bytes, at least 64K");
+        }
+        if (c == OPT_UNAUTH_BUDGET) {
+            t->unauth_budget = bytes;
+        } else {
+            t->reply_budget = bytes;
+        }
+        return 0;
+    default:
+        break;
+    }
+    if (parse_seconds_ms(arg, &n) != 0) {
+        return cli_bad_number(
+            "rpc serve",
+            c == OPT_FIRST_RECORD_TIMEOUT ? "--first-record-timeout"
+            : c == OPT_CONN_IDLE_TIMEOUT  ? "--conn-idle-timeout"
+            : c == OPT_SEND_TIMEOUT       ? "--send-timeout"
+                                          : "--log-interval",
+            arg, "of seconds, 0.001 to 2592000");
+    }
+    if (c == OPT_FIRST_RECORD_TIMEOUT) {
+        t->first_record_timeout_ms = n;
+    } else if (c == OPT_CONN_IDLE_TIMEOUT) {
+        t->idle_timeout_ms = n;
+    } else if (c == OPT_SEND_TIMEOUT) {
+        t->send_timeout_ms = n;
+    } else {
+        t->log_interval_ms = n;
+    }
+    return 0;
 }
 
 static int rpc_serve(int argc, char **argv)
@@ -1621,11 +1797,23 @@ static int rpc_serve(int argc, char **argv)
         {"principal", required_argument, NULL, OPT_PRINCIPAL},
         {"window", required_argument, NULL, OPT_WINDOW},
         {"establish", required_argument, NULL, OPT_ESTABLISH},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
+        {"max-per-address", required_argument, NULL, OPT_MAX_PER_ADDRESS},
+        {"max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT},
+        {"unauth-budget", required_argument, NULL, OPT_UNAUTH_BUDGET},
+        {"reply-budget", required_argument, NULL, OPT_REPLY_BUDGET},
+        {"first-record-timeout", required_argument, NULL,
+         OPT_FIRST_RECORD_TIMEOUT},
+        {"conn-idle-timeout", required_argument, NULL, OPT_CONN_IDLE_TIMEOUT},
+        {"send-timeout", required_argument, NULL, OPT_SEND_TIMEOUT},
+        {"log-interval", required_argument, NULL, OPT_LOG_INTERVAL},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
     struct cli_rpc_prog prog = {GK5_ECHO_PROG, GK5_ECHO_VERS};
     gk5_rpc_server_options opts;
+    gk5_rpc_tcp_options topts;
     gk5_rpc_server *srv = NULL;
     gk5_rpc_tcp_server *ts = NULL;
     gk5_rpc_error e;
@@ -1637,8 +1825,10 @@ static int rpc_serve(int argc, char **argv)
     bool signals_set = false;
 
     memset(&opts, 0, sizeof(opts));
+    memset(&topts, 0, sizeof(topts));
     memset(&e, 0, sizeof(e));
-    if (parse_sec_list("sys,krb5,krb5i,krb5p", &opts.flavors, sectext,
+    /* RPCSEC_GSS only unless told: AUTH_SYS and AUTH_NONE prove nothing. */
+    if (parse_sec_list("krb5,krb5i,krb5p", &opts.flavors, sectext,
                        sizeof(sectext)) != 0) {
         return CLI_EXIT_FAIL;
     }
@@ -1695,6 +1885,20 @@ static int rpc_serve(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             break;
+        case OPT_THREADS:
+        case OPT_MAX_CONNECTIONS:
+        case OPT_MAX_PER_ADDRESS:
+        case OPT_MAX_INFLIGHT:
+        case OPT_UNAUTH_BUDGET:
+        case OPT_REPLY_BUDGET:
+        case OPT_FIRST_RECORD_TIMEOUT:
+        case OPT_CONN_IDLE_TIMEOUT:
+        case OPT_SEND_TIMEOUT:
+        case OPT_LOG_INTERVAL:
+            if (serve_limit(c, optarg, &topts) != 0) {
+                return CLI_EXIT_USAGE;
+            }
+            break;
         default:
             return cli_option_error("rpc serve", c, argv);
         }
@@ -1728,6 +1932,15 @@ static int rpc_serve(int argc, char **argv)
         }
     }
     opts.max_body = (size_t)GK5_ECHO_MAX_OPAQUE + GK5_ECHO_BODY_SLACK;
+    if ((opts.flavors & (GK5_RPC_ALLOW_SYS | GK5_RPC_ALLOW_NONE)) != 0) {
+        fprintf(stderr,
+                "gk5 rpc serve: warning: %s allowed: any client may call "
+                "without authenticating\n",
+                (opts.flavors & GK5_RPC_ALLOW_SYS) == 0 ? "AUTH_NONE is"
+                : (opts.flavors & GK5_RPC_ALLOW_NONE) == 0
+                    ? "AUTH_SYS is"
+                    : "AUTH_SYS and AUTH_NONE are");
+    }
 
     if (cli_rpc_listen(listen_at, &fd, bound, sizeof(bound), err,
                        sizeof(err)) != 0) {
@@ -1746,6 +1959,11 @@ static int rpc_serve(int argc, char **argv)
         goto cleanup;
     }
 
+    if (gk5_rpc_tcp_server_set_options(ts, &topts, &e) != 0) {
+        cli_error("rpc serve: %s",
+                  e.text[0] != '\0' ? e.text : gk5_rpc_strerror(e.code));
+        goto cleanup;
+    }
     gk5_rpc_tcp_server_set_log(ts, serve_log, NULL);
     serve_ts = ts;
     memset(&sa, 0, sizeof(sa));

@@ -121,6 +121,9 @@ int cli_parse_size(const char *s, size_t max, size_t *out)
     } else if (*end == 'm' || *end == 'M') {
         mult = 1024 * 1024;
         end++;
+    } else if (*end == 'g' || *end == 'G') {
+        mult = 1024ull * 1024 * 1024;
+        end++;
     }
     if (*end != '\0' || v > max / mult) {
         return -1;

@@ -490,12 +490,13 @@ GK5_EXPORT const void *gk5_rpc_call_args(const gk5_rpc_call *call, size_t *len);
  */
 GK5_EXPORT size_t gk5_rpc_server_contexts(const gk5_rpc_server *srv);
 
-/* ---- A small TCP server on top (record marking, a thread per
- * connection) ---- */
+/* ---- A TCP server on top (record marking, one event loop, a pool of
+ * worker threads) ---- */
 
 /**
- * The program, called for every call to dispatch, from the connection
- * threads (several at once).
+ * The program, called for every call to dispatch, from the worker threads
+ * (several at once, calls of one connection included: their replies may
+ * go out in any order, as RPC allows).
  *
  * @param[in]  arg          The arg given to gk5_rpc_tcp_server_create().
  * @param[in]  call         The call (gk5_rpc_call_args() and the rest).
@@ -508,9 +509,101 @@ GK5_EXPORT size_t gk5_rpc_server_contexts(const gk5_rpc_server *srv);
 typedef int (*gk5_rpc_dispatch_fn)(void *arg, const gk5_rpc_call *call,
                                    uint32_t *accept_stat, gk5_buffer *results);
 
-/** A record-marking TCP loop around a gk5_rpc_server, a thread per
- *  connection (opaque). */
+/**
+ * A record-marking TCP server around a gk5_rpc_server (opaque): one event
+ * loop thread (the caller of gk5_rpc_tcp_server_run()) accepts, reads and
+ * writes every connection on non-blocking sockets; a pool of worker
+ * threads runs gk5_rpc_server_process(), the program and
+ * gk5_rpc_server_reply() for complete calls.  Several calls of one
+ * connection may run at once; each reply is queued whole and written by
+ * the loop, so the bytes of one connection stay in order.
+ *
+ * Each peer gets what its state has earned (docs/design.md, "The TCP
+ * server under a hostile network"):
+ *  - A record's first bytes (at most 4 KiB: the call header, credential
+ *    and verifier) are read and checked before its body is.  An
+ *    RPCSEC_GSS DATA or DESTROY call with a known handle, a valid header
+ *    MIC and a sequence number inside the window may send a body up to
+ *    max_body; an RPCSEC_GSS INIT or CONTINUE_INIT at most 256 KiB (an
+ *    AP-REQ); AUTH_SYS and AUTH_NONE, when the server allows them, up to
+ *    max_body.  Anything refused is answered as gk5_rpc_server_process()
+ *    would (AUTH_ERROR...) or dropped, and the rest of the record is read
+ *    and discarded without being kept.
+ *  - Buffers grow with the bytes received, never to the length a record
+ *    declares.  Bytes held for records not authenticated (first bytes,
+ *    INIT and AUTH_SYS/NONE bodies, read-ahead) come out of
+ *    unauth_budget; replies waiting to be written out of reply_budget.
+ *  - A connection counts as authenticated once an RPCSEC_GSS call on it
+ *    verified and was dispatched to the program.  AUTH_SYS and AUTH_NONE
+ *    calls, even when allowed and served, prove nothing: such a
+ *    connection stays unauthenticated.
+ *  - When max_connections is reached, a newcomer evicts the oldest
+ *    unauthenticated connection (as Linux's knfsd drops its oldest
+ *    temporary connection); with every connection authenticated the
+ *    newcomer is closed.  One IP address may hold max_per_address.
+ *  - Deadlines run on the monotonic clock from an event the peer cannot
+ *    move (accept, the end of the previous record, the start of a reply),
+ *    never from its last byte, so trickling does not stretch them.
+ *
+ * Memory: at most unauth_budget + reply_budget for what peers send and
+ * are sent, plus what the workers hold for the calls they run (threads x
+ * the record, the program's results and the reply being built), plus
+ * what authenticated connections send (a body each, up to max_body).
+ */
 typedef struct gk5_rpc_tcp_server gk5_rpc_tcp_server;
+
+/** Limits and deadlines of a TCP server (gk5_rpc_tcp_server_set_options()).
+ *  Zero-initialise: every 0 field takes its default.  Copied: not needed
+ *  afterwards. */
+typedef struct {
+    /** Worker threads that run calls; default the online CPUs, at least
+     *  2; at most 1024. */
+    unsigned threads;
+    /** Connections at once; default 1024.  When full, a new connection
+     *  evicts the oldest unauthenticated one; if every connection is
+     *  authenticated, the new one is closed at once. */
+    size_t max_connections;
+    /** Connections from one IP address (IPv4-mapped IPv6 is the IPv4
+     *  address; UNIX sockets are not counted); default 64.  One more is
+     *  closed at once. */
+    size_t max_per_address;
+    /** Calls of one connection being run or with a reply waiting to be
+     *  written; at the limit the connection is not read until one is
+     *  written; default 128 (the default RPCSEC_GSS window). */
+    size_t max_inflight;
+    /** Bytes, server-wide, held for records that are not authenticated:
+     *  first bytes before their check, INIT/CONTINUE_INIT and allowed
+     *  AUTH_SYS/AUTH_NONE calls until their reply is built, read-ahead.
+     *  When a connection needs more than is left, the oldest
+     *  unauthenticated connections holding some are closed to make room;
+     *  if none is, that connection is closed.  Default 16 MiB; at least
+     *  64 KiB. */
+    size_t unauth_budget;
+    /** Bytes, server-wide, of replies built and not yet written.  A reply
+     *  that does not fit is replaced by a SYSTEM_ERR reply (replies of 1
+     *  KiB or less always fit: max_inflight bounds them).  Default 256
+     *  MiB; at least 64 KiB.  A reply larger than this is never sent. */
+    size_t reply_budget;
+    /** Milliseconds a connection that is not authenticated has to send
+     *  each complete record, counted from accept or from the end of its
+     *  previous record (or from when its last reply was written); default
+     *  10000 (10 s).  On expiry it is closed. */
+    uint32_t first_record_timeout_ms;
+    /** Milliseconds an authenticated connection may stay idle between
+     *  records, counted the same way (a record started must be complete
+     *  by then too); default 300000 (300 s).  Distinct from the
+     *  RPCSEC_GSS context idle timeout (gk5_rpc_server_options), which
+     *  stays. */
+    uint32_t idle_timeout_ms;
+    /** Milliseconds a reply may take to be written, from when writing it
+     *  began; a peer that does not drain it is closed and its replies
+     *  freed; default 30000 (30 s). */
+    uint32_t send_timeout_ms;
+    /** Milliseconds between two log lines of one cause: the first is
+     *  logged at once, the rest counted and logged as one line (with the
+     *  count) when the interval has passed; default 10000 (10 s). */
+    uint32_t log_interval_ms;
+} gk5_rpc_tcp_options;
 
 /**
  * Serve srv's program on listen_fd.
@@ -532,23 +625,46 @@ gk5_rpc_tcp_server_create(gk5_rpc_server *srv, int listen_fd,
                           gk5_rpc_tcp_server **out, gk5_rpc_error *err);
 
 /**
+ * Set the limits and deadlines (gk5_rpc_tcp_options).  Call before
+ * gk5_rpc_tcp_server_run(); without it every default applies.
+ *
+ * @param[in]  ts    The TCP server.
+ * @param[in]  opts  The options, or NULL for the defaults.
+ * @param[out] err   May be NULL; what failed.
+ * @return 0, or -1 with err->code GK5_RPC_E_INVALID (ts NULL, running, or
+ *         a field out of range: threads above 1024, a budget below 64
+ *         KiB).
+ */
+GK5_EXPORT GK5_WUR int
+gk5_rpc_tcp_server_set_options(gk5_rpc_tcp_server *ts,
+                               const gk5_rpc_tcp_options *opts,
+                               gk5_rpc_error *err);
+
+/**
  * Accept and serve until gk5_rpc_tcp_server_stop(); then close every
- * connection and wait for their threads.  Runs on the calling thread; may
- * run again after it returned.
+ * connection and wait for the workers.  Runs the event loop on the
+ * calling thread and starts the workers; may run again after it returned.
  *
  * @param[in]  ts   The TCP server.
  * @param[out] err  May be NULL; what failed.
  * @return 0 after a stop, or -1 with err->code GK5_RPC_E_INVALID (ts NULL,
- *         already running), GK5_RPC_E_TRANSPORT (poll, accept or the
- *         listening socket failed) or GK5_RPC_E_NOMEM (a thread).
+ *         already running), GK5_RPC_E_TRANSPORT (epoll, accept or the
+ *         listening socket failed) or GK5_RPC_E_NOMEM (no worker thread,
+ *         no memory).
  */
 GK5_EXPORT int gk5_rpc_tcp_server_run(gk5_rpc_tcp_server *ts,
                                       gk5_rpc_error *err);
 
 /**
- * Told of every call gk5 answered itself with a refusal (verdict REPLY:
- * AUTH_ERROR, GARBAGE_ARGS...) or dropped (DROP), with err saying why;
- * called from the connection threads, several at once.
+ * Told of the calls gk5 answered itself with a refusal (verdict REPLY:
+ * AUTH_ERROR, GARBAGE_ARGS...) or dropped (DROP), and of the connections
+ * a limit or deadline closed (verdict DROP, err->code
+ * GK5_RPC_E_TRANSPORT, the text naming the limit or deadline), with err
+ * saying why.  Rate-limited and coalesced: at most one call per cause (a
+ * limit or deadline; for calls, the verdict and err->code) per
+ * log_interval_ms; the text of a line that stands for more than one event
+ * ends with "(N like this in the last S s)".  Called from the loop and
+ * the workers, one at a time.
  *
  * @param[in] arg      The arg given to gk5_rpc_tcp_server_set_log().
  * @param[in] verdict  REPLY or DROP.

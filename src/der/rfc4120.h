@@ -23,8 +23,11 @@
  *
  * Encoders write backwards (the last field first) through the same walk
  * that measures: with out NULL they only set *len; otherwise the encoding
- * is out[0..*len).  Every decoder's output re-encodes to the bytes it came
- * from (the tests hold every type to that).
+ * is out[0..*len).  A decoder's output re-encodes to the bytes it came
+ * from (the tests and fuzz targets hold every type to that), with two
+ * tolerated exceptions that re-encode in their canonical form instead: a
+ * KerberosFlags BIT STRING longer than 32 bits (written as 32) and a
+ * negative seq-number (written as the UInt32 RFC 4120 says it is).
  *
  * Return values, every function: GK5_OK; GK5_ERR_DER (not strict DER of
  * the type: a bad tag, length, form, missing or unknown field, a value out

@@ -166,8 +166,8 @@ GK5_HIDDEN bool gk5i_keytab_has_principal(const struct gk5i_keytab *kt,
  * (16 tag bytes and an 8-byte expiry), under an OFD lock, and the file's
  * unexpired entries are read when the cache is made, so a restarted
  * process refuses what it accepted before.  Without a file, a fresh cache
- * refuses, for one skew after it was made, authenticators stamped at or
- * before that moment (docs/design.md, "The replay cache"). */
+ * refuses, for one skew after it was made, authenticators stamped more
+ * than a second before that moment (docs/design.md, "The replay cache"). */
 struct gk5i_rcache_opts {
     uint32_t skew;      /* seconds; 0: 300 */
     size_t max_entries; /* 0: GK5I_RCACHE_DEFAULT_MAX */
@@ -185,8 +185,8 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_rcache_new(const struct gk5i_rcache_opts *o,
 /* Check tag and, if new, store it until ctime + skew.  Call only after the
  * authenticator passed its integrity check.  GK5_OK (stored),
  * GK5_ERR_AP_REPEAT (seen), GK5_ERR_AP_BEFORE_START (a memory-only cache:
- * ctime and cusec at or before the moment it was made, within one skew of
- * it), GK5_ERR_RCACHE_FULL, GK5_ERR_RCACHE_IO (the append failed: not
+ * ctime and cusec more than a second before the moment it was made, within
+ * one skew of it), GK5_ERR_RCACHE_FULL, GK5_ERR_RCACHE_IO (the append failed: not
  * stored, and the AP-REQ is to be refused), GK5_ERR_INVALID_ARGUMENT. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_rcache_check_store(struct gk5i_rcache *rc,
                                                     const uint8_t *tag,

@@ -96,8 +96,8 @@ struct gk5i_rcache {
     int64_t base;
     uint64_t k0, k1; /* the hash secret */
 
-    /* Refuse (ctime, cusec) <= (created, created_usec) until created +
-     * skew (see rc_guarded). */
+    /* Refuse (ctime, cusec) more than RC_GUARD_SLACK before (created,
+     * created_usec) until created + skew (see rc_guarded). */
     bool guard;
     int64_t created;
     uint32_t created_usec;
@@ -679,19 +679,25 @@ cleanup:
  * tell a replay of an authenticator it accepted before.  The RFC's answer,
  * refusing every authenticator for one skew after a restart, would lock
  * out every client that reconnects at once.  Those that matter are the
- * authenticators made before this cache began: refuse them (ctime and
- * cusec at or before the moment it was made, to the microsecond) until
- * they fall outside the skew anyway.  An authenticator stamped later was
- * made after the old process died -- unless the client's clock runs ahead
- * of ours, the residue this trades for availability; a cache with a file,
+ * authenticators made before this cache began: refuse them until they
+ * fall outside the skew anyway.  "Before" leaves one second of slack: MIT
+ * clients stamp authenticators with the KDC's clock (kdc_timesync), which
+ * lags ours by the AS round trip, so a client that connects the moment a
+ * server is up would otherwise be refused; the price is that a replay of
+ * an authenticator the old process accepted within one second of the new
+ * one's start is not caught.  An authenticator stamped later was made
+ * after the old process died -- unless the client's clock runs ahead of
+ * ours, the residue this trades for availability; a cache with a file,
  * which holds what was accepted, needs no guard.
  */
+#define RC_GUARD_SLACK 1 /* seconds */
 static bool rc_guarded(const struct gk5i_rcache *rc, int64_t ctime,
                        uint32_t cusec, int64_t now)
 {
+    int64_t before = rc->created - RC_GUARD_SLACK;
+
     return rc->guard && now <= rc->created + (int64_t)rc->skew &&
-           (ctime < rc->created ||
-            (ctime == rc->created && cusec <= rc->created_usec));
+           (ctime < before || (ctime == before && cusec < rc->created_usec));
 }
 
 uint32_t gk5i_rcache_check_store(struct gk5i_rcache *rc, const uint8_t *tag,

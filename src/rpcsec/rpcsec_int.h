@@ -155,6 +155,46 @@ void gk5i_rpc_err_clear(gk5_rpc_error *err);
 void gk5i_rpc_server_limits(const gk5_rpc_server *srv, size_t *max_record,
                             uint32_t *idle_timeout);
 
+/* A record's first bytes that the TCP server reads and checks before it
+ * takes the body: the call header (xid .. proc, 24 bytes), the credential
+ * and the verifier (opaque_auth, at most 8 + 400 bytes each) fit with
+ * room to spare. */
+#define GK5I_RPC_HEADER_MAX 4096u
+/* The largest RPCSEC_GSS_INIT / CONTINUE_INIT argument the TCP server
+ * takes: an AP-REQ is at most GK5I_KRB_MAX_MESSAGE (256 KiB, large PACs
+ * included; src/der/rfc4120.h), plus its GSS framing and the opaque<>
+ * length. */
+#define GK5I_RPC_INIT_MAX ((size_t)256 * 1024 + 64)
+
+/* What a record's first bytes earn (gk5i_rpc_server_precheck). */
+enum gk5i_rpc_pre {
+    /* RPCSEC_GSS DATA or DESTROY: known handle, established context,
+     * service granted, header MIC valid, sequence number inside the window
+     * and not seen: the body may be read (up to *limit bytes in all). */
+    GK5I_RPC_PRE_AUTH,
+    /* RPCSEC_GSS INIT or CONTINUE_INIT: a small body (*limit). */
+    GK5I_RPC_PRE_INIT,
+    /* AUTH_NONE or AUTH_SYS, allowed: up to *limit, unauthenticated. */
+    GK5I_RPC_PRE_UNAUTH,
+    /* Refused: send *reply (AUTH_ERROR, RPC_MISMATCH...), read no more of
+     * the record; err says why. */
+    GK5I_RPC_PRE_REPLY,
+    /* Refused without a reply (not a call, a replayed or below-window
+     * sequence number...): read no more of the record; err says why. */
+    GK5I_RPC_PRE_DROP
+};
+
+/* Check a call's first len bytes (the whole header through the verifier,
+ * e.g. GK5I_RPC_HEADER_MAX bytes of a longer record) as
+ * gk5_rpc_server_process() would, without moving any sequence window:
+ * process() checks the whole call again.  *reply (malloc'd, for
+ * gk5_buffer_release) is set for GK5I_RPC_PRE_REPLY only; *limit, for
+ * the others that go on, is the most bytes the whole record may have.
+ * Thread-safe, like gk5_rpc_server_process(). */
+GK5I_RPC_WUR enum gk5i_rpc_pre
+gk5i_rpc_server_precheck(gk5_rpc_server *srv, const uint8_t *msg, size_t len,
+                         size_t *limit, gk5_buffer *reply, gk5_rpc_error *err);
+
 /* ---- Test seams (tests/fuzz/fuzz_rpc_call.c; not exported) ---- */
 
 /* gk5_rpc_server_create without an acceptor credential, whatever

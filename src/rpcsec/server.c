@@ -58,7 +58,7 @@
 /* Room a record needs beyond max_body: the call header (xid..proc), two
  * opaque_auth of at most 400 bytes, and the integrity/privacy framing
  * around the arguments (lengths, seq_num, wrap token header, checksum). */
-#define RECORD_HEADROOM 4096u
+#define RECORD_HEADROOM GK5I_RPC_HEADER_MAX
 
 /* RPCSEC_GSS_INIT tokens, whatever max_body says: an AP-REQ carrying a
  * large PAC reaches 64 KiB (Windows' MaxTokenSize is 65535). */
@@ -1224,21 +1224,25 @@ static bool context_allows(const struct sctx *sc, gk5_rpc_service svc)
     return true;
 }
 
+/* RFC 2203 5.3.3.1 up to and including the header MIC of a DATA or
+ * DESTROY call: the context, its state and expiry, MAXSEQ, the service, a
+ * first look at the window (which changes nothing) and the verifier.
+ * GK5_RPC_CALL_DISPATCH with *out (a reference for the caller) when the
+ * header is authentic and its number may be new; otherwise the call's
+ * verdict (a reply or a drop), *out NULL.  Nothing here moves the window,
+ * so gk5i_rpc_server_precheck may ask before the body has arrived. */
 GK5I_RPC_WUR static gk5_rpc_verdict
-gss_data(gk5_rpc_server *srv, const struct call_hdr *h,
-         const gk5i_rpc_cred *cred, gk5_rpc_call **call, gk5_buffer *reply,
-         gk5_rpc_error *err)
+gss_authenticate(gk5_rpc_server *srv, const struct call_hdr *h,
+                 const gk5i_rpc_cred *cred, struct sctx **out,
+                 gk5_buffer *reply, gk5_rpc_error *err)
 {
     gk5_rpc_service svc = (gk5_rpc_service)cred->service;
     bool destroy = cred->proc == GK5I_RPCSEC_GSS_DESTROY;
     struct sctx *sc = NULL;
     enum sctx_state state;
-    struct verf v;
-    uint8_t *data = NULL;
-    size_t data_len = 0;
-    size_t used = 0;
     gk5_rpc_verdict verdict;
 
+    *out = NULL;
     switch (table_lookup(srv, cred->handle, cred->handle_len, &sc)) {
     case LOOKUP_FOUND:
         break;
@@ -1304,7 +1308,33 @@ gss_data(gk5_rpc_server *srv, const struct call_hdr *h,
         verdict = deny(reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err);
         goto cleanup;
     }
-    /* (The same window_check as the first look above, on purpose.) */
+    *out = sc;
+    return GK5_RPC_CALL_DISPATCH;
+cleanup:
+    sctx_put(sc);
+    return verdict;
+}
+
+GK5I_RPC_WUR static gk5_rpc_verdict
+gss_data(gk5_rpc_server *srv, const struct call_hdr *h,
+         const gk5i_rpc_cred *cred, gk5_rpc_call **call, gk5_buffer *reply,
+         gk5_rpc_error *err)
+{
+    gk5_rpc_service svc = (gk5_rpc_service)cred->service;
+    bool destroy = cred->proc == GK5I_RPCSEC_GSS_DESTROY;
+    struct sctx *sc = NULL;
+    struct verf v;
+    uint8_t *data = NULL;
+    size_t data_len = 0;
+    size_t used = 0;
+    gk5_rpc_verdict verdict;
+
+    verdict = gss_authenticate(srv, h, cred, &sc, reply, err);
+    if (verdict != GK5_RPC_CALL_DISPATCH) {
+        return verdict;
+    }
+    /* (The same window_check as the first look in gss_authenticate, on
+     * purpose.) */
     /* Only now, authenticated, may the number mark the window.  Asked
      * again under the lock: a copy may have passed its MIC meanwhile. */
     if (window_check(sc, srv->window, cred->seq, true) != SEQ_NEW) {
@@ -1373,68 +1403,102 @@ cleanup:
     return verdict;
 }
 
+/* The RPCSEC_GSS credential: decoded, a known service and procedure, the
+ * service allowed.  GK5_RPC_CALL_DISPATCH to go on; else the verdict. */
+GK5I_RPC_WUR static gk5_rpc_verdict
+gss_cred(const gk5_rpc_server *srv, const struct call_hdr *h,
+         gk5i_rpc_cred *cred, gk5_buffer *reply, gk5_rpc_error *err)
+{
+    /* RFC 2203 5.3.3.1: version, service, handle, then the verifier. */
+    if (gk5i_rpc_cred_decode(h->cred, h->cred_len, cred, err) != 0) {
+        return deny(reply, h->xid, GK5I_AUTH_BADCRED, err);
+    }
+    if (cred->service < GK5_RPC_SVC_NONE ||
+        cred->service > GK5_RPC_SVC_PRIVACY) {
+        return denyf(reply, h->xid, GK5I_AUTH_BADCRED, err, GK5_RPC_E_MALFORMED,
+                     "unknown RPCSEC_GSS service %u", cred->service);
+    }
+    /* A DESTROY must get through whatever the policy, or the client could
+     * never release a context made under an older one. */
+    if (cred->proc != GK5I_RPCSEC_GSS_DESTROY &&
+        !allowed(srv, GK5_RPC_ALLOW_GSS(cred->service))) {
+        return denyf(reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
+                     "RPCSEC_GSS %s is not allowed here",
+                     gk5_rpc_service_name((gk5_rpc_service)cred->service));
+    }
+    if (cred->proc > GK5I_RPCSEC_GSS_DESTROY) {
+        return denyf(reply, h->xid, GK5I_AUTH_BADCRED, err, GK5_RPC_E_MALFORMED,
+                     "unknown RPCSEC_GSS procedure %u", cred->proc);
+    }
+    return GK5_RPC_CALL_DISPATCH;
+}
+
 GK5I_RPC_WUR static gk5_rpc_verdict
 process_gss(gk5_rpc_server *srv, const struct call_hdr *h, gk5_rpc_call **call,
             gk5_buffer *reply, gk5_rpc_error *err)
 {
     gk5i_rpc_cred cred;
+    gk5_rpc_verdict verdict = gss_cred(srv, h, &cred, reply, err);
 
-    /* RFC 2203 5.3.3.1: version, service, handle, then the verifier. */
-    if (gk5i_rpc_cred_decode(h->cred, h->cred_len, &cred, err) != 0) {
-        return deny(reply, h->xid, GK5I_AUTH_BADCRED, err);
+    if (verdict != GK5_RPC_CALL_DISPATCH) {
+        return verdict;
     }
-    if (cred.service < GK5_RPC_SVC_NONE || cred.service > GK5_RPC_SVC_PRIVACY) {
-        return denyf(reply, h->xid, GK5I_AUTH_BADCRED, err, GK5_RPC_E_MALFORMED,
-                     "unknown RPCSEC_GSS service %u", cred.service);
-    }
-    /* A DESTROY must get through whatever the policy, or the client could
-     * never release a context made under an older one. */
-    if (cred.proc != GK5I_RPCSEC_GSS_DESTROY &&
-        !allowed(srv, GK5_RPC_ALLOW_GSS(cred.service))) {
-        return denyf(reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
-                     "RPCSEC_GSS %s is not allowed here",
-                     gk5_rpc_service_name((gk5_rpc_service)cred.service));
-    }
-    switch (cred.proc) {
-    case GK5I_RPCSEC_GSS_INIT:
-    case GK5I_RPCSEC_GSS_CONTINUE_INIT:
+    if (cred.proc == GK5I_RPCSEC_GSS_INIT ||
+        cred.proc == GK5I_RPCSEC_GSS_CONTINUE_INIT) {
         return gss_init(srv, h, &cred, reply, err);
-    case GK5I_RPCSEC_GSS_DATA:
-    case GK5I_RPCSEC_GSS_DESTROY:
-        return gss_data(srv, h, &cred, call, reply, err);
-    default:
-        return denyf(reply, h->xid, GK5I_AUTH_BADCRED, err, GK5_RPC_E_MALFORMED,
-                     "unknown RPCSEC_GSS procedure %u", cred.proc);
     }
+    return gss_data(srv, h, &cred, call, reply, err); /* DATA, DESTROY */
 }
 
 /* ------------------------------------------------------------------ */
 /* Public entry points                                                  */
 /* ------------------------------------------------------------------ */
 
-static gk5_rpc_verdict process(gk5_rpc_server *srv, uint8_t *msg, size_t len,
-                               gk5_rpc_call **call, gk5_buffer *reply,
-                               gk5_rpc_error *err)
+/* The call header (RFC 5531 9) up to the arguments: GK5_RPC_CALL_DISPATCH
+ * to go on, else the verdict (RPC_MISMATCH, AUTH_BADCRED, AUTH_BADVERF, or
+ * a drop). */
+static gk5_rpc_verdict header_verdict(uint8_t *msg, size_t len,
+                                      struct call_hdr *h, gk5_buffer *reply,
+                                      gk5_rpc_error *err)
 {
-    struct call_hdr h;
-
-    switch (parse_call(msg, len, &h, err)) {
+    switch (parse_call(msg, len, h, err)) {
     case PARSE_OK:
         break;
     case PARSE_DROP:
         return GK5_RPC_CALL_DROP;
     case PARSE_MISMATCH:
-        if (reply_rejected(reply, h.xid, RPC_REJECT_MISMATCH, RPC_VERSION,
+        if (reply_rejected(reply, h->xid, RPC_REJECT_MISMATCH, RPC_VERSION,
                            RPC_VERSION) != 0) {
             return drop(err, GK5_RPC_E_NOMEM, "out of memory");
         }
         return GK5_RPC_CALL_REPLY;
     case PARSE_BADCRED:
-        return deny(reply, h.xid, GK5I_AUTH_BADCRED, err);
+        return deny(reply, h->xid, GK5I_AUTH_BADCRED, err);
     case PARSE_BADVERF:
-        return deny(reply, h.xid, GK5I_AUTH_BADVERF, err);
+        return deny(reply, h->xid, GK5I_AUTH_BADVERF, err);
     }
+    return GK5_RPC_CALL_DISPATCH;
+}
 
+/* RFC 5531 9: AUTH_TOOWEAK, "rejected for security reasons", is what
+ * makes a client (NFS's SECINFO, for one) try another flavour. */
+static gk5_rpc_verdict
+flavor_refused(gk5_buffer *reply, const struct call_hdr *h, gk5_rpc_error *err)
+{
+    return denyf(reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
+                 "flavour %u is not allowed here", h->cred_flavor);
+}
+
+static gk5_rpc_verdict process(gk5_rpc_server *srv, uint8_t *msg, size_t len,
+                               gk5_rpc_call **call, gk5_buffer *reply,
+                               gk5_rpc_error *err)
+{
+    struct call_hdr h;
+    gk5_rpc_verdict verdict = header_verdict(msg, len, &h, reply, err);
+
+    if (verdict != GK5_RPC_CALL_DISPATCH) {
+        return verdict;
+    }
     switch (h.cred_flavor) {
     case GK5_RPC_FLAVOR_NONE:
     case GK5_RPC_FLAVOR_SYS:
@@ -1455,10 +1519,65 @@ static gk5_rpc_verdict process(gk5_rpc_server *srv, uint8_t *msg, size_t len,
     default:
         break;
     }
-    /* RFC 5531 9: AUTH_TOOWEAK, "rejected for security reasons", is what
-     * makes a client (NFS's SECINFO, for one) try another flavour. */
-    return denyf(reply, h.xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
-                 "flavour %u is not allowed here", h.cred_flavor);
+    return flavor_refused(reply, &h, err);
+}
+
+/* What a record's first bytes earn (tcp_server.c): the same parsing and
+ * the same checks as process(), up to the header MIC, and nothing that
+ * changes state but the context's place in the LRU list (as any lookup). */
+enum gk5i_rpc_pre gk5i_rpc_server_precheck(gk5_rpc_server *srv,
+                                           const uint8_t *msg, size_t len,
+                                           size_t *limit, gk5_buffer *reply,
+                                           gk5_rpc_error *err)
+{
+    struct call_hdr h;
+    gk5i_rpc_cred cred;
+    struct sctx *sc = NULL;
+    gk5_rpc_verdict verdict;
+
+    reply->length = 0;
+    reply->value = NULL;
+    *limit = 0;
+    gk5i_rpc_err_clear(err);
+    /* parse_call writes nothing; its args pointer is not used here. */
+    verdict = header_verdict((uint8_t *)(uintptr_t)msg, len, &h, reply, err);
+    if (verdict != GK5_RPC_CALL_DISPATCH) {
+        goto refused;
+    }
+    switch (h.cred_flavor) {
+    case GK5_RPC_FLAVOR_NONE:
+    case GK5_RPC_FLAVOR_SYS:
+        if (allowed(srv, 1u << h.cred_flavor)) {
+            *limit = srv->max_body + RECORD_HEADROOM;
+            return GK5I_RPC_PRE_UNAUTH;
+        }
+        verdict = flavor_refused(reply, &h, err);
+        goto refused;
+    case GK5_RPC_FLAVOR_RPCSEC_GSS:
+        break;
+    default:
+        verdict = flavor_refused(reply, &h, err);
+        goto refused;
+    }
+    verdict = gss_cred(srv, &h, &cred, reply, err);
+    if (verdict != GK5_RPC_CALL_DISPATCH) {
+        goto refused;
+    }
+    if (cred.proc == GK5I_RPCSEC_GSS_INIT ||
+        cred.proc == GK5I_RPCSEC_GSS_CONTINUE_INIT) {
+        *limit = GK5I_RPC_INIT_MAX + RECORD_HEADROOM;
+        return GK5I_RPC_PRE_INIT;
+    }
+    verdict = gss_authenticate(srv, &h, &cred, &sc, reply, err);
+    if (verdict != GK5_RPC_CALL_DISPATCH) {
+        goto refused;
+    }
+    sctx_put(sc);
+    *limit = srv->max_body + RECORD_HEADROOM;
+    return GK5I_RPC_PRE_AUTH;
+refused:
+    return verdict == GK5_RPC_CALL_REPLY ? GK5I_RPC_PRE_REPLY
+                                         : GK5I_RPC_PRE_DROP;
 }
 
 gk5_rpc_verdict gk5_rpc_server_process(gk5_rpc_server *srv, void *msg,

@@ -36,8 +36,9 @@
  *                  or INTEGER, a primitive SEQUENCE or tag, bytes the walk
  *                  cannot read (MIT stops reading a SEQUENCE after its
  *                  last known field and never looks at what follows);
- *   limit          GK5_ERR_DER_LIMIT: a PrincipalName of more than
- *                  GK5I_KRB_MAX_COMPONENTS components;
+ *   limit          a PrincipalName of more than GK5I_KRB_MAX_COMPONENTS
+ *                  components (GK5_ERR_DER_LIMIT, unless gk5 stopped
+ *                  reading before it);
  *   usec           Microseconds outside RFC 4120's 0..999999 (MIT's
  *                  krb5_int32 takes any Int32);
  *   error-code-high  error-code above 2^31 - 1 (MIT's krb5_ui_4; RFC 4120
@@ -628,7 +629,7 @@ static void classify_mit_only(enum fk_type t, const uint8_t *in, size_t len,
     uint32_t gret;
 
     /* Values gk5 refuses wherever they stand. */
-    if (ret == GK5_ERR_DER_LIMIT && mit_over_limit(t, m)) {
+    if (mit_over_limit(t, m)) {
         n_class[CLS_LIMIT]++;
         return;
     }

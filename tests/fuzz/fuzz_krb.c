@@ -366,11 +366,132 @@ void fk_check_round_trip(enum fk_type t, const uint8_t *in, size_t len,
     free(out);
 }
 
+/* The decoder of type t with out NULL. */
+static uint32_t decode_to_null(enum fk_type t, const uint8_t *in, size_t len)
+{
+    switch (t) {
+    case FK_AP_REQ:
+        return gk5i_decode_ap_req(in, len, NULL);
+    case FK_AUTHENTICATOR:
+        return gk5i_decode_authenticator(in, len, NULL);
+    case FK_ENC_TKT_PART:
+        return gk5i_decode_enc_tkt_part(in, len, NULL);
+    case FK_AP_REP:
+        return gk5i_decode_ap_rep(in, len, NULL);
+    case FK_ENC_AP_REP_PART:
+        return gk5i_decode_enc_ap_rep_part(in, len, NULL);
+    case FK_KRB_ERROR:
+        return gk5i_decode_krb_error(in, len, NULL);
+    case FK_TICKET:
+        return gk5i_decode_ticket(in, len, NULL);
+    default:
+        abort();
+    }
+}
+
+static void want(uint32_t got, uint32_t expected, const char *what)
+{
+    if (got != expected) {
+        fuzz_fail(what, got, expected);
+    }
+}
+
+/* What rfc4120.h says of arguments no message can bring: NULL pointers,
+ * inputs over GK5I_KRB_MAX_MESSAGE, an AuthorizationData position that
+ * is not an element's, times outside years 0..9999. */
+static void check_arguments(void)
+{
+    static const uint8_t seq[] = {0x30, 0x00};
+    const size_t big = GK5I_KRB_MAX_MESSAGE + 1;
+    uint8_t *huge = fuzz_dup(NULL, big);
+    struct gk5i_view v = {huge, big}, data;
+    union fk_msg m;
+    uint8_t s[15];
+    gk5i_krb_time t;
+    int32_t et[1], type;
+    size_t pos = 0, n;
+    bool more;
+
+    for (int i = 0; i < FK_N_TYPES; i++) {
+        enum fk_type ty = (enum fk_type)i;
+
+        want(decode_to_null(ty, seq, sizeof(seq)), GK5_ERR_INVALID_ARGUMENT,
+             "a decoder takes out NULL");
+        want(fk_decode(ty, NULL, 1, &m), GK5_ERR_INVALID_ARGUMENT,
+             "a decoder takes in NULL with a length");
+        want(fk_decode(ty, NULL, 0, &m), GK5_ERR_DER,
+             "a decoder takes no input");
+        want(fk_decode(ty, huge, big, &m), GK5_ERR_DER_LIMIT,
+             "a decoder takes more than GK5I_KRB_MAX_MESSAGE");
+    }
+    want(gk5i_authz_next(v, &pos, &more, &type, &data), GK5_ERR_DER_LIMIT,
+         "authz_next takes more than GK5I_KRB_MAX_MESSAGE");
+    v.p = NULL;
+    want(gk5i_authz_next(v, &pos, &more, &type, &data),
+         GK5_ERR_INVALID_ARGUMENT, "authz_next takes NULL with a length");
+    v.p = seq;
+    v.len = sizeof(seq);
+    want(gk5i_authz_next(v, NULL, &more, &type, &data),
+         GK5_ERR_INVALID_ARGUMENT, "authz_next takes pos NULL");
+    want(gk5i_authz_next(v, &pos, NULL, &type, &data), GK5_ERR_INVALID_ARGUMENT,
+         "authz_next takes more NULL");
+    want(gk5i_authz_next(v, &pos, &more, NULL, &data), GK5_ERR_INVALID_ARGUMENT,
+         "authz_next takes ad_type NULL");
+    want(gk5i_authz_next(v, &pos, &more, &type, NULL), GK5_ERR_INVALID_ARGUMENT,
+         "authz_next takes ad_data NULL");
+    pos = 1; /* inside the SEQUENCE OF's header */
+    want(gk5i_authz_next(v, &pos, &more, &type, &data),
+         GK5_ERR_INVALID_ARGUMENT, "authz_next takes a position in a header");
+    pos = 3; /* past the end */
+    want(gk5i_authz_next(v, &pos, &more, &type, &data),
+         GK5_ERR_INVALID_ARGUMENT, "authz_next takes a position past the end");
+    v.p = huge;
+    v.len = big;
+    want(gk5i_decode_etype_list(v, et, 1, &n), GK5_ERR_DER_LIMIT,
+         "an etype list takes more than GK5I_KRB_MAX_MESSAGE");
+    v.p = seq;
+    v.len = sizeof(seq);
+    want(gk5i_decode_etype_list(v, et, 1, NULL), GK5_ERR_INVALID_ARGUMENT,
+         "an etype list takes n NULL");
+    want(gk5i_decode_etype_list(v, NULL, 1, &n), GK5_ERR_INVALID_ARGUMENT,
+         "an etype list takes out NULL with max");
+    v.p = NULL;
+    want(gk5i_decode_etype_list(v, et, 1, &n), GK5_ERR_INVALID_ARGUMENT,
+         "an etype list takes NULL with a length");
+    v.len = 0;
+    want(gk5i_decode_etype_list(v, et, 1, &n), GK5_ERR_DER,
+         "an etype list takes no input");
+    v.p = seq;
+    v.len = sizeof(seq);
+    want(gk5i_decode_etype_list(v, NULL, 0, &n), GK5_OK,
+         "an empty etype list needs room");
+    want(gk5i_krb_time_parse(seq, 15, NULL), GK5_ERR_INVALID_ARGUMENT,
+         "time_parse takes t NULL");
+    want(gk5i_krb_time_parse(NULL, 15, &t), GK5_ERR_INVALID_ARGUMENT,
+         "time_parse takes s NULL");
+    want(gk5i_krb_time_parse(NULL, 0, &t), GK5_ERR_DER,
+         "time_parse takes an empty time");
+    want(gk5i_krb_time_format(0, NULL), GK5_ERR_INVALID_ARGUMENT,
+         "time_format takes out NULL");
+    want(gk5i_krb_time_format(-62167219201, s), GK5_ERR_INVALID_ARGUMENT,
+         "time_format takes a time before year 0");
+    want(gk5i_krb_time_format(253402300800, s), GK5_ERR_INVALID_ARGUMENT,
+         "time_format takes a time after year 9999");
+    free(huge);
+}
+
 uint32_t fk_decode_checked(enum fk_type t, const uint8_t *in, size_t len,
                            union fk_msg *m)
 {
-    uint32_t ret = fk_decode(t, in, len, m);
+    static bool arguments_checked;
+    uint32_t ret;
 
+    /* libFuzzer runs the empty input first in every process. */
+    if (len == 0 && !arguments_checked) {
+        check_arguments();
+        arguments_checked = true;
+    }
+    ret = fk_decode(t, in, len, m);
     if (ret == GK5_OK) {
         fk_check_views(t, in, len, m);
         fk_check_round_trip(t, in, len, m);
@@ -529,13 +650,16 @@ struct scan {
     size_t values;
 };
 
-/* Reads one TLV at p[0..n); returns the bytes it took (0: not BER).  The
- * contents are p[*off..*off + *clen); *indef for the indefinite form, whose
- * contents run to the end-of-contents octets (not included). */
+/* Walks the TLV at p[0..n) and, if constructed, what it holds (the
+ * indefinite form's contents run to its end-of-contents octets); notes
+ * the forms found in s.  Returns the bytes it took, 0 where it could not
+ * read on. */
 static size_t walk(struct scan *s, const uint8_t *p, size_t n, unsigned depth);
 
-static size_t walk_contents_indef(struct scan *s, const uint8_t *p, size_t n,
-                                  unsigned depth, size_t *used)
+/* The contents of an indefinite length, up to and with its end-of-contents
+ * octets (*used bytes); false if they do not end. */
+static bool walk_contents_indef(struct scan *s, const uint8_t *p, size_t n,
+                                unsigned depth, size_t *used)
 {
     size_t at = 0;
 
@@ -543,20 +667,20 @@ static size_t walk_contents_indef(struct scan *s, const uint8_t *p, size_t n,
         size_t k = walk(s, p + at, n - at, depth + 1);
 
         if (k == 0) {
-            return 0;
+            return false;
         }
         at += k;
     }
     if (at + 2 > n) {
-        return 0;
+        return false;
     }
     *used = at + 2;
-    return 1;
+    return true;
 }
 
 static size_t walk(struct scan *s, const uint8_t *p, size_t n, unsigned depth)
 {
-    size_t at = 1, len = 0, used = 0;
+    size_t at = 1, len = 0, used = 0, octets = 0;
     uint8_t tag;
     unsigned number;
     bool constructed;
@@ -591,7 +715,7 @@ static size_t walk(struct scan *s, const uint8_t *p, size_t n, unsigned depth)
             return 0;
         }
         s->forms |= FK_FORM_LEN_INDEFINITE;
-        if (walk_contents_indef(s, p + at, n - at, depth, &used) == 0) {
+        if (!walk_contents_indef(s, p + at, n - at, depth, &used)) {
             s->forms |= FK_FORM_UNPARSED;
             return 0;
         }
@@ -600,9 +724,7 @@ static size_t walk(struct scan *s, const uint8_t *p, size_t n, unsigned depth)
     if (p[at] & 0x80) {
         size_t k = p[at++] & 0x7f;
 
-        if (k > 4) {
-            s->forms |= FK_FORM_LEN_HUGE;
-        }
+        octets = k;
         if (k > 8 || k > n - at) {
             s->forms |= FK_FORM_UNPARSED;
             return 0;
@@ -622,6 +744,9 @@ static size_t walk(struct scan *s, const uint8_t *p, size_t n, unsigned depth)
     if (len > n - at) {
         s->forms |= FK_FORM_UNPARSED;
         return 0;
+    }
+    if (octets > 4) {
+        s->forms |= FK_FORM_LEN_HUGE; /* only once it proved a length */
     }
     p += at;
     if ((tag & 0xc0) == 0 && number != 0x10 && number != 0x11 && constructed) {

@@ -56,7 +56,11 @@ bool fk_principal_eq(const struct gk5i_krb_principal *a,
 
 /* gk5's decoder of type t, then, on success, fk_check_views and
  * fk_check_round_trip; any answer but GK5_OK, GK5_ERR_DER,
- * GK5_ERR_DER_LIMIT and GK5_ERR_KRB_MSG_TYPE aborts. */
+ * GK5_ERR_DER_LIMIT and GK5_ERR_KRB_MSG_TYPE aborts.  The first empty
+ * input of a process (libFuzzer starts with one) also checks what
+ * rfc4120.h promises for bad arguments: NULL pointers, inputs over
+ * GK5I_KRB_MAX_MESSAGE, bad AuthorizationData positions, times outside
+ * years 0..9999. */
 uint32_t fk_decode_checked(enum fk_type t, const uint8_t *in, size_t len,
                            union fk_msg *m);
 

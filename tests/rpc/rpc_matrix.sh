@@ -317,7 +317,7 @@ T_START=$(date +%s)
 
 server_cell gk5srv "gk5 rpc serve starts" \
     "$GK5" rpc serve --listen 127.0.0.1:0 --keytab "$SERVICE_KT" \
-    --principal $TARGET
+    --principal $TARGET --sec sys,krb5,krb5i,krb5p
 GK5_PID=$PID GK5_PORT=$PORT
 if [ -n "$GK5_PORT" ]; then
     if grep -q 'establish native)' "$WORK/gk5srv.out"; then
