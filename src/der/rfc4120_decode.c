@@ -661,11 +661,15 @@ static uint32_t decode_krb_error(struct gk5i_rd *r, unsigned depth,
 /* ---- entry points ---- */
 
 /* The whole of in[0..len) is one message: the size limit first, then
- * nothing may follow it. */
+ * nothing may follow it.  *out (size bytes) is zeroed first. */
 static uint32_t start(struct gk5i_rd *r, const uint8_t *in, size_t len,
-                      const void *out)
+                      void *out, size_t size)
 {
-    if (out == NULL || (in == NULL && len != 0)) {
+    if (out == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    zap(out, size); /* zeroed: the outputs start empty */
+    if (in == NULL && len != 0) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
     if (len > GK5I_KRB_MAX_MESSAGE) {
@@ -675,156 +679,93 @@ static uint32_t start(struct gk5i_rd *r, const uint8_t *in, size_t len,
     return GK5_OK;
 }
 
-static uint32_t end(const struct gk5i_rd *r, uint32_t ret)
+/* The decoder's verdict, refused too if bytes follow the message; on
+ * failure *out (size bytes) holds nothing to rely on. */
+static uint32_t end(const struct gk5i_rd *r, uint32_t ret, void *out,
+                    size_t size)
 {
-    return worst(ret, gk5i_rd_at_end(r) ? GK5_OK : GK5_ERR_DER);
+    ret = worst(ret, gk5i_rd_at_end(r) ? GK5_OK : GK5_ERR_DER);
+    if (ret != GK5_OK) {
+        zap(out, size);
+    }
+    return ret;
 }
 
 uint32_t gk5i_decode_ticket(const uint8_t *in, size_t len,
                             struct gk5i_krb_ticket *out)
 {
     struct gk5i_rd r;
-    uint32_t ret;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
 
-    if (out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    ret = start(&r, in, len, out);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    ret = end(&r, decode_ticket(&r, 0, out));
-cleanup:
-    if (ret != GK5_OK && out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    return ret;
+    return ret != GK5_OK
+               ? ret
+               : end(&r, decode_ticket(&r, 0, out), out, sizeof(*out));
 }
 
 uint32_t gk5i_decode_enc_tkt_part(const uint8_t *in, size_t len,
                                   struct gk5i_krb_enc_tkt_part *out)
 {
     struct gk5i_rd r;
-    uint32_t ret;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
 
-    if (out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    ret = start(&r, in, len, out);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    ret = end(&r, decode_enc_tkt_part(&r, 0, out));
-cleanup:
-    if (ret != GK5_OK && out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    return ret;
+    return ret != GK5_OK
+               ? ret
+               : end(&r, decode_enc_tkt_part(&r, 0, out), out, sizeof(*out));
 }
 
 uint32_t gk5i_decode_authenticator(const uint8_t *in, size_t len,
                                    struct gk5i_krb_authenticator *out)
 {
     struct gk5i_rd r;
-    uint32_t ret;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
 
-    if (out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    ret = start(&r, in, len, out);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    ret = end(&r, decode_authenticator(&r, 0, out));
-cleanup:
-    if (ret != GK5_OK && out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    return ret;
+    return ret != GK5_OK
+               ? ret
+               : end(&r, decode_authenticator(&r, 0, out), out, sizeof(*out));
 }
 
 uint32_t gk5i_decode_ap_req(const uint8_t *in, size_t len,
                             struct gk5i_krb_ap_req *out)
 {
     struct gk5i_rd r;
-    uint32_t ret;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
 
-    if (out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    ret = start(&r, in, len, out);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    ret = end(&r, decode_ap_req(&r, 0, out));
-cleanup:
-    if (ret != GK5_OK && out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    return ret;
+    return ret != GK5_OK
+               ? ret
+               : end(&r, decode_ap_req(&r, 0, out), out, sizeof(*out));
 }
 
 uint32_t gk5i_decode_ap_rep(const uint8_t *in, size_t len,
                             struct gk5i_krb_ap_rep *out)
 {
     struct gk5i_rd r;
-    uint32_t ret;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
 
-    if (out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    ret = start(&r, in, len, out);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    ret = end(&r, decode_ap_rep(&r, 0, out));
-cleanup:
-    if (ret != GK5_OK && out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    return ret;
+    return ret != GK5_OK
+               ? ret
+               : end(&r, decode_ap_rep(&r, 0, out), out, sizeof(*out));
 }
 
 uint32_t gk5i_decode_enc_ap_rep_part(const uint8_t *in, size_t len,
                                      struct gk5i_krb_enc_ap_rep_part *out)
 {
     struct gk5i_rd r;
-    uint32_t ret;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
 
-    if (out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    ret = start(&r, in, len, out);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    ret = end(&r, decode_enc_ap_rep_part(&r, 0, out));
-cleanup:
-    if (ret != GK5_OK && out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    return ret;
+    return ret != GK5_OK
+               ? ret
+               : end(&r, decode_enc_ap_rep_part(&r, 0, out), out, sizeof(*out));
 }
 
 uint32_t gk5i_decode_krb_error(const uint8_t *in, size_t len,
                                struct gk5i_krb_error *out)
 {
     struct gk5i_rd r;
-    uint32_t ret;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
 
-    if (out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    ret = start(&r, in, len, out);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    ret = end(&r, decode_krb_error(&r, 0, out));
-cleanup:
-    if (ret != GK5_OK && out != NULL) {
-        zap(out, sizeof(*out));
-    }
-    return ret;
+    return ret != GK5_OK
+               ? ret
+               : end(&r, decode_krb_error(&r, 0, out), out, sizeof(*out));
 }
 
 /* ---- AuthorizationData (RFC 4120 5.2.6) and EtypeList (RFC 4537) ---- */
@@ -917,7 +858,7 @@ uint32_t gk5i_decode_etype_list(struct gk5i_view in, int32_t *out, size_t max,
         out[count++] = e;
     }
     gk5i_der_leave(&r, &seq);
-    ret = end(&r, finish(&r, ret));
+    ret = end(&r, finish(&r, ret), out, max * sizeof(*out));
     if (ret == GK5_OK) {
         *n = count;
     }

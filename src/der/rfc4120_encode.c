@@ -459,10 +459,7 @@ uint32_t gk5i_encode_ticket(const struct gk5i_krb_ticket *m, uint8_t *out,
     struct gk5i_bwr w;
     uint32_t ret = start(&w, m, out, cap, len);
 
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    return end(&w, put_ticket(&w, m), out, cap, len);
+    return ret != GK5_OK ? ret : end(&w, put_ticket(&w, m), out, cap, len);
 }
 
 uint32_t gk5i_encode_enc_tkt_part(const struct gk5i_krb_enc_tkt_part *m,
@@ -471,10 +468,8 @@ uint32_t gk5i_encode_enc_tkt_part(const struct gk5i_krb_enc_tkt_part *m,
     struct gk5i_bwr w;
     uint32_t ret = start(&w, m, out, cap, len);
 
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    return end(&w, put_enc_tkt_part(&w, m), out, cap, len);
+    return ret != GK5_OK ? ret
+                         : end(&w, put_enc_tkt_part(&w, m), out, cap, len);
 }
 
 uint32_t gk5i_encode_authenticator(const struct gk5i_krb_authenticator *m,
@@ -483,10 +478,8 @@ uint32_t gk5i_encode_authenticator(const struct gk5i_krb_authenticator *m,
     struct gk5i_bwr w;
     uint32_t ret = start(&w, m, out, cap, len);
 
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    return end(&w, put_authenticator(&w, m), out, cap, len);
+    return ret != GK5_OK ? ret
+                         : end(&w, put_authenticator(&w, m), out, cap, len);
 }
 
 uint32_t gk5i_encode_ap_req(const struct gk5i_krb_ap_req *m, uint8_t *out,
@@ -495,10 +488,7 @@ uint32_t gk5i_encode_ap_req(const struct gk5i_krb_ap_req *m, uint8_t *out,
     struct gk5i_bwr w;
     uint32_t ret = start(&w, m, out, cap, len);
 
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    return end(&w, put_ap_req(&w, m), out, cap, len);
+    return ret != GK5_OK ? ret : end(&w, put_ap_req(&w, m), out, cap, len);
 }
 
 uint32_t gk5i_encode_ap_rep(const struct gk5i_krb_ap_rep *m, uint8_t *out,
@@ -507,10 +497,7 @@ uint32_t gk5i_encode_ap_rep(const struct gk5i_krb_ap_rep *m, uint8_t *out,
     struct gk5i_bwr w;
     uint32_t ret = start(&w, m, out, cap, len);
 
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    return end(&w, put_ap_rep(&w, m), out, cap, len);
+    return ret != GK5_OK ? ret : end(&w, put_ap_rep(&w, m), out, cap, len);
 }
 
 uint32_t gk5i_encode_enc_ap_rep_part(const struct gk5i_krb_enc_ap_rep_part *m,
@@ -519,10 +506,8 @@ uint32_t gk5i_encode_enc_ap_rep_part(const struct gk5i_krb_enc_ap_rep_part *m,
     struct gk5i_bwr w;
     uint32_t ret = start(&w, m, out, cap, len);
 
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    return end(&w, put_enc_ap_rep_part(&w, m), out, cap, len);
+    return ret != GK5_OK ? ret
+                         : end(&w, put_enc_ap_rep_part(&w, m), out, cap, len);
 }
 
 uint32_t gk5i_encode_krb_error(const struct gk5i_krb_error *m, uint8_t *out,
@@ -531,10 +516,7 @@ uint32_t gk5i_encode_krb_error(const struct gk5i_krb_error *m, uint8_t *out,
     struct gk5i_bwr w;
     uint32_t ret = start(&w, m, out, cap, len);
 
-    if (ret != GK5_OK) {
-        return ret;
-    }
-    return end(&w, put_krb_error(&w, m), out, cap, len);
+    return ret != GK5_OK ? ret : end(&w, put_krb_error(&w, m), out, cap, len);
 }
 
 /*
