@@ -206,8 +206,7 @@ typedef struct {
  *         or ctx NULL), GK5_ERR_NOMEM, GK5_ERR_CRYPTO_BACKEND.
  * @retval GK5_S_CALL_INACCESSIBLE_WRITE  minor is NULL.
  */
-GK5_EXPORT GK5_WUR uint32_t gk5_accept(uint32_t *minor,
-                                       gk5_acceptor_cred *cred,
+GK5_EXPORT GK5_WUR uint32_t gk5_accept(uint32_t *minor, gk5_acceptor_cred *cred,
                                        const gk5_buffer *in,
                                        const gk5_channel_bindings *cb,
                                        gk5_buffer *out, gk5_ctx **ctx,

@@ -216,20 +216,19 @@ struct gk5i_krb_error {
  * Each reads exactly in[0..len): bytes after the message are GK5_ERR_DER.
  * *out is zeroed first; on failure it holds nothing to rely on. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_ticket(const uint8_t *in, size_t len,
-                                              struct gk5i_krb_ticket *out);
+                                               struct gk5i_krb_ticket *out);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_enc_tkt_part(
     const uint8_t *in, size_t len, struct gk5i_krb_enc_tkt_part *out);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_authenticator(
     const uint8_t *in, size_t len, struct gk5i_krb_authenticator *out);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_ap_req(const uint8_t *in, size_t len,
-                                              struct gk5i_krb_ap_req *out);
+                                               struct gk5i_krb_ap_req *out);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_ap_rep(const uint8_t *in, size_t len,
-                                              struct gk5i_krb_ap_rep *out);
+                                               struct gk5i_krb_ap_rep *out);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_enc_ap_rep_part(
     const uint8_t *in, size_t len, struct gk5i_krb_enc_ap_rep_part *out);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_krb_error(const uint8_t *in,
-                                                 size_t len,
-                                                 struct gk5i_krb_error *out);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_krb_error(const uint8_t *in, size_t len,
+                                                  struct gk5i_krb_error *out);
 
 /* AuthorizationData walking (RFC 4120 5.2.6), over the whole encoding a
  * decoder returned (authorization_data above).  *pos starts at 0; each call
@@ -238,13 +237,13 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_krb_error(const uint8_t *in,
  * the end it returns GK5_OK with *more false.  An empty view has no
  * elements. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_authz_next(struct gk5i_view ad, size_t *pos,
-                                           bool *more, int32_t *ad_type,
-                                           struct gk5i_view *ad_data);
+                                            bool *more, int32_t *ad_type,
+                                            struct gk5i_view *ad_data);
 /* RFC 4537 EtypeList (SEQUENCE OF Int32): up to max enctypes into out in
  * order, the count in *n; more than max is GK5_ERR_DER_LIMIT. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_etype_list(struct gk5i_view in,
-                                                  int32_t *out, size_t max,
-                                                  size_t *n);
+                                                   int32_t *out, size_t max,
+                                                   size_t *n);
 
 /* ---- encoders (rfc4120_encode.c) ----
  * out NULL: *len = the encoding's length, nothing written.  Otherwise
@@ -252,37 +251,40 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_etype_list(struct gk5i_view in,
  * SMALL, *len = the length needed, when it does not fit).  Views with len
  * 0 and p NULL are absent OPTIONAL fields where the type has a has_ flag
  * or the field is OPTIONAL (caddr, authorization_data). */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_ticket(
-    const struct gk5i_krb_ticket *m, uint8_t *out, size_t cap, size_t *len);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_enc_tkt_part(
-    const struct gk5i_krb_enc_tkt_part *m, uint8_t *out, size_t cap,
-    size_t *len);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_authenticator(
-    const struct gk5i_krb_authenticator *m, uint8_t *out, size_t cap,
-    size_t *len);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_ticket(const struct gk5i_krb_ticket *m,
+                                               uint8_t *out, size_t cap,
+                                               size_t *len);
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_encode_enc_tkt_part(const struct gk5i_krb_enc_tkt_part *m, uint8_t *out,
+                         size_t cap, size_t *len);
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_encode_authenticator(const struct gk5i_krb_authenticator *m, uint8_t *out,
+                          size_t cap, size_t *len);
 /* ticket_der, when not empty, is copied in as the Ticket (an initiator
  * sends the ticket bytes it was given); otherwise ticket is encoded. */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_ap_req(
-    const struct gk5i_krb_ap_req *m, uint8_t *out, size_t cap, size_t *len);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_ap_rep(
-    const struct gk5i_krb_ap_rep *m, uint8_t *out, size_t cap, size_t *len);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_enc_ap_rep_part(
-    const struct gk5i_krb_enc_ap_rep_part *m, uint8_t *out, size_t cap,
-    size_t *len);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_ap_req(const struct gk5i_krb_ap_req *m,
+                                               uint8_t *out, size_t cap,
+                                               size_t *len);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_ap_rep(const struct gk5i_krb_ap_rep *m,
+                                               uint8_t *out, size_t cap,
+                                               size_t *len);
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_encode_enc_ap_rep_part(const struct gk5i_krb_enc_ap_rep_part *m,
+                            uint8_t *out, size_t cap, size_t *len);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_krb_error(
     const struct gk5i_krb_error *m, uint8_t *out, size_t cap, size_t *len);
 /* AuthorizationData of one AD-IF-RELEVANT element holding one RFC 4537
  * etype list (what an initiator sends in its authenticator). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_etype_list_ad(const int32_t *etypes,
-                                                     size_t n, uint8_t *out,
-                                                     size_t cap, size_t *len);
+                                                      size_t n, uint8_t *out,
+                                                      size_t cap, size_t *len);
 
 /* KerberosTime conversions (rfc4120_decode.c), exposed for the tests:
  * exactly 15 bytes YYYYMMDDHHMMSSZ with a valid calendar date and time
  * (seconds 00..59: RFC 4120 5.2.3 forbids leap seconds' 60). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_krb_time_parse(const uint8_t *s, size_t len,
-                                               gk5i_krb_time *t);
+                                                gk5i_krb_time *t);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_krb_time_format(gk5i_krb_time t,
-                                                uint8_t out[15]);
+                                                 uint8_t out[15]);
 
 #endif /* GK5_DER_RFC4120_H */

@@ -186,8 +186,8 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_rcache_new(const struct gk5i_rcache_opts *o,
  * authenticator passed its integrity check.  GK5_OK (stored),
  * GK5_ERR_AP_REPEAT (seen), GK5_ERR_AP_BEFORE_START (a memory-only cache:
  * ctime and cusec more than a second before the moment it was made, within
- * one skew of it), GK5_ERR_RCACHE_FULL, GK5_ERR_RCACHE_IO (the append failed: not
- * stored, and the AP-REQ is to be refused), GK5_ERR_INVALID_ARGUMENT. */
+ * one skew of it), GK5_ERR_RCACHE_FULL, GK5_ERR_RCACHE_IO (the append failed:
+ * not stored, and the AP-REQ is to be refused), GK5_ERR_INVALID_ARGUMENT. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_rcache_check_store(struct gk5i_rcache *rc,
                                                     const uint8_t *tag,
                                                     size_t tag_len,

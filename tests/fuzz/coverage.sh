@@ -134,7 +134,10 @@ echo
 echo "Parsers (goal: branch coverage >= 95 %):"
 names=()
 for f in "${parsers[@]}"; do
-    n=$(awk -v f="/$f" 'index($1, f) == length($1) - length(f) + 1 { print $1 }' \
+    # $1 ends with /f (index() is 0 when f is not in $1, which must not
+    # pass for a name one shorter than f).
+    n=$(awk -v f="/$f" 'length($1) >= length(f) &&
+            substr($1, length($1) - length(f) + 1) == f { print $1 }' \
         "$prof/report.txt" | head -1)
     if [ -z "$n" ]; then
         printf '  %-32s not reached by any target\n' "$f"
