@@ -6,8 +6,9 @@
  *
  * Files and what they own:
  *   principal.c  principal names as strings (parse, unparse, compare)
- *   keytab.c     MIT keytab files (0x502, 0x501 read-only) read once into
+ *   keytab.c     MIT keytab files (0x502, 0x501 read-only) parsed into
  *                memory; lookups by principal, kvno and enctype
+ *   keytab_file.c  keytab files read from disk, and changes to them
  *   rcache.c     the replay cache (RFC 4120 3.2.3): in memory, bounded,
  *                time-bucketed, sharded; optional file persistence
  *   acceptor.c   gk5_accept(): AP-REQ in, AP-REP or KRB-ERROR out, a

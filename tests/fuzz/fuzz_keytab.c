@@ -15,6 +15,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fuzz_common.h"
 #include "krb5/krb5_int.h"
@@ -81,6 +83,24 @@ static void check_entry(const struct gk5i_keytab *kt,
     }
 }
 
+/* Whether an entry is realm/p, p of one component, by looking. */
+static bool has_one_component(const struct gk5i_keytab *kt,
+                              struct gk5i_view realm,
+                              const struct gk5i_krb_principal *p)
+{
+    for (size_t i = 0; i < kt->n; i++) {
+        const struct gk5i_kt_entry *e = &kt->entries[i];
+
+        if (e->ncomp == 1 && e->realm.len == realm.len &&
+            memcmp(e->realm.p, realm.p, realm.len) == 0 &&
+            e->comp[0].len == p->comp[0].len &&
+            memcmp(e->comp[0].p, p->comp[0].p, p->comp[0].len) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void check_fixed(const struct gk5i_keytab *kt)
 {
     static const int32_t enctypes[] = {17, 18, 19, 20, 23, 25, 26};
@@ -120,6 +140,104 @@ static void check_fixed(const struct gk5i_keytab *kt)
             }
         }
     }
+    /* The same name in another realm is another principal. */
+    {
+        struct gk5i_view other = {(const uint8_t *)"OTHER.TEST", 10};
+        uint32_t err = 0;
+
+        if (gk5i_keytab_find(kt, other, &p, false, 0, 18, &err) != NULL ||
+            err != GK5_ERR_AP_WRONG_PRINC ||
+            gk5i_keytab_has_principal(kt, other, &p)) {
+            fuzz_fail("a name was found in a realm no entry has", 0, err);
+        }
+    }
+    /* A name with fewer components is another principal. */
+    p.ncomp = 1;
+    if (gk5i_keytab_has_principal(kt, realm, &p) !=
+        has_one_component(kt, realm, &p)) {
+        fuzz_fail("has_principal and the entries disagree", 0, 0);
+    }
+}
+
+/* The same bytes through gk5i_keytab_load, from a memory file: the same
+ * verdict and entries as the parse, and gk5i_keytab_changed of the file
+ * as loaded is false, of a path that is gone true. */
+static void check_load(const uint8_t *data, size_t size, uint32_t want,
+                       size_t want_n)
+{
+    struct gk5i_keytab *kt = NULL;
+    struct gk5i_kt_stamp stamp;
+    char path[64];
+    uint32_t ret;
+    int fd = memfd_create("gk5-fuzz-keytab", MFD_CLOEXEC);
+
+    if (fd < 0) {
+        return; /* no memfd here: the parse alone is checked */
+    }
+    if (size != 0 && write(fd, data, size) != (ssize_t)size) {
+        close(fd);
+        return;
+    }
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    memset(&stamp, 0, sizeof(stamp));
+    ret = gk5i_keytab_load(path, &kt, &stamp);
+    if (ret != want || (ret == GK5_OK && kt->n != want_n)) {
+        fuzz_fail("gk5i_keytab_load and gk5i_keytab_parse disagree", want_n,
+                  ret);
+    }
+    if (ret == GK5_OK && gk5i_keytab_changed(path, &stamp)) {
+        fuzz_fail("a keytab just loaded counts as changed", 0, 0);
+    }
+    gk5i_keytab_free(kt);
+    close(fd);
+    if (!gk5i_keytab_changed(path, &stamp)) {
+        fuzz_fail("a keytab file that is gone counts as unchanged", 0, 0);
+    }
+    if (gk5i_keytab_load(path, &kt, &stamp) != GK5_ERR_KEYTAB_READ ||
+        kt != NULL) {
+        fuzz_fail("a keytab file that is gone was read", 0, 0);
+    }
+}
+
+/* The answers to bad arguments, once per process (on the empty input
+ * every run starts with): a NULL buffer with a length, a file past the
+ * limit, lookups without a keytab or a name, a lookup in another realm,
+ * a load without a path. */
+static void check_arguments(void)
+{
+    static const uint8_t one[1] = {5};
+    struct gk5i_krb_principal p;
+    struct gk5i_view realm = {(const uint8_t *)"GK5.TEST", 8};
+    struct gk5i_view other = {(const uint8_t *)"OTHER.TEST", 10};
+    struct gk5i_keytab *kt = NULL, empty;
+    struct gk5i_kt_stamp stamp;
+    uint32_t err = 0;
+
+    memset(&p, 0, sizeof(p));
+    memset(&empty, 0, sizeof(empty));
+    memset(&stamp, 0, sizeof(stamp));
+    p.ncomp = 1;
+    p.comp[0].p = (const uint8_t *)"nfs";
+    p.comp[0].len = 3;
+    if (gk5i_keytab_parse(NULL, 1, &kt) != GK5_ERR_KEYTAB_FORMAT ||
+        gk5i_keytab_parse(one, (size_t)GK5I_KEYTAB_MAX_BYTES + 1, &kt) !=
+            GK5_ERR_KEYTAB_FORMAT ||
+        kt != NULL) {
+        fuzz_fail("a bad keytab argument was taken", 0, 0);
+    }
+    if (gk5i_keytab_find(NULL, realm, &p, false, 0, 18, &err) != NULL ||
+        err != GK5_ERR_AP_WRONG_PRINC ||
+        gk5i_keytab_find(&empty, realm, NULL, false, 0, 18, &err) != NULL ||
+        gk5i_keytab_find(&empty, other, &p, false, 0, 18, &err) != NULL ||
+        gk5i_keytab_has_principal(NULL, realm, &p) ||
+        gk5i_keytab_has_principal(&empty, realm, NULL)) {
+        fuzz_fail("a lookup without a keytab or a name found something", 0,
+                  err);
+    }
+    if (gk5i_keytab_load(NULL, &kt, &stamp) != GK5_ERR_KEYTAB_READ ||
+        kt != NULL || !gk5i_keytab_changed(NULL, &stamp)) {
+        fuzz_fail("a keytab without a path was read", 0, 0);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -130,6 +248,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t i;
 
     fuzz_trace_for(size);
+    if (size == 0) {
+        check_arguments();
+    }
     /* An exact-size copy, so that ASan sees any read past the end. */
     copy = fuzz_dup(data, size);
     ret = gk5i_keytab_parse(copy, size, &kt);
@@ -150,6 +271,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         check_fixed(kt);
     }
+    check_load(data, size, ret, ret == GK5_OK ? kt->n : 0);
     gk5i_keytab_free(kt);
     free(copy);
     return 0;
