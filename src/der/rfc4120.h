@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <gk5/gk5.h>
 #include "../common/util.h"
@@ -53,6 +54,13 @@ struct gk5i_view {
     const uint8_t *p;
     size_t len;
 };
+
+/* Whether two views hold the same bytes.  For public bytes only (names,
+ * realms, OIDs): the compare is not constant-time. */
+static inline bool gk5i_view_equal(struct gk5i_view a, struct gk5i_view b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
+}
 
 #define GK5I_KRB_MAX_MESSAGE (256u * 1024u) /* bytes, whole message */
 #define GK5I_DER_MAX_DEPTH 16               /* nested constructed values */

@@ -445,21 +445,16 @@ void gk5i_keytab_free(struct gk5i_keytab *kt)
     gk5i_free(kt);
 }
 
-static bool view_eq(struct gk5i_view a, struct gk5i_view b)
-{
-    return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
-}
-
 static bool entry_is(const struct gk5i_kt_entry *e, struct gk5i_view realm,
                      const struct gk5i_krb_principal *p)
 {
     uint32_t i;
 
-    if (e->ncomp != p->ncomp || !view_eq(e->realm, realm)) {
+    if (e->ncomp != p->ncomp || !gk5i_view_equal(e->realm, realm)) {
         return false;
     }
     for (i = 0; i < e->ncomp; i++) {
-        if (!view_eq(e->comp[i], p->comp[i])) {
+        if (!gk5i_view_equal(e->comp[i], p->comp[i])) {
             return false;
         }
     }

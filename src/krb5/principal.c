@@ -113,23 +113,17 @@ void gk5i_name_free(struct gk5i_name *n)
     zap(n, sizeof(*n));
 }
 
-/* Public bytes (names), not secrets: plain memcmp. */
-static bool view_equal(struct gk5i_view a, struct gk5i_view b)
-{
-    return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
-}
-
 bool gk5i_name_matches(const struct gk5i_name *n, struct gk5i_view realm,
                        const struct gk5i_krb_principal *p)
 {
     if (n->ncomp != p->ncomp) {
         return false;
     }
-    if (!n->any_realm && !view_equal(n->realm, realm)) {
+    if (!n->any_realm && !gk5i_view_equal(n->realm, realm)) {
         return false;
     }
     for (uint32_t i = 0; i < n->ncomp; i++) {
-        if (!view_equal(n->comp[i], p->comp[i])) {
+        if (!gk5i_view_equal(n->comp[i], p->comp[i])) {
             return false;
         }
     }
@@ -141,11 +135,11 @@ bool gk5i_principal_equal(struct gk5i_view ra,
                           struct gk5i_view rb,
                           const struct gk5i_krb_principal *b)
 {
-    if (a->ncomp != b->ncomp || !view_equal(ra, rb)) {
+    if (a->ncomp != b->ncomp || !gk5i_view_equal(ra, rb)) {
         return false;
     }
     for (uint32_t i = 0; i < a->ncomp; i++) {
-        if (!view_equal(a->comp[i], b->comp[i])) {
+        if (!gk5i_view_equal(a->comp[i], b->comp[i])) {
             return false;
         }
     }

@@ -145,13 +145,13 @@ static struct rc_shard *rc_shard_of(const struct gk5i_rcache *rc,
 
 /* The tag's first 16 bytes, zero-padded: MIT keeps as much of its tags
  * (the checksum is at least 12 bytes for every enctype gk5 accepts). */
-static void rc_key(uint8_t *key, const uint8_t *tag, size_t tag_len)
+static void rc_key(uint8_t *kept, const uint8_t *tag, size_t tag_len)
 {
     size_t n =
         tag_len < GK5I_RCACHE_TAG_BYTES ? tag_len : GK5I_RCACHE_TAG_BYTES;
 
-    memset(key, 0, GK5I_RCACHE_TAG_BYTES);
-    memcpy(key, tag, n);
+    memset(kept, 0, GK5I_RCACHE_TAG_BYTES); /* a short tag's padding */
+    memcpy(kept, tag, n);
 }
 
 static uint32_t rc_rel(const struct gk5i_rcache *rc, int64_t exp)
@@ -332,6 +332,7 @@ static uint32_t rc_read_header(int fd, uint64_t *gen)
     magic = gk5i_get_bytes(&r, 4);
     version = gk5i_get_u32be(&r);
     *gen = gk5i_get_u64be(&r);
+    /* The file's magic: public bytes, a plain memcmp. */
     if (r.bad || memcmp(magic, RC_MAGIC, 4) != 0) {
         return rc_io("bad magic: not a gk5 replay cache", 0);
     }
