@@ -417,10 +417,12 @@ static uint32_t decode_list_field(struct gk5i_rd *r, unsigned depth, unsigned n,
 }
 
 /* INTEGER (5) or (msg-type): a wrong value, well-formed, is a message of
- * another kind or version (GK5_ERR_KRB_MSG_TYPE), not bad DER. */
+ * another kind or version (GK5_ERR_KRB_MSG_TYPE), not bad DER -- also one
+ * outside Int32 (up to 64 bits), which MIT's decoders read and ignore for
+ * msg-type. */
 static uint32_t check_int_field(struct gk5i_rd *r, unsigned n, int32_t want)
 {
-    int32_t v = get_int32_field(r, n);
+    int64_t v = get_int_field(r, n, INT64_MIN, INT64_MAX);
 
     return !r->bad && v != want ? GK5_ERR_KRB_MSG_TYPE : GK5_OK;
 }

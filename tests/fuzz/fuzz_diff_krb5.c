@@ -46,7 +46,8 @@
  *   kvno-negative  a negative kvno: MIT reads kvno as an Int32 and keeps
  *                  its bits, RFC 4120 says UInt32 (gk5 tolerates the
  *                  negative form only for seq-number, after named peers);
- *   vno            GK5_ERR_KRB_MSG_TYPE, a msg-type not the type's (AP-REQ,
+ *   vno            GK5_ERR_KRB_MSG_TYPE, a msg-type not the type's, of any
+ *                  INTEGER up to 64 bits (AP-REQ,
  *                  AP-REP, KRB-ERROR): MIT's decoders check pvno, tkt-vno
  *                  and authenticator-vno, but not msg-type;
  *   skipped        MIT's re-encoding has fewer values than the input
@@ -648,7 +649,8 @@ static void classify_mit_only(enum fk_type t, const uint8_t *in, size_t len,
     }
     gret = fk_decode(t, (const uint8_t *)re->data, re->length, &g);
     if (gret != GK5_OK) {
-        fuzz_fail("gk5 refuses MIT's encoding of what MIT decoded", gret, 0);
+        fuzz_fail("gk5 refuses MIT's encoding of what MIT decoded",
+                  GK5_S_FAILURE, gret);
     }
     why = diff(t, &g, m);
     if (why != NULL) {
@@ -675,7 +677,8 @@ static void classify_mit_only(enum fk_type t, const uint8_t *in, size_t len,
     }
     fprintf(stderr, "diff_krb5: %s: MIT accepts, gk5 refuses (%u), no class\n",
             fk_type_name(t), (unsigned)ret);
-    fuzz_fail("an unclassified input MIT accepts and gk5 refuses", ret, 0);
+    fuzz_fail("an unclassified input MIT accepts and gk5 refuses",
+              GK5_S_FAILURE, ret);
 }
 
 /* gk5 took it, MIT did not (code): the class, or fuzz_fail. */

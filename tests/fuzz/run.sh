@@ -26,14 +26,18 @@
 # so that it can become a regression case in tests/fuzz/regress/<target>/.
 # Prints the executions each target reached.
 #
+# A smoke run is reproducible: every target starts from the same random
+# seed (FUZZ_SEED, default 1), so a failure CI reports comes back with the
+# same command; --long campaigns take a fresh seed per run.
+#
 # Environment: FUZZ_JOBS (targets run in parallel, default: number of CPUs),
-# FUZZ_ARTIFACTS (where crash inputs and logs go).
+# FUZZ_ARTIFACTS (where crash inputs and logs go), FUZZ_SEED.
 set -u
 set -o pipefail
 shopt -s extglob
 
 usage() {
-    sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 is_number() {
@@ -118,8 +122,10 @@ run_one() {
     local dirs=("$scratch")
     [ -d "$here/corpus/$t" ] && dirs+=("$here/corpus/$t")
     [ -d "$here/regress/$t" ] && dirs+=("$here/regress/$t")
+    local seed=()
+    [ "$long" = 1 ] || seed=(-seed="${FUZZ_SEED:-1}")
     # -timeout: one input may take at most 10 s; -rss_limit_mb: 2 GB.
-    "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    "$exe" "${seed[@]}" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$out/" "${dirs[@]}" \
         > "$out/log" 2>&1
     rc=$?

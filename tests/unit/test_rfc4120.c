@@ -1094,6 +1094,13 @@ static void test_refusals(void **state)
         /* pvno and msg-type: well-formed, wrong */
         {K_AP_REP, AP_REP_WITH("020104", "02010f"), GK5_ERR_KRB_MSG_TYPE},
         {K_AP_REP, AP_REP_WITH("020105", "02010e"), GK5_ERR_KRB_MSG_TYPE},
+        /* outside Int32, still a well-formed INTEGER (MIT reads it) */
+        {K_AP_REP, AP_REP_WITH("020105", "0205010000000f"),
+         GK5_ERR_KRB_MSG_TYPE},
+        {K_AP_REP, AP_REP_WITH("020105", "0208800000000000000f"),
+         GK5_ERR_KRB_MSG_TYPE},
+        {K_AP_REP, AP_REP_WITH("020105", "020900800000000000000f"),
+         GK5_ERR_DER}, /* 9 octets: past any INTEGER gk5 reads */
         {K_AP_REQ, AP_REQ_WITH("020104", "02010e", OPTS, TICKET),
          GK5_ERR_KRB_MSG_TYPE},
         {K_AP_REQ, AP_REQ_WITH("020105", "02010f", OPTS, TICKET),
