@@ -2,9 +2,10 @@
 /* Copyright (c) 2026 The gk5 authors */
 /**
  * @file accept.h
- * gk5's own acceptor: a Kerberos V5 GSS-API context established from a
- * keytab, with no MIT krb5 (RFC 4121 4.1 over RFC 4120 3.2, RFC 4537
- * enctype negotiation).  Part of libgk5, which links only OpenSSL.
+ * gk5's own acceptor and initiator: a Kerberos V5 GSS-API context
+ * established from a keytab or a credential cache, with no MIT krb5 (RFC
+ * 4121 4.1 over RFC 4120 3.2, RFC 4537 enctype negotiation).  Part of libgk5,
+ * which links only OpenSSL.
  *
  * An acceptor credential reads the keytab once into memory and holds the
  * replay cache; it may be shared by any number of threads, each calling
@@ -218,6 +219,118 @@ GK5_EXPORT GK5_WUR uint32_t gk5_accept(uint32_t *minor, gk5_acceptor_cred *cred,
  * @param[in,out] info  The information.
  */
 GK5_EXPORT void gk5_accept_info_release(gk5_accept_info *info);
+
+/* ---- The initiator ---- */
+
+/** Initiator options.  Zero-initialise and set what you need: NULL/0
+ *  fields take the defaults.  Read only during gk5_initiator_create(). */
+typedef struct {
+    /** The credential cache, "FILE:/path" or a path; NULL: $KRB5CCNAME,
+     *  else /tmp/krb5cc_UID.  Only FILE caches (MIT's format) are read. */
+    const char *ccache;
+    /** krb5.conf files, colon-separated; NULL: $KRB5_CONFIG, else
+     *  /etc/krb5.conf. */
+    const char *config;
+    /** Session-key enctypes asked of the KDC and offered to the acceptor
+     *  (RFC 4537); NULL: krb5.conf's default_tgs_enctypes. */
+    const int32_t *enctypes;
+    size_t n_enctypes; /**< how many (at most 16) */
+    /** GK5_C_* flags; 0: mutual, replay and sequence detection.
+     *  Delegation is never done. */
+    uint32_t req_flags;
+    /** Channel bindings, or NULL; their MD5 goes in the authenticator. */
+    const gk5_channel_bindings *cb;
+} gk5_initiator_opts;
+
+/** One context being initiated by gk5 itself (opaque). */
+typedef struct gk5_initiator gk5_initiator;
+
+/**
+ * Prepare to initiate a context to target: the service ticket comes from
+ * the credential cache, or, when the cache has none still valid, from the
+ * KDC (a TGS exchange with the cache's TGT), and is stored back in the
+ * cache.  Only the TGT's realm is asked (no referrals, no cross-realm).
+ *
+ * @param[out] minor   The gk5 error code.
+ * @param[in]  target  A host-based service name, "service@host", or a
+ *                     krb5 principal name holding a '/' ("nfs/h@REALM";
+ *                     without a realm, the TGT's).
+ * @param[in]  opts    Options, or NULL; not kept.
+ * @param[out] out     The initiator, for gk5_initiator_free().
+ * @retval GK5_S_COMPLETE
+ * @retval GK5_S_BAD_NAME  GK5_ERR_INVALID_ARGUMENT (a target that does not
+ *         parse).
+ * @retval GK5_S_NO_CRED  GK5_ERR_CCACHE_*, GK5_ERR_NO_TGT.
+ * @retval GK5_S_CREDENTIALS_EXPIRED  GK5_ERR_TICKET_EXPIRED.
+ * @retval GK5_S_UNAVAILABLE  GK5_ERR_ENCTYPE_* (the KDC issued an rc4 or
+ *         DES ticket or session key: RFC 8429), the enctype in the high
+ *         bits.
+ * @retval GK5_S_FAILURE  GK5_ERR_CONFIG*, GK5_ERR_KDC_*, GK5_ERR_NOMEM,
+ *         GK5_ERR_INVALID_ARGUMENT.
+ */
+GK5_EXPORT GK5_WUR uint32_t gk5_initiator_create(uint32_t *minor,
+                                                 const char *target,
+                                                 const gk5_initiator_opts *opts,
+                                                 gk5_initiator **out);
+
+/**
+ * One leg of the establishment: the first call (in NULL or empty) gives
+ * the AP-REQ token (RFC 2743 3.1 framing); with mutual authentication the
+ * second takes the acceptor's AP-REP (or KRB-ERROR) token.
+ *
+ * @param[out] minor  The gk5 error code.
+ * @param[in]  init   The initiator.
+ * @param[in]  in     The acceptor's token; NULL or empty the first time.
+ * @param[out] out    The token to send (maybe empty), malloc'd:
+ *                    gk5_buffer_release() it.
+ * @retval GK5_S_CONTINUE_NEEDED  Send out and call again with the answer.
+ * @retval GK5_S_COMPLETE  Established: send out if not empty, then
+ *         gk5_initiator_finish().
+ * @retval GK5_S_DEFECTIVE_TOKEN  GK5_ERR_TOKEN_FRAMING, GK5_ERR_DER, ...
+ *         (an answer that is not an AP-REP or KRB-ERROR token).
+ * @retval GK5_S_FAILURE  GK5_ERR_AP_REP_MISMATCH, GK5_ERR_ACCEPTOR_ERROR
+ *         or the GK5_ERR_AP_* code of the acceptor's KRB-ERROR (its words
+ *         in gk5_krb_last_error()), GK5_ERR_INVALID_ARGUMENT (init NULL or
+ *         already complete), GK5_ERR_NOMEM.
+ */
+GK5_EXPORT GK5_WUR uint32_t gk5_initiator_step(uint32_t *minor,
+                                               gk5_initiator *init,
+                                               const gk5_buffer *in,
+                                               gk5_buffer *out);
+
+/**
+ * After GK5_S_COMPLETE: the established context (once; a second call
+ * answers GK5_S_NO_CONTEXT).
+ *
+ * @param[out] minor    The gk5 error code.
+ * @param[in]  init     The initiator.
+ * @param[out] enctype  May be NULL; the context key's enctype.
+ * @param[out] ctx      The context, for gk5_ctx_free().
+ * @retval GK5_S_COMPLETE
+ * @retval GK5_S_NO_CONTEXT  GK5_ERR_CTX_NO_CONTEXT (init NULL, not
+ *         complete, or already taken).
+ */
+GK5_EXPORT GK5_WUR uint32_t gk5_initiator_finish(uint32_t *minor,
+                                                 gk5_initiator *init,
+                                                 int32_t *enctype,
+                                                 gk5_ctx **ctx);
+
+/**
+ * Wipe and free the initiator (and a context not taken).
+ *
+ * @param[in] init  The initiator; NULL is fine.
+ */
+GK5_EXPORT void gk5_initiator_free(gk5_initiator *init);
+
+/**
+ * The last KRB-ERROR this thread received from a KDC or an acceptor, in
+ * words: its RFC 4120 name and number, its e-text, and for a clock skew
+ * error how far the clocks differ ("KRB_AP_ERR_SKEW (37): clocks differ
+ * by 412 s, more than the 300 s allowed").  NULL when the last call that
+ * could receive one did not.  Thread-local; valid until the next such
+ * call on this thread.
+ */
+GK5_EXPORT const char *gk5_krb_last_error(void);
 
 #ifdef __cplusplus
 }

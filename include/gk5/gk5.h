@@ -234,6 +234,35 @@ enum gk5_err {
                                   acceptor subkey */
     GK5_ERR_AP_BEFORE_START, /**< authenticator older than a memory-only
                                   replay cache (KRB_AP_ERR_REPEAT) */
+    /* the KDC client and the initiator (configuration, credential caches,
+     * the AS and TGS exchanges, the AP-REP) */
+    GK5_ERR_CONFIG,           /**< krb5.conf cannot be read or is malformed */
+    GK5_ERR_CONFIG_REALM,     /**< no realm given and no default_realm */
+    GK5_ERR_CONFIG_NO_KDC,    /**< the realm has no kdc in krb5.conf */
+    GK5_ERR_CCACHE_TYPE,      /**< a ccache type other than FILE */
+    GK5_ERR_CCACHE_NOT_FOUND, /**< no credential cache file */
+    GK5_ERR_CCACHE_READ,      /**< the ccache cannot be read or locked */
+    GK5_ERR_CCACHE_FORMAT,    /**< the ccache is malformed or truncated */
+    GK5_ERR_CCACHE_WRITE,     /**< the ccache cannot be written */
+    GK5_ERR_NO_TGT,           /**< no ticket-granting ticket in the ccache */
+    GK5_ERR_TICKET_EXPIRED,   /**< the ccache's tickets have expired */
+    GK5_ERR_KDC_UNREACHABLE,  /**< no KDC of the realm answered in time */
+    GK5_ERR_KDC_REPLY,    /**< the KDC's answer is not a well-formed reply */
+    GK5_ERR_KDC_NONCE,    /**< the reply's nonce is not the request's */
+    GK5_ERR_KDC_CNAME,    /**< the reply names another client */
+    GK5_ERR_KDC_SNAME,    /**< the encrypted part names another service */
+    GK5_ERR_KDC_MODIFIED, /**< the reply does not decrypt with the key */
+    GK5_ERR_KDC_REFERRAL, /**< a referral or another realm's ticket */
+    GK5_ERR_KDC_PREAUTH_FAILED,    /**< wrong password or key
+                                      (KDC_ERR_PREAUTH_FAILED) */
+    GK5_ERR_KDC_PRINCIPAL_UNKNOWN, /**< the KDC does not know the principal */
+    GK5_ERR_KDC_KEY_EXPIRED, /**< the password has expired (KDC_ERR_KEY_EXPIRED)
+                              */
+    GK5_ERR_KDC_ETYPE_NOSUPP, /**< no enctype shared with the KDC */
+    GK5_ERR_KDC_ERROR,        /**< another KRB-ERROR from the KDC */
+    GK5_ERR_PASSWORD,         /**< no password could be read */
+    GK5_ERR_AP_REP_MISMATCH,  /**< the AP-REP does not answer the AP-REQ */
+    GK5_ERR_ACCEPTOR_ERROR,   /**< the acceptor refused with a KRB-ERROR */
     /* A new code goes after the last, with its row in src/mech/status.c
      * and GK5I_ERR_COUNT (src/common/util.h) moved past it. */
 };

@@ -17,7 +17,7 @@
 /* One past the last gk5 error code (enum gk5_err in gk5.h): the size of
  * the error table in src/mech/status.c.  Internal, so that a new code
  * changes no public constant. */
-#define GK5I_ERR_COUNT (GK5_ERR_AP_BEFORE_START + 1)
+#define GK5I_ERR_COUNT (GK5_ERR_ACCEPTOR_ERROR + 1)
 
 /* The one way gk5 wipes secrets.  glibc's explicit_bzero is a memset the
  * compiler may not remove; OPENSSL_cleanse (3.0, x86-64) stores 8 bytes a

@@ -220,6 +220,117 @@ struct gk5i_krb_error {
     struct gk5i_view e_data;
 };
 
+/* ---- the KDC exchanges (RFC 4120 5.4, RFC 6113 5.3.2 via 4120's
+ * ETYPE-INFO2 5.2.7.5, PA-ENC-TIMESTAMP 5.2.7.2) ---- */
+
+#define GK5I_KRB_TAG_AS_REQ 10
+#define GK5I_KRB_TAG_AS_REP 11
+#define GK5I_KRB_TAG_TGS_REQ 12
+#define GK5I_KRB_TAG_TGS_REP 13
+#define GK5I_KRB_TAG_ENC_AS_REP_PART 25
+#define GK5I_KRB_TAG_ENC_TGS_REP_PART 26
+
+/* RFC 4120 7.5.2 PA-DATA types gk5 sends or reads. */
+#define GK5I_PA_TGS_REQ 1
+#define GK5I_PA_ENC_TIMESTAMP 2
+#define GK5I_PA_ETYPE_INFO2 19
+
+/* RFC 4120 5.4.1 KDCOptions bits, as the 32-bit big-endian word. */
+#define GK5I_KDC_OPT_FORWARDABLE 0x40000000u  /* bit 1 */
+#define GK5I_KDC_OPT_PROXIABLE 0x10000000u    /* bit 3 */
+#define GK5I_KDC_OPT_RENEWABLE 0x00800000u    /* bit 8 */
+#define GK5I_KDC_OPT_CANONICALIZE 0x00010000u /* bit 15 (RFC 6806) */
+#define GK5I_KDC_OPT_RENEWABLE_OK 0x00000010u /* bit 27 */
+
+/* At most this many PA-DATA a request carries, enctypes it lists. */
+#define GK5I_KRB_MAX_PADATA 4
+#define GK5I_KRB_MAX_ETYPES 16
+
+/* PA-DATA (RFC 4120 5.2.7). */
+struct gk5i_krb_pa_data {
+    int32_t type;
+    struct gk5i_view value;
+};
+
+/* KDC-REQ-BODY (RFC 4120 5.4.1), what gk5 sends: no addresses,
+ * enc-authorization-data or additional-tickets (never encoded). */
+struct gk5i_krb_kdc_req_body {
+    uint32_t kdc_options; /* GK5I_KDC_OPT_* */
+    bool has_cname;       /* AS-REQ: the client; TGS-REQ: absent */
+    struct gk5i_krb_principal cname;
+    struct gk5i_view realm; /* the server's realm */
+    bool has_sname;
+    struct gk5i_krb_principal sname;
+    bool has_from;
+    gk5i_krb_time from;
+    gk5i_krb_time till;
+    bool has_rtime;
+    gk5i_krb_time rtime;
+    uint32_t nonce;  /* UInt32; gk5 sends 0..2^31-1 (MIT's KDC reads an
+                        Int32) */
+    size_t n_etypes; /* 1..GK5I_KRB_MAX_ETYPES */
+    int32_t etypes[GK5I_KRB_MAX_ETYPES];
+};
+
+/* AS-REQ or TGS-REQ (RFC 4120 5.4.1): msg_type GK5I_KRB_TAG_AS_REQ or
+ * _TGS_REQ.  body_der, when not empty, is copied in as the body (a
+ * TGS-REQ's authenticator checksums exactly those bytes); otherwise body
+ * is encoded. */
+struct gk5i_krb_kdc_req {
+    int32_t msg_type;
+    size_t n_padata; /* 0..GK5I_KRB_MAX_PADATA */
+    struct gk5i_krb_pa_data padata[GK5I_KRB_MAX_PADATA];
+    struct gk5i_krb_kdc_req_body body;
+    struct gk5i_view body_der;
+};
+
+/* AS-REP or TGS-REP (RFC 4120 5.4.2).  padata is the whole SEQUENCE OF
+ * PA-DATA encoding (walk it with gk5i_padata_next), empty when absent;
+ * ticket_der is where the Ticket's encoding lies (stored as it came). */
+struct gk5i_krb_kdc_rep {
+    int32_t msg_type; /* GK5I_KRB_TAG_AS_REP or _TGS_REP */
+    struct gk5i_view padata;
+    struct gk5i_view crealm;
+    struct gk5i_krb_principal cname;
+    struct gk5i_krb_ticket ticket;
+    struct gk5i_view ticket_der;
+    struct gk5i_krb_enc_data enc_part;
+};
+
+/* EncASRepPart / EncTGSRepPart (RFC 4120 5.4.2), one shape under
+ * [APPLICATION 25] or [APPLICATION 26]: RFC 4120 lets a client take
+ * either tag in either reply (MIT's KDC long sent 26 in AS replies).
+ * last_req, caddr and encrypted_pa_data (RFC 6806 [12]) are kept as
+ * their whole encodings, empty when absent; never interpreted. */
+struct gk5i_krb_enc_kdc_rep_part {
+    int32_t tag; /* 25 or 26, as it came */
+    struct gk5i_krb_key key;
+    struct gk5i_view last_req;
+    uint32_t nonce; /* a negative Int32 on the wire reads as 2^32 + n */
+    bool has_key_expiration;
+    gk5i_krb_time key_expiration;
+    uint32_t flags; /* GK5I_TKT_FLG_* */
+    gk5i_krb_time authtime;
+    bool has_starttime;
+    gk5i_krb_time starttime;
+    gk5i_krb_time endtime;
+    bool has_renew_till;
+    gk5i_krb_time renew_till;
+    struct gk5i_view srealm;
+    struct gk5i_krb_principal sname;
+    struct gk5i_view caddr;
+    struct gk5i_view encrypted_pa_data;
+};
+
+/* ETYPE-INFO2-ENTRY (RFC 4120 5.2.7.5). */
+struct gk5i_krb_etype_info2 {
+    int32_t etype;
+    bool has_salt;
+    struct gk5i_view salt; /* KerberosString */
+    bool has_s2kparams;
+    struct gk5i_view s2kparams;
+};
+
 /* ---- decoders (rfc4120_decode.c) ----
  * Each reads exactly in[0..len): bytes after the message are GK5_ERR_DER.
  * *out is zeroed first; on failure it holds nothing to rely on. */
@@ -237,6 +348,26 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_enc_ap_rep_part(
     const uint8_t *in, size_t len, struct gk5i_krb_enc_ap_rep_part *out);
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_krb_error(const uint8_t *in, size_t len,
                                                   struct gk5i_krb_error *out);
+
+/* AS-REP or TGS-REP: msg_type is the one expected (GK5_ERR_KRB_MSG_TYPE
+ * for the other, or for any other message). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_kdc_rep(const uint8_t *in, size_t len,
+                                                int32_t msg_type,
+                                                struct gk5i_krb_kdc_rep *out);
+/* EncASRepPart or EncTGSRepPart (either tag; out->tag says which). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_enc_kdc_rep_part(
+    const uint8_t *in, size_t len, struct gk5i_krb_enc_kdc_rep_part *out);
+/* METHOD-DATA or any SEQUENCE OF PA-DATA (a KRB-ERROR's e-data, a
+ * KDC-REP's padata), walked as gk5i_authz_next walks AuthorizationData:
+ * *pos starts at 0; GK5_OK with *more false at the end. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_padata_next(struct gk5i_view seq, size_t *pos,
+                                             bool *more, int32_t *type,
+                                             struct gk5i_view *value);
+/* ETYPE-INFO2 (SEQUENCE SIZE (1..MAX) OF ETYPE-INFO2-ENTRY), walked the
+ * same way. */
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_etype_info2_next(struct gk5i_view seq, size_t *pos, bool *more,
+                      struct gk5i_krb_etype_info2 *entry);
 
 /* AuthorizationData walking (RFC 4120 5.2.6), over the whole encoding a
  * decoder returned (authorization_data above).  *pos starts at 0; each call
@@ -286,6 +417,29 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_krb_error(
 GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_etype_list_ad(const int32_t *etypes,
                                                       size_t n, uint8_t *out,
                                                       size_t cap, size_t *len);
+
+/* KDC-REQ-BODY alone (what a TGS-REQ's authenticator checksums). */
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_encode_kdc_req_body(const struct gk5i_krb_kdc_req_body *m, uint8_t *out,
+                         size_t cap, size_t *len);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_kdc_req(
+    const struct gk5i_krb_kdc_req *m, uint8_t *out, size_t cap, size_t *len);
+/* PA-ENC-TS-ENC (RFC 4120 5.2.7.2): the plaintext of PA-ENC-TIMESTAMP. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_pa_enc_ts_enc(gk5i_krb_time patimestamp,
+                                                      uint32_t pausec,
+                                                      uint8_t *out, size_t cap,
+                                                      size_t *len);
+/* EncryptedData alone (PA-ENC-TIMESTAMP's padata-value). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_enc_data(
+    const struct gk5i_krb_enc_data *m, uint8_t *out, size_t cap, size_t *len);
+/* EncASRepPart/EncTGSRepPart under m->tag (tests and the fuzzers' KDC). */
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_encode_enc_kdc_rep_part(const struct gk5i_krb_enc_kdc_rep_part *m,
+                             uint8_t *out, size_t cap, size_t *len);
+/* AS-REP/TGS-REP (tests and the fake KDCs of the tests); ticket_der, when
+ * not empty, is copied in as the Ticket. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_kdc_rep(
+    const struct gk5i_krb_kdc_rep *m, uint8_t *out, size_t cap, size_t *len);
 
 /* KerberosTime conversions (rfc4120_decode.c), exposed for the tests:
  * exactly 15 bytes YYYYMMDDHHMMSSZ with a valid calendar date and time

@@ -15,6 +15,16 @@
  *                gk5_ctx (RFC 4120 3.2, RFC 4121 4.1, RFC 4537)
  *   acceptor_cred.c  gk5_acceptor_cred_*: the keytab and the replay cache
  *                one credential shares between threads
+ *   profile.c    krb5.conf files (MIT's profile syntax, include/includedir)
+ *   config.c     what the KDC client reads from them ([libdefaults],
+ *                [realms]), enctype lists filtered through the table
+ *   ccache.c     MIT's FILE credential cache (version 4 written, 3 and 4
+ *                read), locked as MIT locks it
+ *   kdc_send.c   the KDC transport: UDP and TCP, each KDC in turn, bounded
+ *   kdc_client.c the AS and TGS exchanges (RFC 4120 3.1, 3.3), KRB-ERRORs
+ *                into words (gk5_krb_last_error)
+ *   initiator.c  gk5_initiator_*: AP-REQ out, AP-REP in, a gk5_ctx
+ *                (RFC 4121 4.1, RFC 4537)
  */
 #ifndef GK5_KRB5_INT_H
 #define GK5_KRB5_INT_H
@@ -231,5 +241,283 @@ GK5_HIDDEN GK5_WUR uint32_t
 gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
                const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
                gk5_accept_info *info, int64_t now, uint32_t now_usec);
+
+/* ==== the initiator and KDC client (issue "native initiator") ==== */
+
+/* ---- profile.c ----
+ * krb5.conf as MIT reads it (krb5/krb5 doc/admin/conf_files/krb5_conf):
+ * "[section]" headers; "name = value" relations; "name = {" opens a
+ * subsection closed by "}"; '#' and ';' begin comment lines; a '*' right
+ * after a name or a closing brace marks it final (later files' values of
+ * it are ignored); "include FILE" and "includedir DIR" (files in DIR whose
+ * names are only [A-Za-z0-9_-] or end in ".conf", in name order) at the
+ * start of a line, outside any section too; a value is the rest of the
+ * line, trimmed, its surrounding double quotes removed (MIT's escapes \n
+ * \t \b \\ \" inside).  Limits: 1 MiB per file, 64 files, 8 levels of
+ * include, 16 levels of braces; past one: GK5_ERR_CONFIG.
+ *
+ * paths: a colon-separated list of files, as KRB5_CONFIG is; files that do
+ * not exist are skipped (MIT does the same), one that exists but cannot be
+ * read or parsed is an error (GK5_ERR_CONFIG, err says "FILE:LINE: what").
+ * Values keep file order: a lookup returns the first file's first. */
+struct gk5i_profile;
+GK5_HIDDEN GK5_WUR uint32_t gk5i_profile_load(const char *paths,
+                                              struct gk5i_profile **out,
+                                              char *err, size_t err_len);
+/* One file's text (name for messages and for resolving relative includes;
+ * includes are refused when name is NULL). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_profile_parse(const char *text, size_t len,
+                                               const char *name,
+                                               struct gk5i_profile **out,
+                                               char *err, size_t err_len);
+/* The values of a relation at path (names from the section down, NULL-
+ * terminated: {"realms", "EX.COM", "kdc", NULL}), in order, at most max
+ * into vals (pointers into p); returns how many there are in all.  Names
+ * compare exactly (MIT's are case-sensitive). */
+GK5_HIDDEN size_t gk5i_profile_values(const struct gk5i_profile *p,
+                                      const char *const *path,
+                                      const char **vals, size_t max);
+/* The first value at path, or NULL. */
+GK5_HIDDEN const char *gk5i_profile_get(const struct gk5i_profile *p,
+                                        const char *const *path);
+/* The names of the subsections and relations directly under path (e.g.
+ * the realms of {"realms", NULL}), in order, duplicates once; as above. */
+GK5_HIDDEN size_t gk5i_profile_names(const struct gk5i_profile *p,
+                                     const char *const *path,
+                                     const char **names, size_t max);
+GK5_HIDDEN void gk5i_profile_free(struct gk5i_profile *p);
+
+/* ---- config.c ---- */
+#define GK5I_MAX_KDCS 8
+struct gk5i_kdc_addr {
+    char host[256]; /* a name or an address (IPv6 without brackets) */
+    uint16_t port;  /* 88 unless "host:port" said otherwise */
+};
+struct gk5i_krb5_config {
+    struct gk5i_profile *prof;
+    char *default_realm; /* NULL when there is none */
+    uint32_t clockskew;  /* seconds; MIT's default 300 */
+    /* Enctype lists, filtered through the enctype table (rc4, DES, des3
+     * in builds without it and unknown names dropped with a GK5_TRACE
+     * line); defaults: gk5's usable enctypes, strongest first as MIT
+     * orders its own (aes256-sha1, aes128-sha1, aes256-sha2, aes128-sha2,
+     * camellia256, camellia128, des3 when built). */
+    size_t n_tkt, n_tgs, n_permitted;
+    int32_t tkt_enctypes[GK5I_KRB_MAX_ETYPES];
+    int32_t tgs_enctypes[GK5I_KRB_MAX_ETYPES];
+    int32_t permitted_enctypes[GK5I_KRB_MAX_ETYPES];
+    uint32_t udp_preference_limit; /* bytes; MIT's default 1465 */
+    uint32_t ticket_lifetime;      /* seconds; default 86400 */
+    uint32_t renew_lifetime;       /* seconds; default 0 */
+    bool forwardable;
+    uint32_t request_timeout_ms; /* the whole exchange; default 10000 */
+};
+/* Load the configuration from paths (NULL: $KRB5_CONFIG, else
+ * /etc/krb5.conf).  dns_lookup_kdc/dns_lookup_realm true is noted with a
+ * trace line (only krb5.conf's kdc lines are used).  GK5_OK,
+ * GK5_ERR_CONFIG (err says where), GK5_ERR_NOMEM. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_config_load(const char *paths,
+                                             struct gk5i_krb5_config **out,
+                                             char *err, size_t err_len);
+GK5_HIDDEN void gk5i_config_free(struct gk5i_krb5_config *c);
+/* The KDCs of realm from [realms] REALM kdc = host[:port] (also
+ * "[v6addr]:port"), in order.  GK5_OK, GK5_ERR_CONFIG_NO_KDC (none),
+ * GK5_ERR_CONFIG (a kdc line that does not parse). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_config_kdcs(const struct gk5i_krb5_config *c,
+                                             const char *realm,
+                                             struct gk5i_kdc_addr *out,
+                                             size_t max, size_t *n);
+/* An MIT enctype list ("aes256-cts-hmac-sha1-96 aes128-cts", numbers,
+ * the families "aes", "aes-sha2", "camellia", "des3", "rc4", "des", the
+ * word "DEFAULT" for dflt, a leading '-' removing, separated by spaces or
+ * commas) into out, in order, duplicates once, filtered as above.  An
+ * empty result is GK5_ERR_CONFIG. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_config_enctypes(const char *s,
+                                                 const int32_t *dflt,
+                                                 size_t n_dflt, int32_t *out,
+                                                 size_t max, size_t *n);
+
+/* ---- ccache.c ----
+ * MIT's FILE credential cache (krb5/krb5 doc/formats/ccache_file_format):
+ * version 4 (0x0504, big-endian, header tags: the KDC time offset) is
+ * written; 3 and 4 are read.  A principal is a name type, a component
+ * count, the realm and the components (32-bit lengths); a credential the
+ * client and server principals, the keyblock (16-bit enctype, key), four
+ * 32-bit times, is_skey, the 32-bit ticket flags, addresses, authdata,
+ * the ticket and the second ticket.  Configuration entries (a server
+ * principal in realm "X-CACHECONF:") are kept and rewritten as they are.
+ *
+ * Locking as MIT's: a whole-file fcntl read lock (OFD where the kernel has
+ * it, as MIT's does) while reading, a write lock while writing.  Limits:
+ * 16 MiB per file, 4096 credentials. */
+struct gk5i_cc_cred {
+    struct gk5i_view client_realm;
+    struct gk5i_krb_principal client;
+    struct gk5i_view server_realm;
+    struct gk5i_krb_principal server;
+    int32_t keytype;
+    uint8_t key[GK5_MAX_KEY_BYTES]; /* wiped with the cache */
+    size_t key_len;
+    uint32_t authtime, starttime, endtime, renew_till; /* 32-bit unsigned */
+    bool is_skey;
+    uint32_t flags;            /* GK5I_TKT_FLG_* */
+    struct gk5i_view addrs;    /* as in the file: count + addresses */
+    struct gk5i_view authdata; /* as in the file: count + entries */
+    struct gk5i_view ticket;   /* the Ticket's DER */
+    struct gk5i_view second_ticket;
+    bool config; /* a configuration entry (server realm X-CACHECONF:) */
+};
+#define GK5I_CCACHE_MAX_BYTES (16u * 1024u * 1024u)
+#define GK5I_CCACHE_MAX_CREDS 4096u
+struct gk5i_ccache {
+    uint16_t version; /* 3 or 4 */
+    bool has_time_offset;
+    int32_t time_offset_sec, time_offset_usec;
+    struct gk5i_view realm; /* the default principal's */
+    struct gk5i_krb_principal principal;
+    size_t n;
+    struct gk5i_cc_cred *creds; /* n, in file order; views into buf */
+    uint8_t *buf;               /* owns the bytes */
+    size_t len;
+};
+/* The path of a ccache name: "FILE:path" or a name without a type prefix
+ * is a FILE path; NULL: $KRB5CCNAME, else "/tmp/krb5cc_<uid>" (MIT's
+ * default).  Other types (KEYRING:, KCM:, DIR:, MEMORY:, API:, MSLSA:)
+ * are GK5_ERR_CCACHE_TYPE, with the type named in a trace line.  *path
+ * malloc'd (free()). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_resolve(const char *name, char **path);
+/* Parse a whole file's bytes (copied).  GK5_OK, GK5_ERR_CCACHE_FORMAT,
+ * GK5_ERR_NOMEM. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_parse(const uint8_t *in, size_t len,
+                                              struct gk5i_ccache **out);
+/* Read path under a read lock.  GK5_ERR_CCACHE_NOT_FOUND (no such file),
+ * GK5_ERR_CCACHE_READ, else as gk5i_ccache_parse. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_read(const char *path,
+                                             struct gk5i_ccache **out);
+/* Replace path by a version-4 cache of the principal and creds (n may be
+ * 0), mode 0600, written whole to a temporary file in the same directory
+ * under a write lock and renamed over path (a reader sees the old cache
+ * or the new, never half of one).  GK5_OK, GK5_ERR_CCACHE_WRITE,
+ * GK5_ERR_NOMEM, GK5_ERR_INVALID_ARGUMENT. */
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_ccache_write(const char *path, struct gk5i_view realm,
+                  const struct gk5i_krb_principal *p,
+                  const struct gk5i_cc_cred *creds, size_t n);
+/* Append one credential to the cache at path under a write lock (MIT's
+ * krb5_cc_store_cred), after checking the file is a cache (version 3 or
+ * 4).  GK5_OK, GK5_ERR_CCACHE_NOT_FOUND, GK5_ERR_CCACHE_FORMAT,
+ * GK5_ERR_CCACHE_WRITE. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_append(const char *path,
+                                               const struct gk5i_cc_cred *c);
+/* Remove the cache (kdestroy): overwritten with zeros, then unlinked.
+ * GK5_OK, GK5_ERR_CCACHE_NOT_FOUND, GK5_ERR_CCACHE_WRITE. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_destroy(const char *path);
+/* The newest credential (last in the file) whose client is the cache's
+ * principal and whose server is realm/server, not a configuration entry,
+ * and whose endtime is after now; NULL if none. */
+GK5_HIDDEN const struct gk5i_cc_cred *
+gk5i_ccache_find(const struct gk5i_ccache *cc, struct gk5i_view realm,
+                 const struct gk5i_krb_principal *server, int64_t now);
+GK5_HIDDEN void gk5i_ccache_free(struct gk5i_ccache *cc);
+
+/* ---- kdc_send.c ----
+ * Send one request to the realm's KDCs and return the first reply.  Each
+ * KDC in turn, in krb5.conf's order: UDP when the request is at most
+ * udp_limit bytes (then a KRB-ERROR KRB_ERR_RESPONSE_TOO_BIG, 52, sends it
+ * again over TCP to the same KDC), else TCP (4-byte big-endian length,
+ * RFC 4120 7.2.2).  UDP sockets are connected (datagrams from other
+ * addresses never arrive); a datagram or record that is not an
+ * [APPLICATION expect_tag] or a KRB-ERROR is dropped and the wait goes on.
+ * Waits: 1 s for a KDC's first answer, then the next KDC, then a second
+ * round with 2 s each, all within timeout_ms in all; a reply is at most
+ * GK5I_KRB_MAX_MESSAGE bytes.  A name is resolved with getaddrinfo.
+ * *reply malloc'd (free()).  GK5_OK, GK5_ERR_KDC_UNREACHABLE (none
+ * answered in time; a trace line per KDC tried), GK5_ERR_KDC_REPLY (what
+ * came back was never a reply), GK5_ERR_NOMEM. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_kdc_send(const struct gk5i_kdc_addr *kdcs,
+                                          size_t n_kdcs, const uint8_t *req,
+                                          size_t req_len, uint8_t expect_tag,
+                                          uint32_t udp_limit,
+                                          uint32_t timeout_ms, uint8_t **reply,
+                                          size_t *reply_len);
+
+/* ---- kdc_client.c ---- */
+/* A credential got from the KDC, owning its bytes (gk5i_owned_cred_clear
+ * wipes and frees); cred's views point into buf. */
+struct gk5i_owned_cred {
+    struct gk5i_cc_cred cred;
+    uint8_t *buf;
+    size_t len;
+};
+GK5_HIDDEN void gk5i_owned_cred_clear(struct gk5i_owned_cred *oc);
+/* A copy of c into oc (views copied into oc->buf). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_owned_cred_copy(const struct gk5i_cc_cred *c,
+                                                 struct gk5i_owned_cred *oc);
+
+/* The AS exchange (RFC 4120 3.1; pre-authentication with PA-ENC-TIMESTAMP
+ * after KDC_ERR_PREAUTH_REQUIRED, the key from ETYPE-INFO2's salt and
+ * s2kparams; no FAST).  One of password or keytab. */
+struct gk5i_as_req {
+    const struct gk5i_krb5_config *cfg;
+    struct gk5i_view realm;
+    const struct gk5i_krb_principal *client;
+    const char *password; /* NUL-terminated, or NULL */
+    const struct gk5i_keytab *keytab;
+    uint32_t lifetime; /* seconds; 0: cfg->ticket_lifetime */
+    uint32_t renew;    /* seconds; 0: cfg->renew_lifetime */
+    bool forwardable;
+    const int32_t *etypes; /* NULL: cfg->tkt_enctypes */
+    size_t n_etypes;
+};
+/* The TGT (krbtgt/REALM@REALM).  The reply is checked before anything is
+ * returned: msg-type, nonce, cname/crealm, the encrypted part's sname
+ * and srealm, rc4/DES/unbuilt des3 in the ticket, the enc-part or the
+ * session key (GK5_ERR_ENCTYPE_REJECTED with the enctype), times.  Errors:
+ * GK5_ERR_KDC_* (KRB-ERRORs mapped: PREAUTH_FAILED, PRINCIPAL_UNKNOWN,
+ * KEY_EXPIRED, ETYPE_NOSUPP, AP_SKEW, else KDC_ERROR; the error's code,
+ * text and the clock difference in gk5_krb_last_error()),
+ * GK5_ERR_CONFIG*, GK5_ERR_S2K_WEAK, GK5_ERR_NOMEM. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
+                                             struct gk5i_owned_cred *tgt);
+/* The TGS exchange (RFC 4120 3.3) with tgt for realm/server (the TGT's
+ * realm only: another is GK5_ERR_KDC_REFERRAL).  PA-TGS-REQ's
+ * authenticator checksums the KDC-REQ-BODY and carries a fresh subkey;
+ * the reply is decrypted with it (usage 9; 8 with the session key is
+ * tried as RFC 4120 allows) and checked as the AS reply is, the service
+ * name taken from the encrypted part and compared with the request. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_tgs_exchange(
+    const struct gk5i_krb5_config *cfg, const struct gk5i_cc_cred *tgt,
+    struct gk5i_view realm, const struct gk5i_krb_principal *server,
+    const int32_t *etypes, size_t n_etypes, struct gk5i_owned_cred *out);
+/* A service ticket for realm/server for the cache's client: from the
+ * cache when there is a valid one, else by TGS with the cache's TGT and
+ * stored back into the cache.  GK5_ERR_NO_TGT, GK5_ERR_TICKET_EXPIRED,
+ * the ccache's and the exchange's errors. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_get_service_cred(
+    const struct gk5i_krb5_config *cfg, const char *ccache_path,
+    struct gk5i_view realm, const struct gk5i_krb_principal *server,
+    struct gk5i_owned_cred *out);
+/* A KRB-ERROR's code as a gk5 error code (for the KDC's or an
+ * acceptor's: as_kdc says which table) and its words, code and e-text
+ * (and, for skew, the difference from now) kept for gk5_krb_last_error()
+ * on this thread. */
+GK5_HIDDEN uint32_t gk5i_krb_error_note(const struct gk5i_krb_error *e,
+                                        bool as_kdc, int64_t now);
+/* Clear this thread's last KRB-ERROR (at the start of a call that may
+ * set it). */
+GK5_HIDDEN void gk5i_krb_error_clear(void);
+
+/* ---- initiator.c ---- */
+/* gk5_initiator_create from a service ticket in hand (a test seam, and
+ * what the public create calls once it has the ticket). */
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_initiator_from_cred(const struct gk5i_cc_cred *cred,
+                         const gk5_initiator_opts *opts, gk5_initiator **out);
+/* gk5_initiator_step at a given time (test seam). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_initiator_step_at(uint32_t *minor,
+                                                   gk5_initiator *init,
+                                                   const gk5_buffer *in,
+                                                   gk5_buffer *out, int64_t now,
+                                                   uint32_t now_usec);
 
 #endif /* GK5_KRB5_INT_H */

@@ -186,6 +186,72 @@ static const struct mapping mappings[] = {
      "the authenticator was made before this acceptor's in-memory replay cache "
      "began, so it may replay one accepted before a restart "
      "(KRB_AP_ERR_REPEAT); a new AP-REQ is accepted"},
+    {GK5_ERR_CONFIG, GK5_S_FAILURE,
+     "the Kerberos configuration (krb5.conf) cannot be read or is "
+     "malformed"},
+    {GK5_ERR_CONFIG_REALM, GK5_S_FAILURE,
+     "no realm was given and krb5.conf names no default_realm"},
+    {GK5_ERR_CONFIG_NO_KDC, GK5_S_FAILURE,
+     "krb5.conf lists no KDC for the realm (DNS lookup of KDCs is "
+     "not supported)"},
+    {GK5_ERR_CCACHE_TYPE, GK5_S_NO_CRED,
+     "the credential cache type is not supported (only FILE: "
+     "caches are)"},
+    {GK5_ERR_CCACHE_NOT_FOUND, GK5_S_NO_CRED,
+     "the credential cache does not exist (run kinit first)"},
+    {GK5_ERR_CCACHE_READ, GK5_S_NO_CRED,
+     "the credential cache cannot be opened, locked or read"},
+    {GK5_ERR_CCACHE_FORMAT, GK5_S_NO_CRED,
+     "the credential cache file is malformed or truncated (not "
+     "MIT's FILE format version 3 or 4)"},
+    {GK5_ERR_CCACHE_WRITE, GK5_S_FAILURE,
+     "the credential cache cannot be written"},
+    {GK5_ERR_NO_TGT, GK5_S_NO_CRED,
+     "no ticket-granting ticket for the client in the credential "
+     "cache (run kinit first)"},
+    {GK5_ERR_TICKET_EXPIRED, GK5_S_CREDENTIALS_EXPIRED,
+     "the tickets in the credential cache have expired (run kinit "
+     "again)"},
+    {GK5_ERR_KDC_UNREACHABLE, GK5_S_FAILURE,
+     "no KDC of the realm answered in time"},
+    {GK5_ERR_KDC_REPLY, GK5_S_FAILURE,
+     "the KDC's answer is not a well-formed Kerberos reply"},
+    {GK5_ERR_KDC_NONCE, GK5_S_FAILURE,
+     "the KDC reply's nonce is not the request's: it answers "
+     "another request"},
+    {GK5_ERR_KDC_CNAME, GK5_S_FAILURE,
+     "the KDC reply names another client or realm than the request"},
+    {GK5_ERR_KDC_SNAME, GK5_S_FAILURE,
+     "the KDC reply's encrypted part names another service than "
+     "the request (CVE-2017-11103)"},
+    {GK5_ERR_KDC_MODIFIED, GK5_S_FAILURE,
+     "the KDC reply does not decrypt with the client's key: wrong "
+     "password or key, or the reply was modified"},
+    {GK5_ERR_KDC_REFERRAL, GK5_S_FAILURE,
+     "the KDC answered with a referral or another realm's ticket "
+     "(cross-realm is not supported)"},
+    {GK5_ERR_KDC_PREAUTH_FAILED, GK5_S_FAILURE,
+     "the KDC refused the pre-authentication: wrong password or "
+     "key (KDC_ERR_PREAUTH_FAILED)"},
+    {GK5_ERR_KDC_PRINCIPAL_UNKNOWN, GK5_S_FAILURE,
+     "the KDC does not know the client or service principal "
+     "(KDC_ERR_C_PRINCIPAL_UNKNOWN or KDC_ERR_S_PRINCIPAL_UNKNOWN)"},
+    {GK5_ERR_KDC_KEY_EXPIRED, GK5_S_FAILURE,
+     "the client's password has expired (KDC_ERR_KEY_EXPIRED): "
+     "change it with kpasswd"},
+    {GK5_ERR_KDC_ETYPE_NOSUPP, GK5_S_FAILURE,
+     "the KDC shares no enctype with gk5 for this principal "
+     "(KDC_ERR_ETYPE_NOSUPP)"},
+    {GK5_ERR_KDC_ERROR, GK5_S_FAILURE,
+     "the KDC refused the request (gk5_krb_last_error() has its "
+     "error code and text)"},
+    {GK5_ERR_PASSWORD, GK5_S_FAILURE, "no password could be read"},
+    {GK5_ERR_AP_REP_MISMATCH, GK5_S_FAILURE,
+     "the acceptor's AP-REP does not answer this initiator's "
+     "AP-REQ (wrong time or key)"},
+    {GK5_ERR_ACCEPTOR_ERROR, GK5_S_FAILURE,
+     "the acceptor refused the AP-REQ with a KRB-ERROR "
+     "(gk5_krb_last_error() has its error code and text)"},
 };
 
 static void test_mapping_covers_every_code(void **state)

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
+#include "krb5_int.h"
