@@ -13,6 +13,7 @@
  *   alloc_count.c  the heap allocation counter (malloc interposed)
  *   contexts.c     --contexts: many live contexts, gk5 beside MIT
  *   accept.c       --accept: accepting AP-REQs, gk5_accept beside MIT
+ *   init.c         --init: initiating from a cached ticket, gk5 beside MIT
  */
 #ifndef GK5_BENCH_H
 #define GK5_BENCH_H
@@ -250,5 +251,12 @@ int bench_contexts(gk5_mit_realm *realm, const int32_t *enctypes,
  * with cfg->threads > 1 the thread section), printed as a table; the
  * number of enctypes that failed. */
 int bench_accept(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
+
+/* ---- init.c ---- */
+
+/* n contexts of each of cfg's enctypes initiated (both legs, mutual) by
+ * gk5 and by MIT from a ticket in a FILE ccache, printed as a table; the
+ * number of enctypes that failed. */
+int bench_init(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
 
 #endif /* GK5_BENCH_H */

@@ -31,7 +31,8 @@ fail() {
 }
 
 # One map per shipped library, each with its own public headers:
-#   libgk5      gk5.h crypto.h accept.h   libgk5_mit  mit.h   libgk5_rpc  rpcsec.h
+#   libgk5      gk5.h crypto.h accept.h tickets.h   libgk5_mit  mit.h
+#   libgk5_rpc  rpcsec.h
 # The other libraries are looked for beside the given libgk5.so.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -114,7 +115,7 @@ check_library() { # map-name so-name header...
     fi
 }
 
-check_library libgk5.map libgk5.so "$here/include/gk5/gk5.h" "$here/include/gk5/crypto.h" "$here/include/gk5/accept.h"
+check_library libgk5.map libgk5.so "$here/include/gk5/gk5.h" "$here/include/gk5/crypto.h" "$here/include/gk5/accept.h" "$here/include/gk5/tickets.h"
 check_library libgk5_mit.map libgk5_mit.so "$here/include/gk5/mit.h"
 check_library libgk5_rpc.map libgk5_rpc.so "$here/include/gk5/rpcsec.h"
 

@@ -32,6 +32,11 @@ int gk5_cli_verify(int argc, char **argv);
 int gk5_cli_inspect(int argc, char **argv); /* cli_inspect.c */
 int gk5_cli_ctx(int argc, char **argv);     /* cli_ctx.c */
 int gk5_cli_accept(int argc, char **argv);  /* cli_accept.c */
+int gk5_cli_init(int argc, char **argv);    /* cli_init.c */
+int gk5_cli_kinit(int argc, char **argv);   /* cli_tickets.c */
+int gk5_cli_klist(int argc, char **argv);
+int gk5_cli_kvno(int argc, char **argv);
+int gk5_cli_kdestroy(int argc, char **argv);
 #ifdef GK5_HAVE_MIT
 int gk5_cli_demo(int argc, char **argv);    /* demo.c */
 int gk5_cli_interop(int argc, char **argv); /* cli_interop.c */

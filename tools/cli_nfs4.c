@@ -50,6 +50,8 @@ struct nfs4_args {
     uint32_t rsize, wsize;
     unsigned timeout_ms;
     bool via_libtirpc; /* bench --via libtirpc: rpc_gss_seccreate (MIT) */
+    gk5_rpc_establish establish; /* who makes gk5's contexts */
+    bool have_establish;
 };
 
 struct nfs4_client {
@@ -180,6 +182,7 @@ static int make_auth(struct nfs4_client *c)
         opts.enctypes = a->n_enctypes > 0 ? a->enctypes : NULL;
         opts.n_enctypes = a->n_enctypes;
         opts.timeout_ms = a->timeout_ms;
+        opts.establish = a->establish;
         /* READ replies and WRITE calls carry up to rsize/wsize bytes. */
         opts.max_body =
             (size_t)(a->rsize > a->wsize ? a->rsize : a->wsize) + 64u * 1024u;
@@ -1216,10 +1219,18 @@ static void nfs4_usage(FILE *f)
             "at most 4 MiB)\n"
             "  --enctype LIST        session-key enctypes to ask for "
             "(names or numbers)\n"
-            "  --ccache NAME         credential cache; default: MIT's\n"
+            "  --ccache NAME         credential cache (FILE:path; others "
+            "only with\n"
+            "                        --establish mit); default: KRB5CCNAME, "
+            "else\n"
+            "                        /tmp/krb5cc_UID\n"
             "  --client-keytab FILE  initial credentials from this keytab\n"
             "  --client-principal NAME\n"
             "  --timeout MS          per call (default 30000)\n"
+            "  --establish native|mit\n"
+            "                        gk5's own initiator (default) or MIT's "
+            "makes the\n"
+            "                        contexts\n"
             "bench: WRITE and READ MB/s and GETATTR calls/s in DIR, N "
             "calls in flight\n"
             "(one connection each), for each service of --sec LIST "
@@ -1247,6 +1258,7 @@ enum {
     OPT_SECONDS,
     OPT_THREADS,
     OPT_VIA,
+    OPT_ESTABLISH,
     OPT_HELP
 };
 
@@ -1267,6 +1279,7 @@ static const struct option nfs4_options[] = {
     {"seconds", required_argument, NULL, OPT_SECONDS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"via", required_argument, NULL, OPT_VIA},
+    {"establish", required_argument, NULL, OPT_ESTABLISH},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -1426,6 +1439,18 @@ int gk5_cli_nfs4(int argc, char **argv)
         case OPT_CLIENT_PRINCIPAL:
             a.client_principal = optarg;
             break;
+        case OPT_ESTABLISH:
+            if (strcmp(optarg, "native") == 0) {
+                a.establish = GK5_RPC_ESTABLISH_NATIVE;
+            } else if (strcmp(optarg, "mit") == 0) {
+                a.establish = GK5_RPC_ESTABLISH_MIT;
+            } else {
+                cli_error("%s: --establish: '%s' is not native or mit", a.cmd,
+                          optarg);
+                return CLI_EXIT_USAGE;
+            }
+            a.have_establish = true;
+            break;
         case OPT_TIMEOUT:
             if (cli_parse_u32(optarg, &v) != 0 || v == 0) {
                 cli_error("%s: --timeout: '%s' is not a positive number of "
@@ -1503,9 +1528,10 @@ int gk5_cli_nfs4(int argc, char **argv)
     }
     if (!bench && a.sys &&
         (a.target != NULL || a.n_enctypes > 0 || a.ccache != NULL ||
-         a.client_keytab != NULL || a.client_principal != NULL)) {
-        cli_error("%s: --target, --enctype, --ccache and --client-* apply "
-                  "only to --sec krb5, krb5i and krb5p",
+         a.client_keytab != NULL || a.client_principal != NULL ||
+         a.have_establish)) {
+        cli_error("%s: --target, --enctype, --ccache, --client-* and "
+                  "--establish apply only to --sec krb5, krb5i and krb5p",
                   a.cmd);
         return CLI_EXIT_USAGE;
     }

@@ -676,6 +676,7 @@ static const struct option client_longopts[] = {
     {"client-keytab", required_argument, NULL, OPT_CLIENT_KEYTAB},
     {"client-principal", required_argument, NULL, OPT_CLIENT_PRINCIPAL},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"establish", required_argument, NULL, OPT_ESTABLISH},
     {"size", required_argument, NULL, OPT_SIZE},
     {"proc", required_argument, NULL, OPT_PROC},
     {"seconds", required_argument, NULL, OPT_SECONDS},
@@ -699,15 +700,23 @@ static const char client_options_help[] =
     "default: the\n"
     "                        KDC's choice.  gk5 refuses rc4 and des keys "
     "(RFC 8429)\n"
-    "  --ccache NAME         credential cache (e.g. MEMORY:x); default: "
-    "MIT's\n"
+    "  --ccache NAME         credential cache (FILE:path; other types "
+    "only with\n"
+    "                        --establish mit); default: KRB5CCNAME, else\n"
+    "                        /tmp/krb5cc_UID\n"
     "  --client-keytab FILE  get initial credentials from this keytab\n"
     "  --client-principal NAME\n"
     "                        the client's principal (e.g. "
     "user@REALM); default: the\n"
     "                        ccache's\n"
     "  --timeout MS          per call, and for establishing the context;\n"
-    "                        default 25000\n";
+    "                        default 25000\n"
+    "  --establish native|mit\n"
+    "                        who makes the context: gk5's own initiator (the\n"
+    "                        default: the service ticket from the FILE "
+    "ccache, or\n"
+    "                        from the KDC with its TGT) or MIT's "
+    "gss_init_sec_context\n";
 
 struct client_args {
     const char *cmd; /* "rpc ping", "rpc echo" */
@@ -720,6 +729,8 @@ struct client_args {
     int32_t enctypes[RPC_MAX_ENCTYPES];
     size_t n_enctypes;
     unsigned timeout_ms;
+    gk5_rpc_establish establish;
+    bool have_establish;
 };
 
 static void client_args_init(struct client_args *a, const char *cmd)
@@ -833,6 +844,18 @@ static int client_option(struct client_args *a, int c, const char *arg)
     case OPT_CLIENT_PRINCIPAL:
         a->client_principal = arg;
         return 0;
+    case OPT_ESTABLISH:
+        if (strcmp(arg, "native") == 0) {
+            a->establish = GK5_RPC_ESTABLISH_NATIVE;
+        } else if (strcmp(arg, "mit") == 0) {
+            a->establish = GK5_RPC_ESTABLISH_MIT;
+        } else {
+            cli_error("%s: --establish: '%s' is not native or mit", a->cmd,
+                      arg);
+            return -1;
+        }
+        a->have_establish = true;
+        return 0;
     case OPT_TIMEOUT:
         if (parse_num(arg, &v) != 0 || v == 0) {
             cli_error("%s: --timeout: '%s' is not a positive number of "
@@ -877,9 +900,10 @@ static int client_args_check(struct client_args *a, int argc, char **argv)
     }
     if (a->sec->flavor != GK5_RPC_FLAVOR_RPCSEC_GSS &&
         (a->target != NULL || a->n_enctypes > 0 || a->ccache != NULL ||
-         a->client_keytab != NULL || a->client_principal != NULL)) {
-        cli_error("%s: --target, --enctype, --ccache and --client-* apply "
-                  "only to --sec krb5, krb5i and krb5p",
+         a->client_keytab != NULL || a->client_principal != NULL ||
+         a->have_establish)) {
+        cli_error("%s: --target, --enctype, --ccache, --client-* and "
+                  "--establish apply only to --sec krb5, krb5i and krb5p",
                   a->cmd);
         return -1;
     }
@@ -930,6 +954,7 @@ static int client_auth(const struct client_args *a, CLIENT *clnt, AUTH **out,
         opts.n_enctypes = a->n_enctypes;
         opts.timeout_ms = a->timeout_ms;
         opts.max_body = (size_t)GK5_ECHO_MAX_OPAQUE + GK5_ECHO_BODY_SLACK;
+        opts.establish = a->establish;
         auth = gk5_rpc_auth_create(clnt, a->target, a->sec->svc, &opts, &e);
         if (auth == NULL) {
             snprintf(err, err_len,

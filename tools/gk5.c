@@ -36,6 +36,11 @@ static const struct command commands[] = {
      "context files: make a gssd buffer from a key, show, convert"},
     {"accept", gk5_cli_accept,
      "accept an AP-REQ with a keytab (gk5's acceptor): a context file"},
+    {"init", gk5_cli_init, "make an AP-REQ from a ccache (gk5's initiator)"},
+    {"kinit", gk5_cli_kinit, "get a TGT from the KDC into a FILE ccache"},
+    {"klist", gk5_cli_klist, "list a FILE ccache's tickets, as MIT's klist"},
+    {"kvno", gk5_cli_kvno, "get service tickets, print their kvno"},
+    {"kdestroy", gk5_cli_kdestroy, "remove a FILE ccache"},
 #ifdef GK5_HAVE_MIT
     {"demo", gk5_cli_demo,
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},

@@ -240,6 +240,14 @@ typedef struct {
     uint32_t req_flags;
     /** Channel bindings, or NULL; their MD5 goes in the authenticator. */
     const gk5_channel_bindings *cb;
+    /** The client, "user@REALM"; NULL: the ccache's principal (or, with
+     *  client_keytab and no ccache file, the keytab's first). */
+    const char *principal;
+    /** A client keytab: when the ccache holds no valid TGT for the
+     *  client, one is got from the KDC with this keytab's key (an AS
+     *  exchange) and the ccache written anew with it, as `kinit -k`
+     *  does.  NULL: never. */
+    const char *client_keytab;
 } gk5_initiator_opts;
 
 /** One context being initiated by gk5 itself (opaque). */

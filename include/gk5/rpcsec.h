@@ -169,6 +169,24 @@ GK5_EXPORT const char *gk5_rpc_strerror(int code);
 
 /* ---- Client: an AUTH for libtirpc ---- */
 
+/** How contexts are established: on the client (gk5_rpc_auth_options)
+ *  and on the server (gk5_rpc_server_options). */
+typedef enum {
+    /** gk5's own: on the client gk5_initiator_*() (the service ticket from
+     *  a FILE ccache, or from the KDC with its TGT), on the server
+     *  gk5_accept(): one leg, the context is complete with the INIT reply,
+     *  whose gss_token is the AP-REP.  A refused AP-REQ gets gss_major,
+     *  gss_minor (a gk5 code, gk5_strerror() words) and, when the client
+     *  asked for mutual authentication, the KRB-ERROR token (RFC 2203
+     *  5.2.3.1).  A replay cache in memory refuses an AP-REQ seen before
+     *  (RFC 4120 3.2.3).  The default. */
+    GK5_RPC_ESTABLISH_NATIVE = 0,
+    /** MIT's gss_init_sec_context / gss_accept_sec_context (through
+     *  libgk5_mit), the context then moved into gk5 by its lucid export;
+     *  a server's gss_minor is MIT's. */
+    GK5_RPC_ESTABLISH_MIT = 1
+} gk5_rpc_establish;
+
 /** Client options.  Zero-initialise; NULL/0 fields take the defaults.
  *  Copied by gk5_rpc_auth_create(): not needed afterwards. */
 typedef struct {
@@ -179,6 +197,10 @@ typedef struct {
     size_t n_enctypes;         /**< how many (at most 32) */
     unsigned timeout_ms;       /**< control exchanges; default 25000 */
     size_t max_body;           /**< largest reply body; default 64 MiB */
+    /** gk5's own initiator (the default) or MIT's.  Natively, a
+     *  client_keytab without a ccache gets its TGT into a FILE ccache of
+     *  the AUTH's own, in a private folder removed with it. */
+    gk5_rpc_establish establish;
 } gk5_rpc_auth_options;
 
 /**
@@ -277,21 +299,6 @@ GK5_EXPORT int gk5_rpc_auth_inquire(AUTH *auth, gk5_rpc_auth_info *info);
 GK5_EXPORT const gk5_rpc_error *gk5_rpc_auth_last_error(AUTH *auth);
 
 /* ---- Server: message-level RPCSEC_GSS ---- */
-
-/** How the server accepts RPCSEC_GSS contexts
- *  (gk5_rpc_server_options.establish). */
-typedef enum {
-    /** gk5's own acceptor, gk5_accept() (the default): one leg, the
-     *  context is complete with the INIT reply, whose gss_token is the
-     *  AP-REP.  A refused AP-REQ gets gss_major, gss_minor (a gk5 code,
-     *  gk5_strerror() words) and, when the client asked for mutual
-     *  authentication, the KRB-ERROR token (RFC 2203 5.2.3.1).  A replay
-     *  cache in memory refuses an AP-REQ seen before (RFC 4120 3.2.3). */
-    GK5_RPC_ESTABLISH_NATIVE = 0,
-    /** MIT's gss_accept_sec_context (through libgk5_mit), the context then
-     *  moved into gk5 by its lucid export; gss_minor is MIT's. */
-    GK5_RPC_ESTABLISH_MIT = 1
-} gk5_rpc_establish;
 
 /** Server options.  Zero-initialise; 0/NULL fields take the defaults.
  *  Read only by gk5_rpc_server_create(). */

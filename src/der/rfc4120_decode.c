@@ -660,6 +660,234 @@ static uint32_t decode_krb_error(struct gk5i_rd *r, unsigned depth,
     return finish(r, ret);
 }
 
+/* ---- the KDC exchanges (RFC 4120 5.4, 5.2.7) ---- */
+
+/* PA-DATA (RFC 4120 5.2.7): SEQUENCE { padata-type [1] Int32,
+ * padata-value [2] OCTET STRING } -- the tags start at 1.  LEVELS 2. */
+static uint32_t decode_pa_data(struct gk5i_rd *r, unsigned depth, int32_t *type,
+                               struct gk5i_view *value)
+{
+    struct gk5i_rd seq;
+
+    if (too_deep(depth, 2)) {
+        return GK5_ERR_DER_LIMIT;
+    }
+    gk5i_der_enter(r, GK5I_DER_SEQUENCE, &seq);
+    *type = get_int32_field(&seq, 1);
+    *value = get_prim_field(&seq, 2, GK5I_DER_OCTET_STRING);
+    gk5i_der_leave(r, &seq);
+    return finish(r, GK5_OK);
+}
+
+/* SEQUENCE OF PA-DATA (METHOD-DATA, a KDC-REP's padata, RFC 6806's
+ * encrypted-pa-data), checked and returned whole.  Empty is allowed: the
+ * ASN.1 gives no SIZE.  LEVELS 3. */
+static uint32_t decode_pa_data_list(struct gk5i_rd *r, unsigned depth,
+                                    struct gk5i_view *whole)
+{
+    const uint8_t *at = r->p;
+    struct gk5i_rd seq;
+    uint32_t ret = GK5_OK;
+
+    if (too_deep(depth, 3)) {
+        return GK5_ERR_DER_LIMIT;
+    }
+    gk5i_der_enter(r, GK5I_DER_SEQUENCE, &seq);
+    while (ret == GK5_OK && gk5i_rd_left(&seq) > 0) {
+        int32_t type;
+        struct gk5i_view value;
+
+        ret = decode_pa_data(&seq, depth + 1, &type, &value);
+    }
+    gk5i_der_leave(r, &seq);
+    ret = finish(r, ret);
+    if (ret == GK5_OK) {
+        whole->p = at;
+        whole->len = (size_t)(r->p - at);
+    }
+    return ret;
+}
+
+static uint32_t decode_pa_data_list_field(struct gk5i_rd *r, unsigned depth,
+                                          unsigned n, struct gk5i_view *whole)
+{
+    struct gk5i_rd f;
+    uint32_t ret;
+
+    gk5i_der_enter(r, GK5I_DER_CTX(n), &f);
+    ret = decode_pa_data_list(&f, depth + 1, whole);
+    gk5i_der_leave(r, &f);
+    return ret;
+}
+
+/* LastReq (RFC 4120 5.4.2): SEQUENCE OF SEQUENCE { lr-type [0] Int32,
+ * lr-value [1] KerberosTime }, checked and returned whole.  LEVELS 4 (the
+ * time's [1] inside the element inside the SEQUENCE OF). */
+static uint32_t decode_last_req_field(struct gk5i_rd *r, unsigned depth,
+                                      unsigned n, struct gk5i_view *whole)
+{
+    struct gk5i_rd f, list, elem;
+    const uint8_t *at;
+
+    if (too_deep(depth, 4)) {
+        return GK5_ERR_DER_LIMIT;
+    }
+    gk5i_der_enter(r, GK5I_DER_CTX(n), &f);
+    at = f.p;
+    gk5i_der_enter(&f, GK5I_DER_SEQUENCE, &list);
+    while (gk5i_rd_left(&list) > 0) {
+        gk5i_der_enter(&list, GK5I_DER_SEQUENCE, &elem);
+        (void)get_int32_field(&elem, 0);
+        (void)get_time_field(&elem, 1);
+        gk5i_der_leave(&list, &elem);
+    }
+    gk5i_der_leave(&f, &list);
+    if (!f.bad) {
+        whole->p = at;
+        whole->len = (size_t)(f.p - at);
+    }
+    gk5i_der_leave(r, &f);
+    return finish(r, GK5_OK);
+}
+
+/*
+ * The nonce (RFC 4120 5.4.1) is a UInt32, but MIT's KDC reads and echoes
+ * it as an Int32 (krb5_int32): a nonce of 2^31 or more, should a client
+ * send one, comes back negative.  Read as the seq-number is: the UInt32
+ * with the same 32 bits.
+ */
+static uint32_t get_nonce_field(struct gk5i_rd *r, unsigned n)
+{
+    return get_seq_number_field(r, n);
+}
+
+/* The [APPLICATION n] of a reply that is not the one expected: a
+ * well-formed value of another message (a KRB-ERROR, the other reply) is
+ * GK5_ERR_KRB_MSG_TYPE, anything else bad DER. */
+static uint32_t other_message(struct gk5i_rd *r)
+{
+    uint8_t tag = gk5i_rd_left(r) > 0 ? r->p[0] : 0;
+    struct gk5i_rd in;
+
+    if ((tag & 0xe0) != 0x60 || (tag & 0x1f) == 0x1f) {
+        gk5i_der_refuse(r);
+        return finish(r, GK5_OK);
+    }
+    gk5i_der_enter(r, tag, &in);
+    return finish(r, GK5_ERR_KRB_MSG_TYPE);
+}
+
+/* AS-REP / TGS-REP (RFC 4120 5.4.2).  LEVELS 3, the sub-types below. */
+static uint32_t decode_kdc_rep(struct gk5i_rd *r, unsigned depth,
+                               int32_t msg_type, struct gk5i_krb_kdc_rep *out)
+{
+    struct gk5i_rd app, seq, f;
+    const uint8_t *at;
+    uint32_t ret, tret;
+
+    if (too_deep(depth, 3)) {
+        return GK5_ERR_DER_LIMIT;
+    }
+    if (!gk5i_der_peek(r, GK5I_DER_APP(msg_type))) {
+        return other_message(r);
+    }
+    gk5i_der_enter(r, GK5I_DER_APP(msg_type), &app);
+    gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
+    ret = check_int_field(&seq, 0, KRB_PVNO);
+    ret = worst(ret, check_int_field(&seq, 1, msg_type));
+    out->msg_type = msg_type;
+    if (gk5i_der_peek(&seq, GK5I_DER_CTX(2))) {
+        ret = worst(
+            ret, decode_pa_data_list_field(&seq, depth + 2, 2, &out->padata));
+    }
+    out->crealm = get_prim_field(&seq, 3, GK5I_DER_GENERAL_STRING);
+    ret = worst(ret, decode_principal_field(&seq, depth + 2, 4, &out->cname));
+    gk5i_der_enter(&seq, GK5I_DER_CTX(5), &f);
+    at = f.p;
+    tret = decode_ticket(&f, depth + 3, &out->ticket);
+    if (tret == GK5_OK || tret == GK5_ERR_KRB_MSG_TYPE) {
+        out->ticket_der.p = at;
+        out->ticket_der.len = (size_t)(f.p - at);
+    }
+    ret = worst(ret, tret);
+    gk5i_der_leave(&seq, &f);
+    ret = worst(ret, decode_enc_data_field(&seq, depth + 2, 6, &out->enc_part));
+    gk5i_der_leave(&app, &seq);
+    gk5i_der_leave(r, &app);
+    return finish(r, ret);
+}
+
+/* EncASRepPart / EncTGSRepPart (RFC 4120 5.4.2; encrypted-pa-data [12],
+ * RFC 6806 11).  LEVELS 3, the sub-types below. */
+static uint32_t decode_enc_kdc_rep_part(struct gk5i_rd *r, unsigned depth,
+                                        struct gk5i_krb_enc_kdc_rep_part *out)
+{
+    struct gk5i_rd app, seq;
+    uint32_t ret;
+
+    if (too_deep(depth, 3)) {
+        return GK5_ERR_DER_LIMIT;
+    }
+    out->tag = gk5i_der_peek(r, GK5I_DER_APP(GK5I_KRB_TAG_ENC_TGS_REP_PART))
+                   ? GK5I_KRB_TAG_ENC_TGS_REP_PART
+                   : GK5I_KRB_TAG_ENC_AS_REP_PART;
+    gk5i_der_enter(r, GK5I_DER_APP(out->tag), &app);
+    gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
+    ret = decode_key_field(&seq, depth + 2, 0, &out->key);
+    ret = worst(ret, decode_last_req_field(&seq, depth + 2, 1, &out->last_req));
+    out->nonce = get_nonce_field(&seq, 2);
+    if (gk5i_der_peek(&seq, GK5I_DER_CTX(3))) {
+        out->has_key_expiration = true;
+        out->key_expiration = get_time_field(&seq, 3);
+    }
+    out->flags = get_flags_field(&seq, 4);
+    out->authtime = get_time_field(&seq, 5);
+    if (gk5i_der_peek(&seq, GK5I_DER_CTX(6))) {
+        out->has_starttime = true;
+        out->starttime = get_time_field(&seq, 6);
+    }
+    out->endtime = get_time_field(&seq, 7);
+    if (gk5i_der_peek(&seq, GK5I_DER_CTX(8))) {
+        out->has_renew_till = true;
+        out->renew_till = get_time_field(&seq, 8);
+    }
+    out->srealm = get_prim_field(&seq, 9, GK5I_DER_GENERAL_STRING);
+    ret = worst(ret, decode_principal_field(&seq, depth + 2, 10, &out->sname));
+    if (gk5i_der_peek(&seq, GK5I_DER_CTX(11))) {
+        ret = worst(ret, decode_list_field(&seq, depth + 2, 11, &out->caddr));
+    }
+    if (gk5i_der_peek(&seq, GK5I_DER_CTX(12))) {
+        ret = worst(ret, decode_pa_data_list_field(&seq, depth + 2, 12,
+                                                   &out->encrypted_pa_data));
+    }
+    gk5i_der_leave(&app, &seq);
+    gk5i_der_leave(r, &app);
+    return finish(r, ret);
+}
+
+/* ETYPE-INFO2-ENTRY (RFC 4120 5.2.7.5).  LEVELS 2. */
+static uint32_t decode_etype_info2_entry(struct gk5i_rd *r, unsigned depth,
+                                         struct gk5i_krb_etype_info2 *out)
+{
+    struct gk5i_rd seq;
+
+    if (too_deep(depth, 2)) {
+        return GK5_ERR_DER_LIMIT;
+    }
+    gk5i_der_enter(r, GK5I_DER_SEQUENCE, &seq);
+    out->etype = get_int32_field(&seq, 0);
+    if (gk5i_der_peek(&seq, GK5I_DER_CTX(1))) {
+        out->has_salt = true;
+        out->salt = get_prim_field(&seq, 1, GK5I_DER_GENERAL_STRING);
+    }
+    if (gk5i_der_peek(&seq, GK5I_DER_CTX(2))) {
+        out->has_s2kparams = true;
+        out->s2kparams = get_prim_field(&seq, 2, GK5I_DER_OCTET_STRING);
+    }
+    gk5i_der_leave(r, &seq);
+    return finish(r, GK5_OK);
+}
+
 /* ---- entry points ---- */
 
 /* The whole of in[0..len) is one message: the size limit first, then
@@ -770,20 +998,82 @@ uint32_t gk5i_decode_krb_error(const uint8_t *in, size_t len,
                : end(&r, decode_krb_error(&r, 0, out), out, sizeof(*out));
 }
 
+uint32_t gk5i_decode_kdc_rep(const uint8_t *in, size_t len, int32_t msg_type,
+                             struct gk5i_krb_kdc_rep *out)
+{
+    struct gk5i_rd r;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
+
+    if (ret == GK5_OK && msg_type != GK5I_KRB_TAG_AS_REP &&
+        msg_type != GK5I_KRB_TAG_TGS_REP) {
+        ret = GK5_ERR_INVALID_ARGUMENT;
+    }
+    return ret != GK5_OK ? ret
+                         : end(&r, decode_kdc_rep(&r, 0, msg_type, out), out,
+                               sizeof(*out));
+}
+
+uint32_t gk5i_decode_enc_kdc_rep_part(const uint8_t *in, size_t len,
+                                      struct gk5i_krb_enc_kdc_rep_part *out)
+{
+    struct gk5i_rd r;
+    uint32_t ret = start(&r, in, len, out, sizeof(*out));
+
+    return ret != GK5_OK ? ret
+                         : end(&r, decode_enc_kdc_rep_part(&r, 0, out), out,
+                               sizeof(*out));
+}
+
 /* ---- AuthorizationData (RFC 4120 5.2.6) and EtypeList (RFC 4537) ---- */
 
 /*
- * The view is a whole AuthorizationData encoding; *pos 0 is before its
- * SEQUENCE OF header (which is at least two octets, so no element starts
- * there) and afterwards the offset of the next element.  The header is
- * read again on every call: it is a few octets, and no state beyond *pos
- * is needed.
+ * The walks over a SEQUENCE OF carried whole (AuthorizationData, PA-DATA,
+ * ETYPE-INFO2).  *pos 0 is before the SEQUENCE OF header (which is at
+ * least two octets, so no element starts there) and afterwards the offset
+ * of the next element.  The header is read again on every call: it is a
+ * few octets, and no state beyond *pos is needed.
+ *
+ * seq_of_next checks the view, its header and *pos and, unless the walk
+ * is at its end (GK5_OK, *at_end true), gives a reader over the rest from
+ * the next element on; the caller reads one element from it and moves *pos
+ * to where the reader stopped.
  */
+static uint32_t seq_of_next(struct gk5i_view seq, const size_t *pos,
+                            struct gk5i_rd *elem, bool *at_end)
+{
+    struct gk5i_rd r, in;
+    size_t first, offset;
+
+    *at_end = true;
+    if (seq.len == 0) {
+        return GK5_OK;
+    }
+    if (seq.len > GK5I_KRB_MAX_MESSAGE) {
+        return GK5_ERR_DER_LIMIT;
+    }
+    gk5i_rd_init(&r, seq.p, seq.len);
+    gk5i_der_enter(&r, GK5I_DER_SEQUENCE, &in);
+    if (!gk5i_rd_at_end(&r) || in.bad) {
+        return GK5_ERR_DER;
+    }
+    first = (size_t)(in.p - seq.p);
+    offset = *pos == 0 ? first : *pos;
+    if (offset < first || offset > seq.len) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    if (offset == seq.len) {
+        return GK5_OK;
+    }
+    *at_end = false;
+    gk5i_rd_init(elem, seq.p + offset, seq.len - offset);
+    return GK5_OK;
+}
+
 uint32_t gk5i_authz_next(struct gk5i_view ad, size_t *pos, bool *more,
                          int32_t *ad_type, struct gk5i_view *ad_data)
 {
-    struct gk5i_rd r, seq, elem;
-    size_t first, offset;
+    struct gk5i_rd elem;
+    bool at_end;
     uint32_t ret;
 
     if (more != NULL) {
@@ -799,26 +1089,10 @@ uint32_t gk5i_authz_next(struct gk5i_view ad, size_t *pos, bool *more,
         (ad.p == NULL && ad.len != 0)) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    if (ad.len == 0) {
-        return GK5_OK;
+    ret = seq_of_next(ad, pos, &elem, &at_end);
+    if (ret != GK5_OK || at_end) {
+        return ret;
     }
-    if (ad.len > GK5I_KRB_MAX_MESSAGE) {
-        return GK5_ERR_DER_LIMIT;
-    }
-    gk5i_rd_init(&r, ad.p, ad.len);
-    gk5i_der_enter(&r, GK5I_DER_SEQUENCE, &seq);
-    if (!gk5i_rd_at_end(&r) || seq.bad) {
-        return GK5_ERR_DER;
-    }
-    first = (size_t)(seq.p - ad.p);
-    offset = *pos == 0 ? first : *pos;
-    if (offset < first || offset > ad.len) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    if (offset == ad.len) {
-        return GK5_OK;
-    }
-    gk5i_rd_init(&elem, ad.p + offset, ad.len - offset);
     ret = decode_type_and_octets(&elem, 1, ad_type, ad_data);
     if (ret != GK5_OK) {
         *ad_type = 0;
@@ -826,6 +1100,80 @@ uint32_t gk5i_authz_next(struct gk5i_view ad, size_t *pos, bool *more,
         return ret;
     }
     *pos = (size_t)(elem.p - ad.p);
+    *more = true;
+    return GK5_OK;
+}
+
+/* RFC 4120 5.2.7: METHOD-DATA ::= SEQUENCE OF PA-DATA, and a KDC-REP's
+ * padata; an empty SEQUENCE OF walks to its end at once. */
+uint32_t gk5i_padata_next(struct gk5i_view seq, size_t *pos, bool *more,
+                          int32_t *type, struct gk5i_view *value)
+{
+    struct gk5i_rd elem;
+    bool at_end;
+    uint32_t ret;
+
+    if (more != NULL) {
+        *more = false;
+    }
+    if (type != NULL) {
+        *type = 0;
+    }
+    if (value != NULL) {
+        memset(value, 0, sizeof(*value));
+    }
+    if (pos == NULL || more == NULL || type == NULL || value == NULL ||
+        (seq.p == NULL && seq.len != 0)) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    ret = seq_of_next(seq, pos, &elem, &at_end);
+    if (ret != GK5_OK || at_end) {
+        return ret;
+    }
+    ret = decode_pa_data(&elem, 1, type, value);
+    if (ret != GK5_OK) {
+        *type = 0;
+        zap(value, sizeof(*value));
+        return ret;
+    }
+    *pos = (size_t)(elem.p - seq.p);
+    *more = true;
+    return GK5_OK;
+}
+
+/* RFC 4120 5.2.7.5: ETYPE-INFO2 ::= SEQUENCE SIZE (1..MAX) OF
+ * ETYPE-INFO2-ENTRY, so an empty one is refused (on the first call). */
+uint32_t gk5i_etype_info2_next(struct gk5i_view seq, size_t *pos, bool *more,
+                               struct gk5i_krb_etype_info2 *entry)
+{
+    struct gk5i_rd elem;
+    bool at_end;
+    uint32_t ret;
+
+    if (more != NULL) {
+        *more = false;
+    }
+    if (entry != NULL) {
+        memset(entry, 0, sizeof(*entry));
+    }
+    if (pos == NULL || more == NULL || entry == NULL ||
+        (seq.p == NULL && seq.len != 0)) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    ret = seq_of_next(seq, pos, &elem, &at_end);
+    if (ret != GK5_OK) {
+        return ret;
+    }
+    if (at_end) {
+        /* At its start, the walk is at its end only when it is empty. */
+        return *pos == 0 ? GK5_ERR_DER : GK5_OK;
+    }
+    ret = decode_etype_info2_entry(&elem, 1, entry);
+    if (ret != GK5_OK) {
+        zap(entry, sizeof(*entry));
+        return ret;
+    }
+    *pos = (size_t)(elem.p - seq.p);
     *more = true;
     return GK5_OK;
 }

@@ -281,7 +281,9 @@ GK5_HIDDEN size_t gk5i_profile_values(const struct gk5i_profile *p,
 GK5_HIDDEN const char *gk5i_profile_get(const struct gk5i_profile *p,
                                         const char *const *path);
 /* The names of the subsections and relations directly under path (e.g.
- * the realms of {"realms", NULL}), in order, duplicates once; as above. */
+ * the realms of {"realms", NULL}; the sections of {NULL}), in order,
+ * duplicates once; as above (0 also when memory runs out, with a trace
+ * line). */
 GK5_HIDDEN size_t gk5i_profile_names(const struct gk5i_profile *p,
                                      const char *const *path,
                                      const char **names, size_t max);
@@ -320,18 +322,23 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_config_load(const char *paths,
                                              struct gk5i_krb5_config **out,
                                              char *err, size_t err_len);
 GK5_HIDDEN void gk5i_config_free(struct gk5i_krb5_config *c);
-/* The KDCs of realm from [realms] REALM kdc = host[:port] (also
- * "[v6addr]:port"), in order.  GK5_OK, GK5_ERR_CONFIG_NO_KDC (none),
- * GK5_ERR_CONFIG (a kdc line that does not parse). */
+/* The KDCs of realm (NULL: default_realm) from [realms] REALM kdc =
+ * host[:port] (also "[v6addr]:port", a bare IPv6 address, MIT's "tcp/"
+ * and "udp/" prefixes, ignored), in order, the first max; HTTPS proxies
+ * (MS-KKDCP) skipped with a trace line.  GK5_OK, GK5_ERR_CONFIG_NO_KDC
+ * (none), GK5_ERR_CONFIG_REALM (realm NULL and no default_realm),
+ * GK5_ERR_CONFIG (a kdc line that does not parse; a trace line says
+ * which). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_config_kdcs(const struct gk5i_krb5_config *c,
                                              const char *realm,
                                              struct gk5i_kdc_addr *out,
                                              size_t max, size_t *n);
 /* An MIT enctype list ("aes256-cts-hmac-sha1-96 aes128-cts", numbers,
- * the families "aes", "aes-sha2", "camellia", "des3", "rc4", "des", the
- * word "DEFAULT" for dflt, a leading '-' removing, separated by spaces or
- * commas) into out, in order, duplicates once, filtered as above.  An
- * empty result is GK5_ERR_CONFIG. */
+ * the families "aes", "aes-sha1", "aes-sha2", "camellia", "des3", "rc4",
+ * "des", the word "DEFAULT" for dflt, a leading '-' removing ('+'
+ * adding), separated by spaces or commas; names in any case) into out, in
+ * order, duplicates once, filtered as above, at most max (the rest
+ * dropped with a trace line).  An empty result is GK5_ERR_CONFIG. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_config_enctypes(const char *s,
                                                  const int32_t *dflt,
                                                  size_t n_dflt, int32_t *out,
@@ -349,7 +356,9 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_config_enctypes(const char *s,
  *
  * Locking as MIT's: a whole-file fcntl read lock (OFD where the kernel has
  * it, as MIT's does) while reading, a write lock while writing.  Limits:
- * 16 MiB per file, 4096 credentials. */
+ * 16 MiB per file, 4096 credentials, GK5I_KRB_MAX_COMPONENTS components
+ * per principal, keys of at most GK5_MAX_KEY_BYTES; past one, and for
+ * versions 1 and 2, GK5_ERR_CCACHE_FORMAT. */
 struct gk5i_cc_cred {
     struct gk5i_view client_realm;
     struct gk5i_krb_principal client;
@@ -360,17 +369,19 @@ struct gk5i_cc_cred {
     size_t key_len;
     uint32_t authtime, starttime, endtime, renew_till; /* 32-bit unsigned */
     bool is_skey;
-    uint32_t flags;            /* GK5I_TKT_FLG_* */
-    struct gk5i_view addrs;    /* as in the file: count + addresses */
-    struct gk5i_view authdata; /* as in the file: count + entries */
-    struct gk5i_view ticket;   /* the Ticket's DER */
+    uint32_t flags; /* GK5I_TKT_FLG_* */
+    /* As in the file: count + (16-bit type, 32-bit length, bytes) each;
+     * to write, len 0 is written as a count of 0. */
+    struct gk5i_view addrs;
+    struct gk5i_view authdata;
+    struct gk5i_view ticket; /* the Ticket's DER */
     struct gk5i_view second_ticket;
     bool config; /* a configuration entry (server realm X-CACHECONF:) */
 };
 #define GK5I_CCACHE_MAX_BYTES (16u * 1024u * 1024u)
 #define GK5I_CCACHE_MAX_CREDS 4096u
 struct gk5i_ccache {
-    uint16_t version; /* 3 or 4 */
+    uint16_t version; /* 0x0503 or 0x0504, as the file's first two bytes */
     bool has_time_offset;
     int32_t time_offset_sec, time_offset_usec;
     struct gk5i_view realm; /* the default principal's */
@@ -384,10 +395,10 @@ struct gk5i_ccache {
  * is a FILE path; NULL: $KRB5CCNAME, else "/tmp/krb5cc_<uid>" (MIT's
  * default).  Other types (KEYRING:, KCM:, DIR:, MEMORY:, API:, MSLSA:)
  * are GK5_ERR_CCACHE_TYPE, with the type named in a trace line.  *path
- * malloc'd (free()). */
+ * malloc'd (free()).  An empty path is GK5_ERR_INVALID_ARGUMENT. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_resolve(const char *name, char **path);
-/* Parse a whole file's bytes (copied).  GK5_OK, GK5_ERR_CCACHE_FORMAT,
- * GK5_ERR_NOMEM. */
+/* Parse a whole file's bytes (copied; every view of *out lies inside
+ * (*out)->buf).  GK5_OK, GK5_ERR_CCACHE_FORMAT, GK5_ERR_NOMEM. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_parse(const uint8_t *in, size_t len,
                                               struct gk5i_ccache **out);
 /* Read path under a read lock.  GK5_ERR_CCACHE_NOT_FOUND (no such file),
@@ -398,23 +409,38 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_read(const char *path,
  * 0), mode 0600, written whole to a temporary file in the same directory
  * under a write lock and renamed over path (a reader sees the old cache
  * or the new, never half of one).  GK5_OK, GK5_ERR_CCACHE_WRITE,
- * GK5_ERR_NOMEM, GK5_ERR_INVALID_ARGUMENT. */
+ * GK5_ERR_NOMEM, GK5_ERR_INVALID_ARGUMENT (past a limit, an addrs or
+ * authdata view that is not one whole list). */
 GK5_HIDDEN GK5_WUR uint32_t
 gk5i_ccache_write(const char *path, struct gk5i_view realm,
                   const struct gk5i_krb_principal *p,
                   const struct gk5i_cc_cred *creds, size_t n);
+/* The same for a whole cache (its version, 3 or 4, and its time offset
+ * kept; buf and len unused): a cache read, changed and written back. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_store(const char *path,
+                                              const struct gk5i_ccache *cc);
+/* The file's bytes for cc, as gk5i_ccache_store writes them, in *out
+ * (keys inside: gk5i_clear_free(*out, *out_len)).  GK5_OK,
+ * GK5_ERR_INVALID_ARGUMENT, GK5_ERR_NOMEM. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_serialize(const struct gk5i_ccache *cc,
+                                                  uint8_t **out,
+                                                  size_t *out_len);
 /* Append one credential to the cache at path under a write lock (MIT's
  * krb5_cc_store_cred), after checking the file is a cache (version 3 or
- * 4).  GK5_OK, GK5_ERR_CCACHE_NOT_FOUND, GK5_ERR_CCACHE_FORMAT,
- * GK5_ERR_CCACHE_WRITE. */
+ * 4; the credential written in the file's version), in one write at the
+ * end (a failed one cut off again).  GK5_OK, GK5_ERR_CCACHE_NOT_FOUND,
+ * GK5_ERR_CCACHE_FORMAT, GK5_ERR_CCACHE_WRITE, GK5_ERR_INVALID_ARGUMENT,
+ * GK5_ERR_NOMEM. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_append(const char *path,
                                                const struct gk5i_cc_cred *c);
-/* Remove the cache (kdestroy): overwritten with zeros, then unlinked.
- * GK5_OK, GK5_ERR_CCACHE_NOT_FOUND, GK5_ERR_CCACHE_WRITE. */
+/* Remove the cache (kdestroy): overwritten with zeros, then unlinked,
+ * under a write lock.  A symbolic link is removed, what it points at left
+ * alone.  GK5_OK, GK5_ERR_CCACHE_NOT_FOUND, GK5_ERR_CCACHE_WRITE. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_destroy(const char *path);
 /* The newest credential (last in the file) whose client is the cache's
- * principal and whose server is realm/server, not a configuration entry,
- * and whose endtime is after now; NULL if none. */
+ * principal and whose server is realm/server (name types ignored), not a
+ * configuration entry nor a user-to-user ticket (is_skey), and whose
+ * endtime is after now; NULL if none. */
 GK5_HIDDEN const struct gk5i_cc_cred *
 gk5i_ccache_find(const struct gk5i_ccache *cc, struct gk5i_view realm,
                  const struct gk5i_krb_principal *server, int64_t now);
@@ -422,18 +448,30 @@ GK5_HIDDEN void gk5i_ccache_free(struct gk5i_ccache *cc);
 
 /* ---- kdc_send.c ----
  * Send one request to the realm's KDCs and return the first reply.  Each
- * KDC in turn, in krb5.conf's order: UDP when the request is at most
- * udp_limit bytes (then a KRB-ERROR KRB_ERR_RESPONSE_TOO_BIG, 52, sends it
- * again over TCP to the same KDC), else TCP (4-byte big-endian length,
- * RFC 4120 7.2.2).  UDP sockets are connected (datagrams from other
- * addresses never arrive); a datagram or record that is not an
- * [APPLICATION expect_tag] or a KRB-ERROR is dropped and the wait goes on.
- * Waits: 1 s for a KDC's first answer, then the next KDC, then a second
- * round with 2 s each, all within timeout_ms in all; a reply is at most
- * GK5I_KRB_MAX_MESSAGE bytes.  A name is resolved with getaddrinfo.
- * *reply malloc'd (free()).  GK5_OK, GK5_ERR_KDC_UNREACHABLE (none
- * answered in time; a trace line per KDC tried), GK5_ERR_KDC_REPLY (what
- * came back was never a reply), GK5_ERR_NOMEM. */
+ * KDC in turn, in krb5.conf's order, and each address of its name in
+ * getaddrinfo's order (a name is looked up once; the resolver's own time
+ * counts against timeout_ms but cannot be cut short): UDP when the request
+ * is at most udp_limit bytes (then a KRB-ERROR KRB_ERR_RESPONSE_TOO_BIG,
+ * 52, sends it again over TCP to the same address), else TCP (4-byte
+ * big-endian length, RFC 4120 7.2.2).  UDP sockets are connected
+ * (datagrams from other addresses never arrive; an ICMP refusal leaves the
+ * KDC at once).  A reply is an [APPLICATION expect_tag] or a KRB-ERROR
+ * that decodes, its outer DER length spanning it exactly; a datagram that
+ * is not one is dropped and the wait goes on; a TCP record that is not
+ * one (the length's reserved high bit set, over GK5I_KRB_MAX_MESSAGE, cut
+ * short, or not a reply) leaves the KDC.  A KRB-ERROR other than 52 is a
+ * reply like any other (GK5_OK: the caller decodes it).
+ * Waits: 1 s for each address's first answer (over TCP: the connection
+ * and the first 4 bytes; the rest of the record may take until the end),
+ * then the next; then a second round with 2 s each; never past
+ * timeout_ms in all (CLOCK_MONOTONIC).  One socket open at a time.
+ * *reply malloc'd (free()).  GK5_OK; GK5_ERR_KDC_UNREACHABLE (none
+ * answered in time, or no name resolved; a trace line per address tried
+ * and per name that did not resolve); GK5_ERR_KDC_REPLY (no reply, but
+ * something came back that was not one); GK5_ERR_NOMEM;
+ * GK5_ERR_INVALID_ARGUMENT (kdcs, req, reply or reply_len NULL, n_kdcs 0
+ * or over GK5I_MAX_KDCS, req_len 0 or over GK5I_KRB_MAX_MESSAGE,
+ * expect_tag over 30). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_kdc_send(const struct gk5i_kdc_addr *kdcs,
                                           size_t n_kdcs, const uint8_t *req,
                                           size_t req_len, uint8_t expect_tag,
@@ -489,6 +527,12 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_tgs_exchange(
     const struct gk5i_krb5_config *cfg, const struct gk5i_cc_cred *tgt,
     struct gk5i_view realm, const struct gk5i_krb_principal *server,
     const int32_t *etypes, size_t n_etypes, struct gk5i_owned_cred *out);
+/* The cache's TGT: krbtgt/REALM@REALM of its principal's realm, valid at
+ * now.  GK5_OK (*tgt set), GK5_ERR_TICKET_EXPIRED (one, expired),
+ * GK5_ERR_NO_TGT (none). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_tgt(const struct gk5i_ccache *cc,
+                                            int64_t now,
+                                            const struct gk5i_cc_cred **tgt);
 /* A service ticket for realm/server for the cache's client: from the
  * cache when there is a valid one, else by TGS with the cache's TGT and
  * stored back into the cache.  GK5_ERR_NO_TGT, GK5_ERR_TICKET_EXPIRED,

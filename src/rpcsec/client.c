@@ -54,6 +54,7 @@
 #include <openssl/rand.h>
 #include <rpc/rpc.h>
 
+#include <gk5/accept.h>
 #include <gk5/gk5.h>
 #include <gk5/mit.h>
 #include <gk5/rpcsec.h>
@@ -309,6 +310,12 @@ struct priv {
     size_t n_enctypes;
     unsigned timeout_ms;
     size_t max_body;
+    gk5_rpc_establish establish;
+    /* Natively, a client_keytab without a ccache: the TGT goes to
+     * own_dir/ccache, a folder of this AUTH's own (mkdtemp), removed with
+     * it.  NULL otherwise. */
+    char *own_dir;
+    char *own_ccache; /* "FILE:" own_dir "/ccache" */
 };
 
 /* A reference to the current context. */
@@ -1124,21 +1131,144 @@ static void server_gss_err(gk5_rpc_error *err, const char *target,
     }
 }
 
-/* Make a new context: the INIT / CONTINUE_INIT legs along rt, then MIT's
- * context into gk5. */
+/* ---- One establishment's initiator: gk5's own or MIT's ---- */
+
+struct initiator {
+    gk5_initiator *native;
+    gk5_mit_initiator *mit;
+};
+
+/* The AUTH's private ccache for a client keytab (native only): made once,
+ * on the first establishment. */
+static GK5I_RPC_WUR int own_ccache(struct priv *p, gk5_rpc_error *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX];
+    size_t n;
+
+    if (p->own_ccache != NULL) {
+        return 0;
+    }
+    if (tmp == NULL || tmp[0] != '/') {
+        tmp = "/tmp";
+    }
+    if (snprintf(dir, sizeof(dir), "%s/gk5-rpc-XXXXXX", tmp) >=
+            (int)sizeof(dir) ||
+        mkdtemp(dir) == NULL) {
+        gk5i_rpc_err(err, GK5_RPC_E_GSS,
+                     "cannot make a private folder for the client "
+                     "keytab's tickets under %s: %s",
+                     tmp, strerror(errno));
+        return -1;
+    }
+    n = strlen(dir) + sizeof("FILE:/ccache");
+    p->own_dir = strdup(dir);
+    p->own_ccache = malloc(n);
+    if (p->own_dir == NULL || p->own_ccache == NULL) {
+        (void)rmdir(dir);
+        free(p->own_dir);
+        free(p->own_ccache);
+        p->own_dir = p->own_ccache = NULL;
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+        return -1;
+    }
+    (void)snprintf(p->own_ccache, n, "FILE:%s/ccache", dir);
+    return 0;
+}
+
+static void own_ccache_remove(struct priv *p)
+{
+    if (p->own_dir == NULL) {
+        return;
+    }
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof(path), "%s/ccache", p->own_dir) <
+        (int)sizeof(path)) {
+        (void)unlink(path);
+    }
+    (void)rmdir(p->own_dir);
+}
+
+static GK5I_RPC_WUR uint32_t initiator_create(uint32_t *minor, struct priv *p,
+                                              struct initiator *in)
+{
+    in->native = NULL;
+    in->mit = NULL;
+    if (p->establish == GK5_RPC_ESTABLISH_MIT) {
+        gk5_mit_initiator_options mo = {
+            .principal = p->principal,
+            .ccache = p->ccache,
+            .client_keytab = p->client_keytab,
+            .enctypes = p->enctypes,
+            .n_enctypes = p->n_enctypes,
+            .req_flags = 0, /* mutual | integ | conf */
+        };
+        return gk5_mit_initiator_create(minor, p->target, &mo, &in->mit);
+    }
+    gk5_initiator_opts no = {
+        .ccache = p->ccache != NULL ? p->ccache : p->own_ccache,
+        .enctypes = p->enctypes,
+        .n_enctypes = p->n_enctypes,
+        .req_flags = GK5_C_MUTUAL_FLAG | GK5_C_CONF_FLAG | GK5_C_INTEG_FLAG,
+        .principal = p->principal,
+        .client_keytab = p->client_keytab,
+    };
+    return gk5_initiator_create(minor, p->target, &no, &in->native);
+}
+
+static GK5I_RPC_WUR uint32_t initiator_step(uint32_t *minor,
+                                            struct initiator *in,
+                                            const gk5_buffer *tok_in,
+                                            gk5_buffer *out)
+{
+    if (in->native != NULL) {
+        return gk5_initiator_step(minor, in->native, tok_in, out);
+    }
+    return gk5_mit_initiator_step(minor, in->mit, tok_in, out);
+}
+
+static GK5I_RPC_WUR uint32_t initiator_finish(uint32_t *minor,
+                                              struct initiator *in,
+                                              int32_t *enctype, gk5_ctx **ctx)
+{
+    if (in->native != NULL) {
+        return gk5_initiator_finish(minor, in->native, enctype, ctx);
+    }
+    return gk5_mit_initiator_finish(minor, in->mit, enctype, ctx);
+}
+
+static void initiator_free(struct initiator *in)
+{
+    gk5_initiator_free(in->native);
+    gk5_mit_initiator_free(in->mit);
+    in->native = NULL;
+    in->mit = NULL;
+}
+
+/* The words after a failed native step: the acceptor's or KDC's
+ * KRB-ERROR, when one came. */
+static void krb_error_words(gk5_rpc_error *err)
+{
+    const char *krb = gk5_krb_last_error();
+    size_t used;
+
+    if (err == NULL || krb == NULL) {
+        return;
+    }
+    used = strlen(err->text);
+    if (used + 3 < sizeof(err->text)) {
+        (void)snprintf(err->text + used, sizeof(err->text) - used, " (%s)",
+                       krb);
+    }
+}
+
+/* Make a new context: the INIT / CONTINUE_INIT legs along rt, then the
+ * initiator's context into gk5. */
 static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
                                   const struct route *rt, struct cctx **out,
                                   gk5_rpc_error *err)
 {
-    gk5_mit_initiator_options mo = {
-        .principal = p->principal,
-        .ccache = p->ccache,
-        .client_keytab = p->client_keytab,
-        .enctypes = p->enctypes,
-        .n_enctypes = p->n_enctypes,
-        .req_flags = 0, /* mutual | integ | conf */
-    };
-    gk5_mit_initiator *init = NULL;
+    struct initiator init = {NULL, NULL};
     struct cctx *cc = NULL;
     gk5_buffer tok = {0, NULL};
     size_t verf_len = 0;
@@ -1161,11 +1291,18 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory (a mutex)");
         goto cleanup;
     }
-    uint32_t major = gk5_mit_initiator_create(&minor, p->target, &mo, &init);
+    if (p->establish == GK5_RPC_ESTABLISH_NATIVE && p->client_keytab != NULL &&
+        p->ccache == NULL && own_ccache(p, err) != 0) {
+        goto cleanup;
+    }
+    uint32_t major = initiator_create(&minor, p, &init);
     if (GK5_ERROR(major) != 0) {
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
                          "on this client, preparing to initiate (initiator "
                          "credential)");
+        if (init.mit == NULL) {
+            krb_error_words(err);
+        }
         goto cleanup;
     }
     for (int legs = 0;; legs++) {
@@ -1177,11 +1314,16 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
             goto cleanup;
         }
         gk5_buffer in = {leg.res.token_len, leg.res.token};
-        major = gk5_mit_initiator_step(&minor, init, sent ? &in : NULL, &tok);
+        major = initiator_step(&minor, &init, sent ? &in : NULL, &tok);
         init_res_free(&leg.res);
         if (GK5_ERROR(major) != 0) {
             gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                             "on this client, gss_init_sec_context");
+                             init.native != NULL
+                                 ? "on this client, gk5_initiator_step"
+                                 : "on this client, gss_init_sec_context");
+            if (init.native != NULL) {
+                krb_error_words(err);
+            }
             goto cleanup;
         }
         int done = major == GK5_S_COMPLETE;
@@ -1269,7 +1411,7 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
         }
     }
 
-    major = gk5_mit_initiator_finish(&minor, init, &enctype, &cc->gss);
+    major = initiator_finish(&minor, &init, &enctype, &cc->gss);
     if (GK5_ERROR(major) != 0) {
         gk5i_rpc_err_gss(
             err, GK5_RPC_E_GSS, major, minor,
@@ -1322,7 +1464,7 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
 cleanup:
     gk5_buffer_release(&tok);
     init_res_free(&leg.res);
-    gk5_mit_initiator_free(init);
+    initiator_free(&init);
     if (cc != NULL) {
         gk5_ctx_free(cc->gss);
         (void)pthread_mutex_destroy(&cc->flow_lock);
@@ -1985,6 +2127,9 @@ static void priv_free(struct priv *p)
     free(p->ccache);
     free(p->client_keytab);
     free(p->enctypes);
+    own_ccache_remove(p);
+    free(p->own_dir);
+    free(p->own_ccache);
     pthread_mutex_destroy(&p->lock);
     pthread_mutex_destroy(&p->estab_lock);
     zap(p, sizeof(*p));
@@ -2295,6 +2440,14 @@ AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
     if (p == NULL) {
         goto cleanup;
     }
+    if (opts->establish != GK5_RPC_ESTABLISH_NATIVE &&
+        opts->establish != GK5_RPC_ESTABLISH_MIT) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "gk5_rpc_auth_create: establish is not a "
+                     "gk5_rpc_establish");
+        goto cleanup;
+    }
+    p->establish = opts->establish;
     if (dup_opt(target, &p->target, err) != 0 ||
         dup_opt(opts->principal, &p->principal, err) != 0 ||
         dup_opt(opts->ccache, &p->ccache, err) != 0 ||

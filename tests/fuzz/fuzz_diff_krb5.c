@@ -4,8 +4,9 @@
  * Differential libFuzzer target: the same bytes through gk5's RFC 4120
  * decoders (src/der/rfc4120_decode.c) and MIT libkrb5's exported ones
  * (decode_krb5_ap_req, _authenticator, _enc_tkt_part, _ap_rep,
- * _ap_rep_enc_part, _error, _ticket, their encode_krb5_* twins and three
- * free functions: not in MIT's public headers, so declared here).  Input: byte
+ * _ap_rep_enc_part, _error, _ticket, _as_rep, _tgs_rep, _enc_kdc_rep_part,
+ * their encode_krb5_* twins and five free functions: not in MIT's public
+ * headers, so declared here).  Input: byte
  * 0 picks the type (enum fk_type, modulo the count), the rest is the message.
  *
  * Where both accept, every field must be the same: ap-options, the
@@ -13,7 +14,12 @@
  * MIT's 0 for absent -- and cipher), times (MIT's 32-bit krb5_timestamp:
  * compared modulo 2^32), cusec, seq-number (MIT's krb5_ui_4), keys,
  * checksum, AuthorizationData and HostAddresses element by element, flags,
- * transited, error-code, e-text, e-data.
+ * transited, error-code, e-text, e-data; for the KDC's replies msg-type,
+ * padata and encrypted-pa-data element by element, crealm/cname, the
+ * ticket, enc-part, the key, LastReq entry by entry, nonce (MIT's
+ * krb5_int32, compared as its 32 bits), key-expiration, flags, the four
+ * times, srealm/sname, caddr.  An EncKDCRepPart's tag is not compared:
+ * MIT's decoder takes either and its struct does not say which.
  *
  * Whatever MIT alone accepts, gk5 must accept once MIT has re-encoded it
  * (MIT's exported encode_krb5_*, DER), and read the same fields, unless
@@ -43,13 +49,15 @@
  *                  krb5_int32 takes any Int32);
  *   error-code-high  error-code above 2^31 - 1 (MIT's krb5_ui_4; RFC 4120
  *                  says Int32);
- *   kvno-negative  a negative kvno: MIT reads kvno as an Int32 and keeps
+ *   kvno-negative  a negative kvno (also in an AS-REP or TGS-REP): MIT
+ *                  reads kvno as an Int32 and keeps
  *                  its bits, RFC 4120 says UInt32 (gk5 tolerates the
  *                  negative form only for seq-number, after named peers);
  *   vno            GK5_ERR_KRB_MSG_TYPE, a msg-type not the type's, of any
  *                  INTEGER up to 64 bits (AP-REQ,
- *                  AP-REP, KRB-ERROR): MIT's decoders check pvno, tkt-vno
- *                  and authenticator-vno, but not msg-type;
+ *                  AP-REP, KRB-ERROR, AS-REP, TGS-REP): MIT's decoders
+ *                  check pvno, tkt-vno and authenticator-vno, but not
+ *                  msg-type;
  *   skipped        MIT's re-encoding has fewer values than the input
  *                  (and none of the forms above is there): MIT skipped
  *                  fields it does not know (an unknown or repeated context
@@ -61,7 +69,11 @@
  *   transited-type       tr-type outside 0..255 (MIT's krb5_octet);
  *   error-code-negative  a negative error-code (MIT's krb5_ui_4);
  *   kvno-high      a kvno of 2^31 or more (MIT reads kvno as an Int32 and
- *                  refuses it; RFC 4120's UInt32 allows it).
+ *                  refuses it; RFC 4120's UInt32 allows it);
+ *   nonce-high     an EncKDCRepPart's nonce of 2^31 or more as the
+ *                  positive INTEGER RFC 4120's UInt32 says it is (MIT's
+ *                  krb5_int32 refuses it; gk5 also takes the negative
+ *                  Int32 form MIT's KDC echoes, which MIT reads too).
  *
  * With FUZZ_DIFF_STATS set, the counts are printed at exit.
  */
@@ -71,6 +83,7 @@
 
 #include <krb5.h>
 
+#include "der/der.h"
 #include "fuzz_common.h"
 #include "fuzz_krb.h"
 
@@ -98,6 +111,16 @@ krb5_error_code encode_krb5_ticket(const krb5_ticket *, krb5_data **);
 void krb5_free_ap_req(krb5_context, krb5_ap_req *);
 void krb5_free_enc_tkt_part(krb5_context, krb5_enc_tkt_part *);
 void krb5_free_ap_rep(krb5_context, krb5_ap_rep *);
+krb5_error_code decode_krb5_as_rep(const krb5_data *, krb5_kdc_rep **);
+krb5_error_code decode_krb5_tgs_rep(const krb5_data *, krb5_kdc_rep **);
+krb5_error_code decode_krb5_enc_kdc_rep_part(const krb5_data *,
+                                             krb5_enc_kdc_rep_part **);
+krb5_error_code encode_krb5_as_rep(const krb5_kdc_rep *, krb5_data **);
+krb5_error_code encode_krb5_tgs_rep(const krb5_kdc_rep *, krb5_data **);
+krb5_error_code encode_krb5_enc_kdc_rep_part(const krb5_enc_kdc_rep_part *,
+                                             krb5_data **);
+void krb5_free_kdc_rep(krb5_context, krb5_kdc_rep *);
+void krb5_free_enc_kdc_rep_part(krb5_context, krb5_enc_kdc_rep_part *);
 
 static krb5_context kctx;
 
@@ -111,6 +134,8 @@ union mit_msg {
     krb5_ap_rep_enc_part *enc_ap_rep_part;
     krb5_error *krb_error;
     krb5_ticket *ticket;
+    krb5_kdc_rep *kdc_rep;
+    krb5_enc_kdc_rep_part *enc_kdc_rep_part;
 };
 
 /* ---- counts ---- */
@@ -125,12 +150,14 @@ enum cls {
     CLS_TRANSITED_TYPE,
     CLS_ERROR_CODE_NEGATIVE,
     CLS_KVNO_HIGH,
+    CLS_NONCE_HIGH,
     CLS_COUNT
 };
 
 static const char *const cls_names[CLS_COUNT - FK_FORM_COUNT] = {
-    "limit",   "usec",           "error-code-high",     "kvno-negative", "vno",
-    "skipped", "transited-type", "error-code-negative", "kvno-high",
+    "limit",     "usec",       "error-code-high", "kvno-negative",
+    "vno",       "skipped",    "transited-type",  "error-code-negative",
+    "kvno-high", "nonce-high",
 };
 
 static unsigned long n_both, n_neither, n_class[CLS_COUNT];
@@ -196,6 +223,12 @@ static krb5_error_code mit_decode(enum fk_type t, const uint8_t *in, size_t len,
         return decode_krb5_error(&d, &m->krb_error);
     case FK_TICKET:
         return decode_krb5_ticket(&d, &m->ticket);
+    case FK_AS_REP:
+        return decode_krb5_as_rep(&d, &m->kdc_rep);
+    case FK_TGS_REP:
+        return decode_krb5_tgs_rep(&d, &m->kdc_rep);
+    case FK_ENC_KDC_REP_PART:
+        return decode_krb5_enc_kdc_rep_part(&d, &m->enc_kdc_rep_part);
     default:
         abort();
     }
@@ -219,6 +252,12 @@ static krb5_error_code mit_encode(enum fk_type t, const union mit_msg *m,
         return encode_krb5_error(m->krb_error, out);
     case FK_TICKET:
         return encode_krb5_ticket(m->ticket, out);
+    case FK_AS_REP:
+        return encode_krb5_as_rep(m->kdc_rep, out);
+    case FK_TGS_REP:
+        return encode_krb5_tgs_rep(m->kdc_rep, out);
+    case FK_ENC_KDC_REP_PART:
+        return encode_krb5_enc_kdc_rep_part(m->enc_kdc_rep_part, out);
     default:
         abort();
     }
@@ -250,6 +289,13 @@ static void mit_free(enum fk_type t, union mit_msg *m)
         break;
     case FK_TICKET:
         krb5_free_ticket(kctx, m->ticket);
+        break;
+    case FK_AS_REP:
+    case FK_TGS_REP:
+        krb5_free_kdc_rep(kctx, m->kdc_rep);
+        break;
+    case FK_ENC_KDC_REP_PART:
+        krb5_free_enc_kdc_rep_part(kctx, m->enc_kdc_rep_part);
         break;
     default:
         abort();
@@ -509,6 +555,138 @@ static const char *diff_krb_error(const struct gk5i_krb_error *a,
     return NULL;
 }
 
+/* A SEQUENCE OF PA-DATA against MIT's array. */
+static bool padata_eq(struct gk5i_view whole, krb5_pa_data *const *pa)
+{
+    size_t pos = 0, i = 0;
+    bool more = true;
+
+    while (true) {
+        int32_t type;
+        struct gk5i_view value;
+
+        if (gk5i_padata_next(whole, &pos, &more, &type, &value) != GK5_OK) {
+            fuzz_fail("a decoded SEQUENCE OF PA-DATA does not walk", 0, 0);
+        }
+        if (!more) {
+            return pa == NULL || pa[i] == NULL;
+        }
+        if (pa == NULL || pa[i] == NULL || type != pa[i]->pa_type ||
+            !bytes_eq(value, pa[i]->contents, pa[i]->length)) {
+            return false;
+        }
+        i++;
+    }
+}
+
+/* LastReq (a decoder checked it) against MIT's entries. */
+static bool last_req_eq(struct gk5i_view whole, krb5_last_req_entry *const *lr)
+{
+    struct gk5i_rd r, list, elem, f;
+    size_t i = 0;
+
+    gk5i_rd_init(&r, whole.p, whole.len);
+    gk5i_der_enter(&r, GK5I_DER_SEQUENCE, &list);
+    while (gk5i_rd_left(&list) > 0) {
+        struct gk5i_view v;
+        gk5i_krb_time t = 0;
+        int64_t type;
+
+        gk5i_der_enter(&list, GK5I_DER_SEQUENCE, &elem);
+        gk5i_der_enter(&elem, GK5I_DER_CTX(0), &f);
+        type = gk5i_der_get_int(&f, INT32_MIN, INT32_MAX);
+        gk5i_der_leave(&elem, &f);
+        gk5i_der_enter(&elem, GK5I_DER_CTX(1), &f);
+        v.p = gk5i_der_get_prim(&f, GK5I_DER_GENERALIZED_TIME, &v.len);
+        gk5i_der_leave(&elem, &f);
+        gk5i_der_leave(&list, &elem);
+        if (list.bad || gk5i_krb_time_parse(v.p, v.len, &t) != GK5_OK) {
+            fuzz_fail("a decoded LastReq does not read", 0, 0);
+        }
+        if (lr == NULL || lr[i] == NULL || lr[i]->lr_type != type ||
+            !time_eq(t, lr[i]->value)) {
+            return false;
+        }
+        i++;
+    }
+    return lr == NULL || lr[i] == NULL;
+}
+
+static const char *diff_kdc_rep(const struct gk5i_krb_kdc_rep *a,
+                                const krb5_kdc_rep *b)
+{
+    if ((krb5_msgtype)a->msg_type != b->msg_type) {
+        return "msg-type";
+    }
+    if (!padata_eq(a->padata, b->padata)) {
+        return "padata";
+    }
+    if (!principal_eq(a->crealm, &a->cname, b->client)) {
+        return "crealm/cname";
+    }
+    if (b->ticket == NULL) {
+        return "ticket";
+    }
+    if (diff_ticket(&a->ticket, b->ticket) != NULL) {
+        return diff_ticket(&a->ticket, b->ticket);
+    }
+    if (!enc_data_eq(&a->enc_part, &b->enc_part)) {
+        return "enc-part";
+    }
+    return NULL;
+}
+
+/* Set while gk5's reading of MIT's own re-encoding is compared with what
+ * MIT decoded: MIT's encoder writes an EncKDCRepPart's renew-till only
+ * when the renewable flag is set, so a renew-till without the flag is in
+ * MIT's structure and not in its encoding. */
+static bool reading_mit_encoding;
+
+static const char *
+diff_enc_kdc_rep_part(const struct gk5i_krb_enc_kdc_rep_part *a,
+                      const krb5_enc_kdc_rep_part *b)
+{
+    krb5_timestamp mit_renew_till = b->times.renew_till;
+
+    if (reading_mit_encoding && !a->has_renew_till &&
+        (b->flags & TKT_FLG_RENEWABLE) == 0) {
+        mit_renew_till = 0;
+    }
+    if (!key_eq(&a->key, b->session)) {
+        return "key";
+    }
+    if (!last_req_eq(a->last_req, b->last_req)) {
+        return "last-req";
+    }
+    if (a->nonce != (uint32_t)b->nonce) {
+        return "nonce";
+    }
+    if (!time_eq(a->has_key_expiration ? a->key_expiration : 0, b->key_exp)) {
+        return "key-expiration";
+    }
+    if (a->flags != (uint32_t)b->flags) {
+        return "flags";
+    }
+    /* MIT fills an absent starttime with authtime. */
+    if (!time_eq(a->authtime, b->times.authtime) ||
+        !time_eq(a->has_starttime ? a->starttime : a->authtime,
+                 b->times.starttime) ||
+        !time_eq(a->endtime, b->times.endtime) ||
+        !time_eq(a->has_renew_till ? a->renew_till : 0, mit_renew_till)) {
+        return "times";
+    }
+    if (!principal_eq(a->srealm, &a->sname, b->server)) {
+        return "srealm/sname";
+    }
+    if (!addrs_eq(a->caddr, b->caddrs)) {
+        return "caddr";
+    }
+    if (!padata_eq(a->encrypted_pa_data, b->enc_padata)) {
+        return "encrypted-pa-data";
+    }
+    return NULL;
+}
+
 static const char *diff(enum fk_type t, const union fk_msg *a,
                         const union mit_msg *b)
 {
@@ -529,6 +707,11 @@ static const char *diff(enum fk_type t, const union fk_msg *a,
         return diff_krb_error(&a->krb_error, b->krb_error);
     case FK_TICKET:
         return diff_ticket(&a->ticket, b->ticket);
+    case FK_AS_REP:
+    case FK_TGS_REP:
+        return diff_kdc_rep(&a->kdc_rep, b->kdc_rep);
+    case FK_ENC_KDC_REP_PART:
+        return diff_enc_kdc_rep_part(&a->enc_kdc_rep_part, b->enc_kdc_rep_part);
     default:
         abort();
     }
@@ -555,6 +738,12 @@ static bool mit_over_limit(enum fk_type t, const union mit_msg *m)
         return too_many(m->krb_error->client) || too_many(m->krb_error->server);
     case FK_TICKET:
         return too_many(m->ticket->server);
+    case FK_AS_REP:
+    case FK_TGS_REP:
+        return too_many(m->kdc_rep->client) ||
+               too_many(m->kdc_rep->ticket->server);
+    case FK_ENC_KDC_REP_PART:
+        return too_many(m->enc_kdc_rep_part->server);
     default:
         return false;
     }
@@ -597,6 +786,10 @@ static bool mit_negative_kvno(enum fk_type t, const union mit_msg *m)
         return m->ap_rep->enc_part.kvno > INT32_MAX;
     case FK_TICKET:
         return m->ticket->enc_part.kvno > INT32_MAX;
+    case FK_AS_REP:
+    case FK_TGS_REP:
+        return m->kdc_rep->ticket->enc_part.kvno > INT32_MAX ||
+               m->kdc_rep->enc_part.kvno > INT32_MAX;
     default:
         return false;
     }
@@ -613,6 +806,10 @@ static bool gk5_high_kvno(enum fk_type t, const union fk_msg *g)
         return g->ap_rep.enc_part.kvno > INT32_MAX;
     case FK_TICKET:
         return g->ticket.enc_part.kvno > INT32_MAX;
+    case FK_AS_REP:
+    case FK_TGS_REP:
+        return g->kdc_rep.ticket.enc_part.kvno > INT32_MAX ||
+               g->kdc_rep.enc_part.kvno > INT32_MAX;
     default:
         return false;
     }
@@ -644,6 +841,15 @@ static void classify_mit_only(enum fk_type t, const uint8_t *in, size_t len,
     }
     /* Otherwise gk5 must read what MIT read once it is in DER (MIT's own
      * encoding of it): then gk5 refused the form, not the content. */
+    /* A KDC-REP's msg-type MIT neither checks nor re-encodes as the type's
+     * own: vno, without the comparison through MIT's encoding. */
+    if ((t == FK_AS_REP || t == FK_TGS_REP) &&
+        m->kdc_rep->msg_type !=
+            (krb5_msgtype)(t == FK_AS_REP ? KRB5_AS_REP : KRB5_TGS_REP)) {
+        n_class[CLS_VNO]++;
+        n_vno[t]++;
+        return;
+    }
     if (mit_encode(t, m, &re) != 0) {
         fuzz_fail("MIT cannot re-encode what it decoded", 0, 0);
     }
@@ -652,7 +858,9 @@ static void classify_mit_only(enum fk_type t, const uint8_t *in, size_t len,
         fuzz_fail("gk5 refuses MIT's encoding of what MIT decoded",
                   GK5_S_FAILURE, gret);
     }
+    reading_mit_encoding = true;
     why = diff(t, &g, m);
+    reading_mit_encoding = false;
     if (why != NULL) {
         fprintf(stderr, "diff_krb5: %s: field %s differs\n", fk_type_name(t),
                 why);
@@ -696,6 +904,10 @@ static void classify_gk5_only(enum fk_type t, const union fk_msg *g,
     }
     if (gk5_high_kvno(t, g)) {
         n_class[CLS_KVNO_HIGH]++;
+        return;
+    }
+    if (t == FK_ENC_KDC_REP_PART && g->enc_kdc_rep_part.nonce > INT32_MAX) {
+        n_class[CLS_NONCE_HIGH]++;
         return;
     }
     fprintf(stderr, "diff_krb5: %s: gk5 accepts, MIT refuses (%s), no class\n",

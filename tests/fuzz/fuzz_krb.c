@@ -19,6 +19,9 @@ static const char *const type_names[FK_N_TYPES] = {
     [FK_ENC_AP_REP_PART] = "enc-ap-rep-part",
     [FK_KRB_ERROR] = "krb-error",
     [FK_TICKET] = "ticket",
+    [FK_AS_REP] = "as-rep",
+    [FK_TGS_REP] = "tgs-rep",
+    [FK_ENC_KDC_REP_PART] = "enc-kdc-rep-part",
 };
 
 const char *fk_type_name(enum fk_type t)
@@ -44,6 +47,12 @@ uint32_t fk_decode(enum fk_type t, const uint8_t *in, size_t len,
         return gk5i_decode_krb_error(in, len, &m->krb_error);
     case FK_TICKET:
         return gk5i_decode_ticket(in, len, &m->ticket);
+    case FK_AS_REP:
+        return gk5i_decode_kdc_rep(in, len, GK5I_KRB_TAG_AS_REP, &m->kdc_rep);
+    case FK_TGS_REP:
+        return gk5i_decode_kdc_rep(in, len, GK5I_KRB_TAG_TGS_REP, &m->kdc_rep);
+    case FK_ENC_KDC_REP_PART:
+        return gk5i_decode_enc_kdc_rep_part(in, len, &m->enc_kdc_rep_part);
     default:
         abort();
     }
@@ -67,6 +76,12 @@ uint32_t fk_encode(enum fk_type t, const union fk_msg *m, uint8_t *out,
         return gk5i_encode_krb_error(&m->krb_error, out, cap, len);
     case FK_TICKET:
         return gk5i_encode_ticket(&m->ticket, out, cap, len);
+    case FK_AS_REP:
+    case FK_TGS_REP:
+        return gk5i_encode_kdc_rep(&m->kdc_rep, out, cap, len);
+    case FK_ENC_KDC_REP_PART:
+        return gk5i_encode_enc_kdc_rep_part(&m->enc_kdc_rep_part, out, cap,
+                                            len);
     default:
         abort();
     }
@@ -174,6 +189,32 @@ static bool krb_error_eq(const struct gk5i_krb_error *a,
            a->has_e_data == b->has_e_data && fk_view_eq(a->e_data, b->e_data);
 }
 
+static bool kdc_rep_eq(const struct gk5i_krb_kdc_rep *a,
+                       const struct gk5i_krb_kdc_rep *b)
+{
+    return a->msg_type == b->msg_type && fk_view_eq(a->padata, b->padata) &&
+           fk_view_eq(a->crealm, b->crealm) &&
+           fk_principal_eq(&a->cname, &b->cname) &&
+           ticket_eq(&a->ticket, &b->ticket) &&
+           enc_data_eq(&a->enc_part, &b->enc_part);
+}
+
+static bool enc_kdc_rep_part_eq(const struct gk5i_krb_enc_kdc_rep_part *a,
+                                const struct gk5i_krb_enc_kdc_rep_part *b)
+{
+    return a->tag == b->tag && key_eq(&a->key, &b->key) &&
+           fk_view_eq(a->last_req, b->last_req) && a->nonce == b->nonce &&
+           a->has_key_expiration == b->has_key_expiration &&
+           a->key_expiration == b->key_expiration && a->flags == b->flags &&
+           a->authtime == b->authtime && a->has_starttime == b->has_starttime &&
+           a->starttime == b->starttime && a->endtime == b->endtime &&
+           a->has_renew_till == b->has_renew_till &&
+           a->renew_till == b->renew_till && fk_view_eq(a->srealm, b->srealm) &&
+           fk_principal_eq(&a->sname, &b->sname) &&
+           fk_view_eq(a->caddr, b->caddr) &&
+           fk_view_eq(a->encrypted_pa_data, b->encrypted_pa_data);
+}
+
 bool fk_equal(enum fk_type t, const union fk_msg *a, const union fk_msg *b)
 {
     switch (t) {
@@ -193,6 +234,11 @@ bool fk_equal(enum fk_type t, const union fk_msg *a, const union fk_msg *b)
         return krb_error_eq(&a->krb_error, &b->krb_error);
     case FK_TICKET:
         return ticket_eq(&a->ticket, &b->ticket);
+    case FK_AS_REP:
+    case FK_TGS_REP:
+        return kdc_rep_eq(&a->kdc_rep, &b->kdc_rep);
+    case FK_ENC_KDC_REP_PART:
+        return enc_kdc_rep_part_eq(&a->enc_kdc_rep_part, &b->enc_kdc_rep_part);
     default:
         abort();
     }
@@ -283,6 +329,34 @@ void fk_check_views(enum fk_type t, const uint8_t *in, size_t len,
     case FK_TICKET:
         ok = ticket_in(&m->ticket, in, len);
         break;
+    case FK_AS_REP:
+    case FK_TGS_REP: {
+        const struct gk5i_krb_kdc_rep *r = &m->kdc_rep;
+
+        ok = (r->msg_type ==
+              (t == FK_AS_REP ? GK5I_KRB_TAG_AS_REP : GK5I_KRB_TAG_TGS_REP)) &&
+             in_input(r->padata, in, len) && in_input(r->crealm, in, len) &&
+             principal_in(&r->cname, in, len) &&
+             ticket_in(&r->ticket, in, len) &&
+             in_input(r->ticket_der, in, len) && r->ticket_der.len != 0 &&
+             in_input(r->enc_part.cipher, in, len);
+        break;
+    }
+    case FK_ENC_KDC_REP_PART: {
+        const struct gk5i_krb_enc_kdc_rep_part *e = &m->enc_kdc_rep_part;
+
+        ok = (e->tag == GK5I_KRB_TAG_ENC_AS_REP_PART ||
+              e->tag == GK5I_KRB_TAG_ENC_TGS_REP_PART) &&
+             in_input(e->key.value, in, len) &&
+             in_input(e->last_req, in, len) && e->last_req.len >= 2 &&
+             in_input(e->srealm, in, len) && principal_in(&e->sname, in, len) &&
+             in_input(e->caddr, in, len) &&
+             in_input(e->encrypted_pa_data, in, len) &&
+             (e->has_key_expiration || e->key_expiration == 0) &&
+             (e->has_starttime || e->starttime == 0) &&
+             (e->has_renew_till || e->renew_till == 0);
+        break;
+    }
     default:
         abort();
     }
@@ -307,6 +381,8 @@ static bool tolerated_form(enum fk_type t, const uint8_t *in, size_t len,
     case FK_ENC_AP_REP_PART:
         return m->enc_ap_rep_part.has_seq_number &&
                m->enc_ap_rep_part.seq_number >= 0x80000000u;
+    case FK_ENC_KDC_REP_PART:
+        return m->enc_kdc_rep_part.nonce >= 0x80000000u;
     default:
         return false;
     }
@@ -384,6 +460,12 @@ static uint32_t decode_to_null(enum fk_type t, const uint8_t *in, size_t len)
         return gk5i_decode_krb_error(in, len, NULL);
     case FK_TICKET:
         return gk5i_decode_ticket(in, len, NULL);
+    case FK_AS_REP:
+        return gk5i_decode_kdc_rep(in, len, GK5I_KRB_TAG_AS_REP, NULL);
+    case FK_TGS_REP:
+        return gk5i_decode_kdc_rep(in, len, GK5I_KRB_TAG_TGS_REP, NULL);
+    case FK_ENC_KDC_REP_PART:
+        return gk5i_decode_enc_kdc_rep_part(in, len, NULL);
     default:
         abort();
     }
@@ -617,6 +699,76 @@ size_t fk_walk_authz(struct gk5i_view ad, bool must_walk, unsigned depth)
         if (type == GK5I_AD_IF_RELEVANT && depth > 0) {
             (void)fk_walk_authz(data, false, depth - 1);
         }
+    }
+    return count;
+}
+
+/* ---- PA-DATA and ETYPE-INFO2 ---- */
+
+size_t fk_walk_etype_info2(struct gk5i_view seq)
+{
+    size_t pos = 0, count = 0, last = 0;
+    bool more = true;
+
+    while (more) {
+        struct gk5i_krb_etype_info2 e;
+        size_t before = pos;
+        uint32_t ret = gk5i_etype_info2_next(seq, &pos, &more, &e);
+
+        if (ret != GK5_OK) {
+            if (more || e.etype != 0 || e.has_salt || e.has_s2kparams ||
+                e.salt.p != NULL || e.s2kparams.p != NULL || pos != before) {
+                fuzz_fail("a refused ETYPE-INFO2 step left state", ret, 0);
+            }
+            return count;
+        }
+        if (!more) {
+            if (pos != before || count == 0) {
+                fuzz_fail("ETYPE-INFO2 ended wrong", 0, 0);
+            }
+            break;
+        }
+        if (pos <= last || pos > seq.len || !inside(seq, e.salt) ||
+            !inside(seq, e.s2kparams) || (!e.has_salt && e.salt.len != 0) ||
+            (!e.has_s2kparams && e.s2kparams.len != 0)) {
+            fuzz_fail("an ETYPE-INFO2 entry is out of place", 0, 0);
+        }
+        last = pos;
+        count++;
+    }
+    return count;
+}
+
+size_t fk_walk_padata(struct gk5i_view seq, bool must_walk)
+{
+    size_t pos = 0, count = 0, last = 0;
+    bool more = true;
+
+    while (more) {
+        struct gk5i_view value;
+        int32_t type;
+        size_t before = pos;
+        uint32_t ret = gk5i_padata_next(seq, &pos, &more, &type, &value);
+
+        if (ret != GK5_OK) {
+            if (must_walk || more || type != 0 || value.p != NULL ||
+                value.len != 0 || pos != before) {
+                fuzz_fail("a refused PA-DATA step left state", ret, 0);
+            }
+            return count;
+        }
+        if (!more) {
+            if (pos != before || value.len != 0 || type != 0) {
+                fuzz_fail("the end of PA-DATA left state", 0, 0);
+            }
+            break;
+        }
+        if (pos <= last || pos > seq.len || !inside(seq, value)) {
+            fuzz_fail("a PA-DATA element is out of place", 0, 0);
+        }
+        last = pos;
+        count++;
+        (void)fk_walk_etype_info2(value);
     }
     return count;
 }

@@ -25,6 +25,9 @@ enum fk_type {
     FK_ENC_AP_REP_PART,
     FK_KRB_ERROR,
     FK_TICKET,
+    FK_AS_REP,
+    FK_TGS_REP,
+    FK_ENC_KDC_REP_PART,
     FK_N_TYPES
 };
 
@@ -37,6 +40,8 @@ union fk_msg {
     struct gk5i_krb_enc_ap_rep_part enc_ap_rep_part;
     struct gk5i_krb_error krb_error;
     struct gk5i_krb_ticket ticket;
+    struct gk5i_krb_kdc_rep kdc_rep;
+    struct gk5i_krb_enc_kdc_rep_part enc_kdc_rep_part;
 };
 
 const char *fk_type_name(enum fk_type t);
@@ -46,8 +51,9 @@ uint32_t fk_decode(enum fk_type t, const uint8_t *in, size_t len,
 /* gk5's encoder of type t (rfc4120.h's contract). */
 uint32_t fk_encode(enum fk_type t, const union fk_msg *m, uint8_t *out,
                    size_t cap, size_t *len);
-/* Field-by-field equality (views by their bytes; an AP-REQ's ticket_der,
- * which says where the ticket's encoding lies, is not a field). */
+/* Field-by-field equality (views by their bytes; an AP-REQ's or KDC-REP's
+ * ticket_der, which says where the ticket's encoding lies, is not a
+ * field). */
 bool fk_equal(enum fk_type t, const union fk_msg *a, const union fk_msg *b);
 
 bool fk_view_eq(struct gk5i_view a, struct gk5i_view b);
@@ -84,7 +90,9 @@ bool fk_unframe(const uint8_t *in, size_t len, uint8_t tok_id_hi,
  * design of the codec: a KerberosFlags BIT STRING longer than 32 bits
  * (written back as 32) and a negative seq-number (written back as the
  * UInt32 it reads as); for them the re-encoding must decode to the same
- * fields and re-encode to itself.  Aborts (fuzz_fail) otherwise.
+ * fields and re-encode to itself.  A negative nonce in an EncKDCRepPart
+ * (MIT's KDC echoes the nonce as an Int32) is the seq-number's case.
+ * Aborts (fuzz_fail) otherwise.
  */
 void fk_check_round_trip(enum fk_type t, const uint8_t *in, size_t len,
                          const union fk_msg *m);
@@ -100,6 +108,17 @@ void fk_check_round_trip(enum fk_type t, const uint8_t *in, size_t len,
  * succeed.  Returns the number of elements at the top level.
  */
 size_t fk_walk_authz(struct gk5i_view ad, bool must_walk, unsigned depth);
+
+/*
+ * Walks a SEQUENCE OF PA-DATA (gk5i_padata_next) as fk_walk_authz walks
+ * AuthorizationData: elements inside it, in order, a refused step leaving
+ * nothing behind.  Each padata-value is tried as ETYPE-INFO2
+ * (fk_walk_etype_info2).  Returns the number of elements.
+ */
+size_t fk_walk_padata(struct gk5i_view seq, bool must_walk);
+/* The same for ETYPE-INFO2 (gk5i_etype_info2_next); salt and s2kparams
+ * inside the view, absent ones empty. */
+size_t fk_walk_etype_info2(struct gk5i_view seq);
 
 /*
  * Forms a lenient BER reader takes and strict DER refuses, found anywhere

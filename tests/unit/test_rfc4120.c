@@ -112,6 +112,12 @@ enum kind {
     K_AP_REP,
     K_ENC_AP_REP_PART,
     K_KRB_ERROR,
+    K_AS_REP,
+    K_TGS_REP,
+    K_ENC_KDC_REP_PART,
+    K_KDC_REQ, /* encoders only, from here on */
+    K_KDC_REQ_BODY,
+    K_ENC_DATA,
 };
 
 union msg {
@@ -122,6 +128,11 @@ union msg {
     struct gk5i_krb_ap_rep ap_rep;
     struct gk5i_krb_enc_ap_rep_part earp;
     struct gk5i_krb_error err;
+    struct gk5i_krb_kdc_rep kdc_rep;
+    struct gk5i_krb_enc_kdc_rep_part ekrp;
+    struct gk5i_krb_kdc_req kdc_req;
+    struct gk5i_krb_kdc_req_body body;
+    struct gk5i_krb_enc_data enc_data;
 };
 
 static uint32_t decode(enum kind k, const uint8_t *in, size_t len, union msg *m)
@@ -141,6 +152,16 @@ static uint32_t decode(enum kind k, const uint8_t *in, size_t len, union msg *m)
         return gk5i_decode_enc_ap_rep_part(in, len, &m->earp);
     case K_KRB_ERROR:
         return gk5i_decode_krb_error(in, len, &m->err);
+    case K_AS_REP:
+        return gk5i_decode_kdc_rep(in, len, GK5I_KRB_TAG_AS_REP, &m->kdc_rep);
+    case K_TGS_REP:
+        return gk5i_decode_kdc_rep(in, len, GK5I_KRB_TAG_TGS_REP, &m->kdc_rep);
+    case K_ENC_KDC_REP_PART:
+        return gk5i_decode_enc_kdc_rep_part(in, len, &m->ekrp);
+    case K_KDC_REQ:
+    case K_KDC_REQ_BODY:
+    case K_ENC_DATA:
+        break; /* gk5 sends these and never reads them */
     }
     fail();
     return 0;
@@ -164,6 +185,17 @@ static uint32_t encode(enum kind k, const union msg *m, uint8_t *out,
         return gk5i_encode_enc_ap_rep_part(&m->earp, out, cap, len);
     case K_KRB_ERROR:
         return gk5i_encode_krb_error(&m->err, out, cap, len);
+    case K_AS_REP:
+    case K_TGS_REP:
+        return gk5i_encode_kdc_rep(&m->kdc_rep, out, cap, len);
+    case K_ENC_KDC_REP_PART:
+        return gk5i_encode_enc_kdc_rep_part(&m->ekrp, out, cap, len);
+    case K_KDC_REQ:
+        return gk5i_encode_kdc_req(&m->kdc_req, out, cap, len);
+    case K_KDC_REQ_BODY:
+        return gk5i_encode_kdc_req_body(&m->body, out, cap, len);
+    case K_ENC_DATA:
+        return gk5i_encode_enc_data(&m->enc_data, out, cap, len);
     }
     fail();
     return 0;
@@ -1412,6 +1444,902 @@ static void test_truncation(void **state)
     free(enc);
 }
 
+/* ---- the KDC exchanges (RFC 4120 5.4, 5.2.7) ---- */
+
+#define KEY "30{a0{020112} a1{04{00112233}}}"
+#define LASTREQ "30{30{a0{020100} a1{18{\"20230102030405Z\"}}}}"
+#define ETYPE_INFO2 "30{30{a0{020112} a1{1b{\"EXhost\"}}} 30{a0{020111}}}"
+#define PADATA                                                                 \
+    "30{30{a1{020113} a2{04{" ETYPE_INFO2 "}}} 30{a1{020102} a2{04{}}}}"
+#define KDC_REP_WITH(app, pvno, mt, pa, rest)                                  \
+    app "{30{a0{" pvno "} a1{" mt "} " pa " a3{1b{\"EX\"}} a4{" PRINC          \
+        "} a5{" TICKET "} " rest "}}"
+#define AS_REP                                                                 \
+    KDC_REP_WITH("6b", "020105", "02010b", "a2{" PADATA "}", "a6{" ENC_DATA "}")
+#define TGS_REP KDC_REP_WITH("6d", "020105", "02010d", "", "a6{" ENC_DATA "}")
+#define EKRP_WITH8(app, lastreq, nonce, opt3, flags, opt6, opt8, tail)         \
+    app "{30{a0{" KEY "} a1{" lastreq "} a2{" nonce "} " opt3 " a4{" flags     \
+        "} a5{18{\"20230102030405Z\"}} " opt6                                  \
+        " a7{18{\"20230102130405Z\"}} " opt8 " a9{1b{\"EX\"}} aa{" PRINC       \
+        "} " tail "}}"
+#define EKRP_WITH(app, lastreq, nonce, opt3, flags, opt6, tail)                \
+    EKRP_WITH8(app, lastreq, nonce, opt3, flags, opt6, "", tail)
+#define EKRP_FLAGS "03{00 40e00000}"
+#define EKRP_APP(app) EKRP_WITH(app, LASTREQ, "02012a", "", EKRP_FLAGS, "", "")
+#define EKRP EKRP_APP("79")
+
+static void test_known_kdc_rep(void **state)
+{
+    uint8_t *in;
+    size_t n = build(AS_REP, &in);
+    struct gk5i_krb_kdc_rep *r;
+    struct gk5i_krb_etype_info2 e;
+    struct gk5i_view v;
+    union msg m, m2;
+    size_t pos = 0, ipos = 0;
+    bool more;
+    int32_t type;
+
+    (void)state;
+    r = &m.kdc_rep;
+    assert_int_equal(gk5i_decode_kdc_rep(in, n, GK5I_KRB_TAG_AS_REP, r),
+                     GK5_OK);
+    assert_int_equal(r->msg_type, GK5I_KRB_TAG_AS_REP);
+    view_equal(r->crealm, V("EX"));
+    assert_int_equal(r->cname.ncomp, 2);
+    view_equal(r->cname.comp[1], V("h.ex"));
+    view_equal(r->ticket.realm, V("EX"));
+    assert_int_equal(r->ticket_der.p[0], 0x61);
+    assert_int_equal(
+        gk5i_decode_ticket(r->ticket_der.p, r->ticket_der.len, &m2.ticket),
+        GK5_OK);
+    ticket_equal(&m2.ticket, &r->ticket);
+    assert_int_equal(r->enc_part.etype, 18);
+    assert_int_equal(r->enc_part.kvno, 2);
+    assert_true(r->padata.p > in && r->padata.p[0] == 0x30);
+
+    /* padata: ETYPE-INFO2, then an empty PA-ENC-TIMESTAMP. */
+    assert_int_equal(gk5i_padata_next(r->padata, &pos, &more, &type, &v),
+                     GK5_OK);
+    assert_true(more);
+    assert_int_equal(type, GK5I_PA_ETYPE_INFO2);
+    assert_int_equal(gk5i_etype_info2_next(v, &ipos, &more, &e), GK5_OK);
+    assert_true(more);
+    assert_int_equal(e.etype, 18);
+    assert_true(e.has_salt);
+    view_equal(e.salt, V("EXhost"));
+    assert_false(e.has_s2kparams);
+    assert_int_equal(gk5i_etype_info2_next(v, &ipos, &more, &e), GK5_OK);
+    assert_true(more);
+    assert_int_equal(e.etype, 17);
+    assert_false(e.has_salt);
+    assert_int_equal(gk5i_etype_info2_next(v, &ipos, &more, &e), GK5_OK);
+    assert_false(more);
+    assert_int_equal(gk5i_padata_next(r->padata, &pos, &more, &type, &v),
+                     GK5_OK);
+    assert_true(more);
+    assert_int_equal(type, GK5I_PA_ENC_TIMESTAMP);
+    assert_int_equal(v.len, 0);
+    assert_int_equal(gk5i_padata_next(r->padata, &pos, &more, &type, &v),
+                     GK5_OK);
+    assert_false(more);
+    reencode_same(K_AS_REP, in, n, &m);
+
+    /* A TGS-REP without padata. */
+    n = build(TGS_REP, &in);
+    assert_int_equal(decode(K_TGS_REP, in, n, &m), GK5_OK);
+    assert_int_equal(m.kdc_rep.msg_type, GK5I_KRB_TAG_TGS_REP);
+    assert_null(m.kdc_rep.padata.p);
+    assert_int_equal(m.kdc_rep.padata.len, 0);
+    reencode_same(K_TGS_REP, in, n, &m);
+
+    /* Another message where a reply is expected: the other reply, an
+     * error, an AP-REP -- well-formed, they are another message. */
+    expect(K_TGS_REP, AS_REP, GK5_ERR_KRB_MSG_TYPE);
+    expect(K_AS_REP, TGS_REP, GK5_ERR_KRB_MSG_TYPE);
+    expect(K_AS_REP, AP_REP, GK5_ERR_KRB_MSG_TYPE);
+    expect(K_AS_REP, "7e{}", GK5_ERR_KRB_MSG_TYPE);
+    expect(K_AS_REP, "7e{} 00", GK5_ERR_DER);
+    expect(K_AS_REP, "7e 05 00", GK5_ERR_DER);
+    expect(K_AS_REP, "7f1e{}", GK5_ERR_DER); /* a multi-octet tag */
+    expect(K_AS_REP, "30{}", GK5_ERR_DER);
+    expect(K_AS_REP, "", GK5_ERR_DER);
+    n = build(AS_REP, &in);
+    assert_int_equal(gk5i_decode_kdc_rep(in, n, GK5I_KRB_TAG_AS_REQ, r),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_decode_kdc_rep(in, n, GK5I_KRB_TAG_AS_REP, NULL),
+                     GK5_ERR_INVALID_ARGUMENT);
+}
+
+static void test_refusals_kdc_rep(void **state)
+{
+    static const struct {
+        enum kind k;
+        const char *spec;
+        uint32_t want;
+    } cases[] = {
+        {K_AS_REP, AS_REP, GK5_OK},
+        {K_TGS_REP, TGS_REP, GK5_OK},
+        /* pvno, msg-type, tkt-vno: well-formed, wrong */
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020104", "02010b", "", "a6{" ENC_DATA "}"),
+         GK5_ERR_KRB_MSG_TYPE},
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010d", "", "a6{" ENC_DATA "}"),
+         GK5_ERR_KRB_MSG_TYPE},
+        {K_AS_REP,
+         "6b{30{a0{020105} a1{02010b} a3{1b{\"EX\"}} a4{" PRINC
+         "} a5{" TICKET_WITH("020104") "} a6{" ENC_DATA "}}}",
+         GK5_ERR_KRB_MSG_TYPE},
+        /* ... but bad DER wins over a wrong msg-type */
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010d", "", "a6{" ENC_DATA "} 00"),
+         GK5_ERR_DER},
+        /* missing, unknown, out of order, repeated fields */
+        {K_AS_REP, KDC_REP_WITH("6b", "020105", "02010b", "", ""), GK5_ERR_DER},
+        {K_AS_REP,
+         "6b{30{a0{020105} a1{02010b} a4{" PRINC "} a5{" TICKET "} a6{" ENC_DATA
+         "}}}",
+         GK5_ERR_DER},
+        {K_AS_REP,
+         "6b{30{a0{020105} a1{02010b} a3{1b{\"EX\"}} a4{" PRINC "} a6{" ENC_DATA
+         "}}}",
+         GK5_ERR_DER},
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b", "",
+                      "a6{" ENC_DATA "} a7{0500}"),
+         GK5_ERR_DER},
+        {K_AS_REP,
+         "6b{30{a0{020105} a1{02010b} a3{1b{\"EX\"}} a2{" PADATA "} a4{" PRINC
+         "} a5{" TICKET "} a6{" ENC_DATA "}}}",
+         GK5_ERR_DER},
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b", "a2{30{}} a2{30{}}",
+                      "a6{" ENC_DATA "}"),
+         GK5_ERR_DER},
+        /* padata: empty is well-formed; its elements are checked */
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b", "a2{30{}}", "a6{" ENC_DATA "}"),
+         GK5_OK},
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b",
+                      "a2{30{30{a0{020113} a1{04{}}}}}", "a6{" ENC_DATA "}"),
+         GK5_ERR_DER}, /* tags [0] [1]: not PA-DATA's */
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b", "a2{30{30{a1{020113}}}}",
+                      "a6{" ENC_DATA "}"),
+         GK5_ERR_DER}, /* no padata-value */
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b",
+                      "a2{30{30{a1{020113} a2{04{}}} 05}}", "a6{" ENC_DATA "}"),
+         GK5_ERR_DER},
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b", "a2{04{}}", "a6{" ENC_DATA "}"),
+         GK5_ERR_DER},
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b", "a2{30{} 00}",
+                      "a6{" ENC_DATA "}"),
+         GK5_ERR_DER},
+        /* lengths, forms, trailing bytes */
+        {K_AS_REP, AS_REP "00", GK5_ERR_DER},
+        {K_AS_REP,
+         "6b(30{a0{020105} a1{02010b} a3{1b{\"EX\"}} a4{" PRINC "} a5{" TICKET
+         "} a6{" ENC_DATA "}})",
+         GK5_ERR_DER},
+        {K_AS_REP,
+         "4b{30{a0{020105} a1{02010b} a3{1b{\"EX\"}} a4{" PRINC "} a5{" TICKET
+         "} a6{" ENC_DATA "}}}",
+         GK5_ERR_DER},
+        {K_AS_REP,
+         KDC_REP_WITH("6b", "020105", "02010b", "", "a6{" ENC_DATA " 00}"),
+         GK5_ERR_DER},
+        {K_AS_REP,
+         "6b{30{a0{020105} a1{02010b} a3{1b{\"EX\"}} a4{" PRINC "} a5{" TICKET
+         " 00} a6{" ENC_DATA "}}}",
+         GK5_ERR_DER},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        expect(cases[i].k, cases[i].spec, cases[i].want);
+    }
+}
+
+static void test_known_enc_kdc_rep_part(void **state)
+{
+    static const char *const full =
+        EKRP_WITH8("7a", LASTREQ, "0204 80000001",
+                   "a3{18{\"20240102030405Z\"}}", EKRP_FLAGS,
+                   "a6{18{\"20230102030406Z\"}}", "a8{18{\"20230109030405Z\"}}",
+                   "ab{30{30{a0{020102} a1{04{7f000001}}}}} "
+                   "ac{30{30{a1{02020095} a2{04{0102}}}}}");
+    static const char *const full_out =
+        EKRP_WITH8("7a", LASTREQ, "0205 0080000001",
+                   "a3{18{\"20240102030405Z\"}}", EKRP_FLAGS,
+                   "a6{18{\"20230102030406Z\"}}", "a8{18{\"20230109030405Z\"}}",
+                   "ab{30{30{a0{020102} a1{04{7f000001}}}}} "
+                   "ac{30{30{a1{02020095} a2{04{0102}}}}}");
+    struct gk5i_krb_enc_kdc_rep_part *e;
+    union msg m;
+    uint8_t *in, *out, *want;
+    size_t n, nout, nwant, pos = 0;
+    gk5i_krb_time t;
+    struct gk5i_view v;
+    int32_t type;
+    bool more;
+
+    (void)state;
+    e = &m.ekrp;
+    n = build(EKRP, &in);
+    assert_int_equal(gk5i_decode_enc_kdc_rep_part(in, n, e), GK5_OK);
+    assert_int_equal(e->tag, GK5I_KRB_TAG_ENC_AS_REP_PART);
+    assert_int_equal(e->key.keytype, 18);
+    assert_int_equal(e->key.value.len, 4);
+    assert_int_equal(e->last_req.p[0], 0x30);
+    assert_int_equal(e->nonce, 42);
+    assert_false(e->has_key_expiration);
+    assert_int_equal(e->flags,
+                     GK5I_TKT_FLG_FORWARDABLE | GK5I_TKT_FLG_RENEWABLE |
+                         GK5I_TKT_FLG_INITIAL | GK5I_TKT_FLG_PRE_AUTHENT);
+    assert_int_equal(parse("20230102030405Z", &t), GK5_OK);
+    assert_int_equal(e->authtime, t);
+    assert_false(e->has_starttime);
+    assert_int_equal(e->endtime, t + 36000);
+    assert_false(e->has_renew_till);
+    view_equal(e->srealm, V("EX"));
+    assert_int_equal(e->sname.ncomp, 2);
+    assert_int_equal(e->caddr.len, 0);
+    assert_int_equal(e->encrypted_pa_data.len, 0);
+    reencode_same(K_ENC_KDC_REP_PART, in, n, &m);
+
+    /* Either tag, kept. */
+    n = build(EKRP_APP("7a"), &in);
+    assert_int_equal(gk5i_decode_enc_kdc_rep_part(in, n, e), GK5_OK);
+    assert_int_equal(e->tag, GK5I_KRB_TAG_ENC_TGS_REP_PART);
+    reencode_same(K_ENC_KDC_REP_PART, in, n, &m);
+
+    /* Every OPTIONAL field, and a nonce MIT's KDC echoed as a negative
+     * Int32: read as the UInt32, written back as one. */
+    n = build(full, &in);
+    assert_int_equal(gk5i_decode_enc_kdc_rep_part(in, n, e), GK5_OK);
+    assert_int_equal(e->nonce, 0x80000001u);
+    assert_true(e->has_key_expiration);
+    assert_true(e->has_starttime);
+    assert_int_equal(e->starttime, t + 1);
+    assert_true(e->has_renew_till);
+    assert_int_equal(e->renew_till, t + 7 * 86400);
+    assert_int_equal(e->caddr.p[0], 0x30);
+    assert_int_equal(
+        gk5i_padata_next(e->encrypted_pa_data, &pos, &more, &type, &v), GK5_OK);
+    assert_true(more);
+    assert_int_equal(type, 149);
+    assert_int_equal(v.len, 2);
+    out = encode_checked(K_ENC_KDC_REP_PART, &m, &nout);
+    nwant = build(full_out, &want);
+    assert_int_equal(nout, nwant);
+    assert_memory_equal(out, want, nwant);
+    reencode_same(K_ENC_KDC_REP_PART, out, nout, &m);
+    free(out);
+}
+
+static void test_refusals_enc_kdc_rep_part(void **state)
+{
+    static const struct {
+        const char *spec;
+        uint32_t want;
+    } cases[] = {
+        {EKRP, GK5_OK},
+        {EKRP_APP("7b"), GK5_ERR_DER}, /* EncAPRepPart's tag */
+        {EKRP_APP("78"), GK5_ERR_DER},
+        {EKRP_APP("59"), GK5_ERR_DER}, /* primitive */
+        {EKRP "00", GK5_ERR_DER},
+        /* LastReq: empty is well-formed; its elements are checked */
+        {EKRP_WITH("79", "30{}", "02012a", "", EKRP_FLAGS, "", ""), GK5_OK},
+        {EKRP_WITH("79", "30{30{a0{020100}}}", "02012a", "", EKRP_FLAGS, "",
+                   ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", "30{30{a0{020100} a1{18{\"20230230030405Z\"}}}}",
+                   "02012a", "", EKRP_FLAGS, "", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", "30{30{a0{020100} a1{02012a}}}", "02012a", "",
+                   EKRP_FLAGS, "", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", "30{30{a0{020100} a1{18{\"20230102030405Z\"}} 00}}",
+                   "02012a", "", EKRP_FLAGS, "", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", "31{}", "02012a", "", EKRP_FLAGS, "", ""),
+         GK5_ERR_DER},
+        /* the nonce: Int32 or UInt32, nothing else */
+        {EKRP_WITH("79", LASTREQ, "0205ff7fffffff", "", EKRP_FLAGS, "", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "02050100000000", "", EKRP_FLAGS, "", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "0202002a", "", EKRP_FLAGS, "", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "0201ff", "", EKRP_FLAGS, "", ""), GK5_OK},
+        /* times */
+        {EKRP_WITH("79", LASTREQ, "02012a", "a3{18{\"2024010203040Z\"}}",
+                   EKRP_FLAGS, "", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "02012a", "", EKRP_FLAGS,
+                   "a6{18{\"20230102030460Z\"}}", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "02012a", "", EKRP_FLAGS,
+                   "a8{18{\"20230102030405Z\"}}", ""),
+         GK5_ERR_DER}, /* renew-till before endtime's place */
+        /* flags */
+        {EKRP_WITH("79", LASTREQ, "02012a", "", "03{00 40e000}", "", ""),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "02012a", "", "03{08 40e00000}", "", ""),
+         GK5_ERR_DER},
+        /* caddr, encrypted-pa-data, anything after */
+        {EKRP_WITH("79", LASTREQ, "02012a", "", EKRP_FLAGS, "",
+                   "ab{30{30{a1{020102} a2{04{}}}}}"),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "02012a", "", EKRP_FLAGS, "",
+                   "ac{30{30{a0{020102} a1{04{}}}}}"),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "02012a", "", EKRP_FLAGS, "", "ac{30{}}"),
+         GK5_OK},
+        {EKRP_WITH("79", LASTREQ, "02012a", "", EKRP_FLAGS, "",
+                   "ac{30{}} ab{30{}}"),
+         GK5_ERR_DER},
+        {EKRP_WITH("79", LASTREQ, "02012a", "", EKRP_FLAGS, "", "ad{0500}"),
+         GK5_ERR_DER},
+        /* missing fields */
+        {"79{30{a0{" KEY "} a1{" LASTREQ "} a2{02012a}}}", GK5_ERR_DER},
+        {"79{30{}}", GK5_ERR_DER},
+        {"79{30{a0{" KEY "} a1{" LASTREQ "} a2{02012a} a4{" EKRP_FLAGS
+         "} a5{18{\"20230102030405Z\"}} a7{18{\"20230102130405Z\"}} "
+         "aa{" PRINC "}}}",
+         GK5_ERR_DER},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        expect(K_ENC_KDC_REP_PART, cases[i].spec, cases[i].want);
+    }
+}
+
+/* The walks over PA-DATA and ETYPE-INFO2: empty, malformed, positions. */
+static void test_padata_etype_info2(void **state)
+{
+    struct gk5i_view seq, v;
+    struct gk5i_krb_etype_info2 e;
+    uint8_t *in;
+    size_t n, pos;
+    int32_t type;
+    bool more;
+    static const struct {
+        const char *spec;
+        uint32_t want; /* of the first step */
+        bool more;
+    } pa[] = {
+        {"30{}", GK5_OK, false},
+        {"30{30{a1{020102} a2{04{01}}}}", GK5_OK, true},
+        {"30{30{a1{020102}}}", GK5_ERR_DER, false},
+        {"30{30{a0{020102} a1{04{}}}}", GK5_ERR_DER, false},
+        {"30{30{a1{020102} a2{04{}} a3{04{}}}}", GK5_ERR_DER, false},
+        {"30{30{a1{0202ffff} a2{04{}}}}", GK5_ERR_DER, false},
+        {"30{} 00", GK5_ERR_DER, false},
+        {"31{}", GK5_ERR_DER, false},
+        {"30 05 00", GK5_ERR_DER, false},
+    };
+    static const struct {
+        const char *spec;
+        uint32_t want;
+        bool salt, s2k;
+    } ei[] = {
+        {"30{30{a0{020112}}}", GK5_OK, false, false},
+        {"30{30{a0{020112} a1{1b{\"salt\"}}}}", GK5_OK, true, false},
+        {"30{30{a0{020112} a2{04{00001000}}}}", GK5_OK, false, true},
+        {"30{30{a0{020112} a1{1b{}} a2{04{00001000}}}}", GK5_OK, true, true},
+        {"30{}", GK5_ERR_DER, false, false}, /* SIZE (1..MAX) */
+        {"", GK5_ERR_DER, false, false},
+        {"30{30{a1{1b{\"salt\"}}}}", GK5_ERR_DER, false, false},
+        {"30{30{a0{020112} a2{04{}} a1{1b{}}}}", GK5_ERR_DER, false, false},
+        {"30{30{a0{020112} a1{0c{\"salt\"}}}}", GK5_ERR_DER, false, false},
+        {"30{30{a0{020112} a3{04{}}}}", GK5_ERR_DER, false, false},
+        {"30{05 00}", GK5_ERR_DER, false, false},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(pa) / sizeof(pa[0]); i++) {
+        n = build(pa[i].spec, &in);
+        seq.p = in;
+        seq.len = n;
+        pos = 0;
+        assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v),
+                         pa[i].want);
+        assert_int_equal(more, pa[i].more);
+        if (pa[i].want != GK5_OK) {
+            assert_int_equal(pos, 0);
+            assert_int_equal(type, 0);
+            assert_null(v.p);
+        } else if (more) {
+            assert_int_equal(type, 2);
+            assert_int_equal(v.len, 1);
+            assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v),
+                             GK5_OK);
+            assert_false(more);
+        }
+    }
+    for (size_t i = 0; i < sizeof(ei) / sizeof(ei[0]); i++) {
+        n = build(ei[i].spec, &in);
+        seq.p = n == 0 ? NULL : in;
+        seq.len = n;
+        pos = 0;
+        assert_int_equal(gk5i_etype_info2_next(seq, &pos, &more, &e),
+                         ei[i].want);
+        if (ei[i].want != GK5_OK) {
+            assert_false(more);
+            assert_int_equal(e.etype, 0);
+            assert_false(e.has_salt);
+            continue;
+        }
+        assert_true(more);
+        assert_int_equal(e.etype, 18);
+        assert_int_equal(e.has_salt, ei[i].salt);
+        assert_int_equal(e.has_s2kparams, ei[i].s2k);
+        if (e.has_s2kparams) {
+            assert_int_equal(e.s2kparams.len, 4);
+        }
+        assert_int_equal(gk5i_etype_info2_next(seq, &pos, &more, &e), GK5_OK);
+        assert_false(more);
+    }
+
+    /* The walk reads one element a step: bytes after the last are found
+     * by the step that reaches them. */
+    n = build("30{30{a0{020112}} 00}", &in);
+    seq.p = in;
+    seq.len = n;
+    pos = 0;
+    assert_int_equal(gk5i_etype_info2_next(seq, &pos, &more, &e), GK5_OK);
+    assert_true(more);
+    assert_int_equal(gk5i_etype_info2_next(seq, &pos, &more, &e), GK5_ERR_DER);
+    assert_false(more);
+    assert_int_equal(e.etype, 0);
+    n = build("30{30{a1{020102} a2{04{}}} 00}", &in);
+    seq.p = in;
+    seq.len = n;
+    pos = 0;
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v), GK5_OK);
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v),
+                     GK5_ERR_DER);
+    assert_false(more);
+
+    /* An empty view: no PA-DATA; arguments. */
+    seq.p = NULL;
+    seq.len = 0;
+    pos = 0;
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v), GK5_OK);
+    assert_false(more);
+    seq.len = 1;
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_etype_info2_next(seq, &pos, &more, &e),
+                     GK5_ERR_INVALID_ARGUMENT);
+    n = build("30{30{a1{020102} a2{04{01}}}}", &in);
+    seq.p = in;
+    seq.len = n;
+    pos = 1; /* inside the header */
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v),
+                     GK5_ERR_INVALID_ARGUMENT);
+    pos = n + 1;
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_etype_info2_next(seq, &pos, &more, &e),
+                     GK5_ERR_INVALID_ARGUMENT);
+    pos = 0;
+    assert_int_equal(gk5i_padata_next(seq, NULL, &more, &type, &v),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_padata_next(seq, &pos, NULL, &type, &v),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, NULL, &v),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, NULL),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_etype_info2_next(seq, NULL, &more, &e),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_etype_info2_next(seq, &pos, NULL, &e),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_etype_info2_next(seq, &pos, &more, NULL),
+                     GK5_ERR_INVALID_ARGUMENT);
+    seq.len = GK5I_KRB_MAX_MESSAGE + 1;
+    assert_int_equal(gk5i_padata_next(seq, &pos, &more, &type, &v),
+                     GK5_ERR_DER_LIMIT);
+}
+
+static void sample_kdc_rep(struct gk5i_krb_kdc_rep *r, const uint8_t *padata,
+                           size_t padata_len)
+{
+    memset(r, 0, sizeof(*r));
+    r->msg_type = GK5I_KRB_TAG_AS_REP;
+    r->padata.p = padata;
+    r->padata.len = padata_len;
+    r->crealm = V("EXAMPLE.ORG");
+    sample_principal(&r->cname, 1, "alice", NULL);
+    sample_ticket(&r->ticket);
+    r->enc_part.etype = 18;
+    r->enc_part.has_kvno = true;
+    r->enc_part.kvno = 1;
+    r->enc_part.cipher.p = cipher;
+    r->enc_part.cipher.len = sizeof(cipher);
+}
+
+static void test_round_trip_kdc_rep(void **state)
+{
+    uint8_t *padata_spec, padata[256], *enc, *enc2;
+    size_t np = build(PADATA, &padata_spec), n, n2;
+    union msg m, d;
+
+    (void)state;
+    memcpy(padata, padata_spec, np);
+    sample_kdc_rep(&m.kdc_rep, padata, np);
+    enc = encode_checked(K_AS_REP, &m, &n);
+    reencode_same(K_AS_REP, enc, n, &d);
+    assert_int_equal(d.kdc_rep.msg_type, GK5I_KRB_TAG_AS_REP);
+    view_equal(d.kdc_rep.padata, m.kdc_rep.padata);
+    view_equal(d.kdc_rep.crealm, m.kdc_rep.crealm);
+    principal_equal(&d.kdc_rep.cname, &m.kdc_rep.cname);
+    ticket_equal(&d.kdc_rep.ticket, &m.kdc_rep.ticket);
+    enc_data_equal(&d.kdc_rep.enc_part, &m.kdc_rep.enc_part);
+
+    /* The Ticket as the KDC's bytes: the same message. */
+    m.kdc_rep.ticket_der = d.kdc_rep.ticket_der;
+    memset(&m.kdc_rep.ticket, 0, sizeof(m.kdc_rep.ticket));
+    enc2 = encode_checked(K_AS_REP, &m, &n2);
+    assert_int_equal(n2, n);
+    assert_memory_equal(enc2, enc, n);
+    free(enc2);
+
+    /* A TGS-REP, no padata: the other tag and msg-type. */
+    sample_kdc_rep(&m.kdc_rep, NULL, 0);
+    m.kdc_rep.msg_type = GK5I_KRB_TAG_TGS_REP;
+    enc2 = encode_checked(K_TGS_REP, &m, &n2);
+    assert_int_equal(enc2[0], 0x6d);
+    reencode_same(K_TGS_REP, enc2, n2, &d);
+    assert_int_equal(d.kdc_rep.padata.len, 0);
+    assert_int_equal(decode(K_AS_REP, enc2, n2, &d), GK5_ERR_KRB_MSG_TYPE);
+    free(enc2);
+    free(enc);
+
+    /* What the decoder would refuse is not encoded. */
+    sample_kdc_rep(&m.kdc_rep, padata, np);
+    m.kdc_rep.msg_type = GK5I_KRB_TAG_AS_REQ;
+    assert_int_equal(gk5i_encode_kdc_rep(&m.kdc_rep, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_rep.msg_type = GK5I_KRB_TAG_AS_REP;
+    m.kdc_rep.padata.len = np - 1;
+    assert_int_equal(gk5i_encode_kdc_rep(&m.kdc_rep, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_rep.padata.len = np;
+    m.kdc_rep.ticket_der = V("\x61\x00");
+    assert_int_equal(gk5i_encode_kdc_rep(&m.kdc_rep, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_rep.ticket_der.p = NULL;
+    m.kdc_rep.ticket_der.len = 0;
+    m.kdc_rep.cname.ncomp = GK5I_KRB_MAX_COMPONENTS + 1;
+    assert_int_equal(gk5i_encode_kdc_rep(&m.kdc_rep, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+}
+
+static void sample_ekrp(struct gk5i_krb_enc_kdc_rep_part *e)
+{
+    gk5i_krb_time t;
+
+    assert_int_equal(parse("20230102030405Z", &t), GK5_OK);
+    memset(e, 0, sizeof(*e));
+    e->tag = GK5I_KRB_TAG_ENC_AS_REP_PART;
+    e->key.keytype = 18;
+    e->key.value.p = keyval;
+    e->key.value.len = sizeof(keyval);
+    e->nonce = 0x7fffffff;
+    e->flags = GK5I_TKT_FLG_INITIAL | GK5I_TKT_FLG_PRE_AUTHENT;
+    e->authtime = t;
+    e->endtime = t + 36000;
+    e->srealm = V("EXAMPLE.ORG");
+    sample_principal(&e->sname, 2, "krbtgt", "EXAMPLE.ORG");
+}
+
+static void test_round_trip_enc_kdc_rep_part(void **state)
+{
+    uint8_t *spec, lastreq[64], caddr[64], epa[64], *enc;
+    size_t nl, nc, ne, n;
+    union msg m, d;
+    struct gk5i_krb_enc_kdc_rep_part *e = &m.ekrp, *g = &d.ekrp;
+
+    (void)state;
+    nl = build(LASTREQ, &spec);
+    memcpy(lastreq, spec, nl);
+    nc = build("30{30{a0{020102} a1{04{7f000001}}}}", &spec);
+    memcpy(caddr, spec, nc);
+    ne = build("30{30{a1{02020095} a2{04{0102}}}}", &spec);
+    memcpy(epa, spec, ne);
+
+    /* No LastReq given: the empty one goes out. */
+    sample_ekrp(e);
+    enc = encode_checked(K_ENC_KDC_REP_PART, &m, &n);
+    reencode_same(K_ENC_KDC_REP_PART, enc, n, &d);
+    assert_int_equal(g->last_req.len, 2); /* the LastReq, 30 00 */
+    assert_memory_equal(g->last_req.p, "\x30\x00", 2);
+    assert_int_equal(g->nonce, 0x7fffffff);
+    key_equal(&g->key, &e->key);
+    free(enc);
+
+    /* Every field. */
+    e->tag = GK5I_KRB_TAG_ENC_TGS_REP_PART;
+    e->last_req.p = lastreq;
+    e->last_req.len = nl;
+    e->nonce = 0xffffffffu;
+    e->has_key_expiration = true;
+    e->key_expiration = e->authtime + 86400 * 90;
+    e->has_starttime = true;
+    e->starttime = e->authtime + 1;
+    e->has_renew_till = true;
+    e->renew_till = e->authtime + 86400 * 7;
+    e->caddr.p = caddr;
+    e->caddr.len = nc;
+    e->encrypted_pa_data.p = epa;
+    e->encrypted_pa_data.len = ne;
+    enc = encode_checked(K_ENC_KDC_REP_PART, &m, &n);
+    reencode_same(K_ENC_KDC_REP_PART, enc, n, &d);
+    assert_int_equal(g->tag, GK5I_KRB_TAG_ENC_TGS_REP_PART);
+    view_equal(g->last_req, e->last_req);
+    assert_int_equal(g->nonce, 0xffffffffu);
+    assert_true(g->has_key_expiration);
+    assert_int_equal(g->key_expiration, e->key_expiration);
+    assert_int_equal(g->flags, e->flags);
+    assert_int_equal(g->starttime, e->starttime);
+    assert_int_equal(g->renew_till, e->renew_till);
+    assert_int_equal(g->endtime, e->endtime);
+    view_equal(g->srealm, e->srealm);
+    principal_equal(&g->sname, &e->sname);
+    view_equal(g->caddr, e->caddr);
+    view_equal(g->encrypted_pa_data, e->encrypted_pa_data);
+    free(enc);
+
+    /* Refused: a tag of neither, a LastReq, HostAddresses or
+     * encrypted-pa-data that is not one, a time out of range. */
+    e->tag = GK5I_KRB_TAG_ENC_AP_REP_PART;
+    assert_int_equal(gk5i_encode_enc_kdc_rep_part(e, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    e->tag = GK5I_KRB_TAG_ENC_AS_REP_PART;
+    e->last_req.len = nl - 1;
+    assert_int_equal(gk5i_encode_enc_kdc_rep_part(e, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    e->last_req.p = caddr; /* [0] Int32, [1] OCTET STRING: no time */
+    e->last_req.len = nc;
+    assert_int_equal(gk5i_encode_enc_kdc_rep_part(e, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    e->last_req.p = lastreq;
+    e->last_req.len = nl;
+    e->caddr.len = nc - 1;
+    assert_int_equal(gk5i_encode_enc_kdc_rep_part(e, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    e->caddr.len = nc;
+    e->encrypted_pa_data.p = caddr;
+    assert_int_equal(gk5i_encode_enc_kdc_rep_part(e, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    e->encrypted_pa_data.p = epa;
+    e->key_expiration = 253402300800; /* year 10000 */
+    assert_int_equal(gk5i_encode_enc_kdc_rep_part(e, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_encode_enc_kdc_rep_part(NULL, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+}
+
+/* The requests gk5 sends, against RFC 4120 5.4.1 written out by hand. */
+#define REQ_BODY                                                               \
+    "30{a0{03{00 40800010}} a1{30{a0{020101} a1{30{1b{\"alice\"}}}}} "         \
+    "a2{1b{\"EXAMPLE.ORG\"}} "                                                 \
+    "a3{30{a0{020102} a1{30{1b{\"krbtgt\"} 1b{\"EXAMPLE.ORG\"}}}}} "           \
+    "a5{18{\"20230102130405Z\"}} a6{18{\"20230109030405Z\"}} "                 \
+    "a7{02{12345678}} a8{30{020112 020111 020114}}}"
+#define PA_TS_ENC "30{a0{18{\"20230102030405Z\"}} a1{02{01e240}}}"
+#define PA_TS_DATA "30{a0{020112} a2{04{deadbeef0001}}}"
+
+static void sample_req_body(struct gk5i_krb_kdc_req_body *b)
+{
+    gk5i_krb_time t;
+
+    assert_int_equal(parse("20230102030405Z", &t), GK5_OK);
+    memset(b, 0, sizeof(*b));
+    b->kdc_options = GK5I_KDC_OPT_FORWARDABLE | GK5I_KDC_OPT_RENEWABLE |
+                     GK5I_KDC_OPT_RENEWABLE_OK;
+    b->has_cname = true;
+    sample_principal(&b->cname, 1, "alice", NULL);
+    b->realm = V("EXAMPLE.ORG");
+    b->has_sname = true;
+    sample_principal(&b->sname, 2, "krbtgt", "EXAMPLE.ORG");
+    b->till = t + 36000;
+    b->has_rtime = true;
+    b->rtime = t + 7 * 86400;
+    b->nonce = 0x12345678;
+    b->n_etypes = 3;
+    b->etypes[0] = 18;
+    b->etypes[1] = 17;
+    b->etypes[2] = 20;
+}
+
+static void test_kdc_req(void **state)
+{
+    uint8_t *want, *enc, *body, ts[64], pa[64];
+    size_t nwant, n, nbody, nts, npa, got;
+    union msg m, e;
+    gk5i_krb_time t;
+
+    (void)state;
+    assert_int_equal(parse("20230102030405Z", &t), GK5_OK);
+
+    /* PA-ENC-TS-ENC, then the EncryptedData that carries it. */
+    assert_int_equal(gk5i_encode_pa_enc_ts_enc(t, 123456, NULL, 0, &nts),
+                     GK5_OK);
+    assert_int_equal(gk5i_encode_pa_enc_ts_enc(t, 123456, ts, nts - 1, &got),
+                     GK5_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(got, nts);
+    assert_int_equal(gk5i_encode_pa_enc_ts_enc(t, 123456, ts, sizeof(ts), &got),
+                     GK5_OK);
+    nwant = build(PA_TS_ENC, &want);
+    assert_int_equal(got, nwant);
+    assert_memory_equal(ts, want, nwant);
+    assert_int_equal(gk5i_encode_pa_enc_ts_enc(t, 1000000, ts, sizeof(ts), &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(
+        gk5i_encode_pa_enc_ts_enc(-62167219201, 0, ts, sizeof(ts), &n),
+        GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_encode_pa_enc_ts_enc(t, 0, ts, sizeof(ts), NULL),
+                     GK5_ERR_INVALID_ARGUMENT);
+    memset(&e, 0, sizeof(e));
+    e.enc_data.etype = 18;
+    e.enc_data.cipher.p = cipher;
+    e.enc_data.cipher.len = sizeof(cipher);
+    enc = encode_checked(K_ENC_DATA, &e, &npa);
+    nwant = build(PA_TS_DATA, &want);
+    assert_int_equal(npa, nwant);
+    assert_memory_equal(enc, want, nwant);
+    memcpy(pa, enc, npa);
+    free(enc);
+
+    /* KDC-REQ-BODY alone. */
+    sample_req_body(&m.body);
+    body = encode_checked(K_KDC_REQ_BODY, &m, &nbody);
+    nwant = build(REQ_BODY, &want);
+    assert_int_equal(nbody, nwant);
+    assert_memory_equal(body, want, nwant);
+
+    /* AS-REQ: pvno [1], msg-type [2], padata [3], req-body [4]. */
+    memset(&m, 0, sizeof(m));
+    m.kdc_req.msg_type = GK5I_KRB_TAG_AS_REQ;
+    m.kdc_req.n_padata = 2;
+    m.kdc_req.padata[0].type = GK5I_PA_ENC_TIMESTAMP;
+    m.kdc_req.padata[0].value.p = pa;
+    m.kdc_req.padata[0].value.len = npa;
+    m.kdc_req.padata[1].type = 149; /* REQ-ENC-PA-REP, empty */
+    sample_req_body(&m.kdc_req.body);
+    enc = encode_checked(K_KDC_REQ, &m, &n);
+    nwant = build(
+        "6a{30{a1{020105} a2{02010a} a3{30{30{a1{020102} a2{04{" PA_TS_DATA
+        "}}} 30{a1{020200 95} a2{04{}}}}} a4{" REQ_BODY "}}}",
+        &want);
+    assert_int_equal(n, nwant);
+    assert_memory_equal(enc, want, nwant);
+    free(enc);
+
+    /* TGS-REQ with the body's bytes given: the same as the body encoded. */
+    m.kdc_req.msg_type = GK5I_KRB_TAG_TGS_REQ;
+    m.kdc_req.n_padata = 1;
+    m.kdc_req.body.has_cname = false;
+    m.kdc_req.body.has_rtime = false;
+    m.kdc_req.body.has_from = true;
+    m.kdc_req.body.from = t;
+    enc = encode_checked(K_KDC_REQ, &m, &n);
+    assert_int_equal(enc[0], 0x6c);
+    free(body);
+    e.body = m.kdc_req.body;
+    body = encode_checked(K_KDC_REQ_BODY, &e, &nbody);
+    m.kdc_req.body_der.p = body;
+    m.kdc_req.body_der.len = nbody;
+    memset(&m.kdc_req.body, 0, sizeof(m.kdc_req.body)); /* not looked at */
+    {
+        size_t n2;
+        uint8_t *enc2 = encode_checked(K_KDC_REQ, &m, &n2);
+
+        assert_int_equal(n2, n);
+        assert_memory_equal(enc2, enc, n);
+        free(enc2);
+    }
+    /* No padata: no [3]. */
+    m.kdc_req.n_padata = 0;
+    free(enc);
+    enc = encode_checked(K_KDC_REQ, &m, &n);
+    {
+        struct gk5i_rd r, app, seq, f;
+
+        gk5i_rd_init(&r, enc, n);
+        gk5i_der_enter(&r, GK5I_DER_APP(GK5I_KRB_TAG_TGS_REQ), &app);
+        gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
+        gk5i_der_enter(&seq, GK5I_DER_CTX(1), &f);
+        gk5i_der_enter(&seq, GK5I_DER_CTX(2), &f);
+        assert_true(gk5i_der_peek(&seq, GK5I_DER_CTX(4)));
+    }
+    free(enc);
+
+    /* Refused. */
+    m.kdc_req.body_der.len = nbody - 1; /* not one SEQUENCE */
+    assert_int_equal(gk5i_encode_kdc_req(&m.kdc_req, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_req.body_der.len = 0;
+    sample_req_body(&m.kdc_req.body);
+    m.kdc_req.msg_type = GK5I_KRB_TAG_AS_REP;
+    assert_int_equal(gk5i_encode_kdc_req(&m.kdc_req, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_req.msg_type = GK5I_KRB_TAG_AS_REQ;
+    m.kdc_req.n_padata = GK5I_KRB_MAX_PADATA + 1;
+    assert_int_equal(gk5i_encode_kdc_req(&m.kdc_req, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_req.n_padata = 1;
+    m.kdc_req.padata[0].value.p = NULL;
+    m.kdc_req.padata[0].value.len = 3;
+    assert_int_equal(gk5i_encode_kdc_req(&m.kdc_req, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_req.n_padata = 0;
+    m.kdc_req.body.n_etypes = 0;
+    assert_int_equal(gk5i_encode_kdc_req(&m.kdc_req, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_req.body.n_etypes = GK5I_KRB_MAX_ETYPES + 1;
+    assert_int_equal(gk5i_encode_kdc_req(&m.kdc_req, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_req.body.n_etypes = GK5I_KRB_MAX_ETYPES;
+    assert_int_equal(gk5i_encode_kdc_req(&m.kdc_req, NULL, 0, &n), GK5_OK);
+    m.kdc_req.body.nonce = 0x80000000u; /* MIT's KDC reads an Int32 */
+    assert_int_equal(gk5i_encode_kdc_req(&m.kdc_req, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    m.kdc_req.body.nonce = 1;
+    m.kdc_req.body.till = 253402300800;
+    assert_int_equal(gk5i_encode_kdc_req_body(&m.kdc_req.body, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_encode_kdc_req(NULL, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gk5i_encode_enc_data(NULL, NULL, 0, &n),
+                     GK5_ERR_INVALID_ARGUMENT);
+    free(body);
+}
+
+/* Every prefix of a valid AS-REP and EncKDCRepPart is refused; every
+ * one-bit change is answered without a crash. */
+static void test_truncation_kdc(void **state)
+{
+    static const enum kind kinds[] = {K_AS_REP, K_ENC_KDC_REP_PART};
+    static const char *const specs[] = {AS_REP, EKRP};
+    union msg d;
+
+    (void)state;
+    for (size_t k = 0; k < 2; k++) {
+        uint8_t *in, *copy;
+        size_t n = build(specs[k], &in);
+
+        for (size_t len = 0; len < n; len++) {
+            copy = malloc(len == 0 ? 1 : len);
+            assert_non_null(copy);
+            memcpy(copy, in, len);
+            assert_int_not_equal(decode(kinds[k], copy, len, &d), GK5_OK);
+            free(copy);
+        }
+        copy = malloc(n);
+        assert_non_null(copy);
+        memcpy(copy, in, n);
+        for (size_t i = 0; i < n; i++) {
+            for (unsigned bit = 0; bit < 8; bit++) {
+                copy[i] ^= (uint8_t)(1u << bit);
+                (void)!decode(kinds[k], copy, n, &d);
+                copy[i] ^= (uint8_t)(1u << bit);
+            }
+        }
+        free(copy);
+    }
+}
+
 static void test_arguments(void **state)
 {
     union msg m;
@@ -1454,6 +2382,15 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_known_kdc_rep),
+        cmocka_unit_test(test_refusals_kdc_rep),
+        cmocka_unit_test(test_known_enc_kdc_rep_part),
+        cmocka_unit_test(test_refusals_enc_kdc_rep_part),
+        cmocka_unit_test(test_padata_etype_info2),
+        cmocka_unit_test(test_round_trip_kdc_rep),
+        cmocka_unit_test(test_round_trip_enc_kdc_rep_part),
+        cmocka_unit_test(test_kdc_req),
+        cmocka_unit_test(test_truncation_kdc),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
