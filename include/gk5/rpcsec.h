@@ -197,9 +197,11 @@ typedef struct {
     size_t n_enctypes;         /**< how many (at most 32) */
     unsigned timeout_ms;       /**< control exchanges; default 25000 */
     size_t max_body;           /**< largest reply body; default 64 MiB */
-    /** gk5's own initiator (the default) or MIT's.  Natively, a
-     *  client_keytab without a ccache gets its TGT into a FILE ccache of
-     *  the AUTH's own, in a private folder removed with it. */
+    /** gk5's own initiator (the default) or MIT's.  Natively only FILE
+     *  ccaches are read; a client_keytab without a ccache, or with a
+     *  MEMORY: one (private to the process, as in MIT), gets its TGT into
+     *  a FILE ccache of the AUTH's own, in a private folder removed with
+     *  it. */
     gk5_rpc_establish establish;
 } gk5_rpc_auth_options;
 

@@ -311,9 +311,10 @@ struct priv {
     unsigned timeout_ms;
     size_t max_body;
     gk5_rpc_establish establish;
-    /* Natively, a client_keytab without a ccache: the TGT goes to
-     * own_dir/ccache, a folder of this AUTH's own (mkdtemp), removed with
-     * it.  NULL otherwise. */
+    /* Natively, a client_keytab without a ccache or with a MEMORY: one
+     * (private to the process in MIT): the TGT goes to own_dir/ccache, a
+     * folder of this AUTH's own (mkdtemp), removed with it.  NULL
+     * otherwise. */
     char *own_dir;
     char *own_ccache; /* "FILE:" own_dir "/ccache" */
 };
@@ -1206,7 +1207,7 @@ static GK5I_RPC_WUR uint32_t initiator_create(uint32_t *minor, struct priv *p,
         return gk5_mit_initiator_create(minor, p->target, &mo, &in->mit);
     }
     gk5_initiator_opts no = {
-        .ccache = p->ccache != NULL ? p->ccache : p->own_ccache,
+        .ccache = p->own_ccache != NULL ? p->own_ccache : p->ccache,
         .enctypes = p->enctypes,
         .n_enctypes = p->n_enctypes,
         .req_flags = GK5_C_MUTUAL_FLAG | GK5_C_CONF_FLAG | GK5_C_INTEG_FLAG,
@@ -1292,7 +1293,8 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
         goto cleanup;
     }
     if (p->establish == GK5_RPC_ESTABLISH_NATIVE && p->client_keytab != NULL &&
-        p->ccache == NULL && own_ccache(p, err) != 0) {
+        (p->ccache == NULL || strncmp(p->ccache, "MEMORY:", 7) == 0) &&
+        own_ccache(p, err) != 0) {
         goto cleanup;
     }
     uint32_t major = initiator_create(&minor, p, &init);
