@@ -6,19 +6,28 @@
  * and its keytab; for each enctype asked for, two contexts established by
  * MIT's GSS-API with only that session-key type allowed, what the KDC
  * issued, and gk5 and MIT exchanging RFC 4121 (RFC 1964 for DES3) tokens
- * both ways.  `gk5 demo` runs the same rows against its throwaway realm.
+ * both ways.  Under each row the native column: gk5_initiator (its
+ * tickets through gk5_kinit and gk5's KDC client) against MIT's acceptor,
+ * and MIT's initiator against gk5_accept, the same cells.  `gk5 demo` runs
+ * the same rows against its throwaway realm.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gssapi/gssapi_ext.h>
 #include <gssapi/gssapi_krb5.h>
 #include <krb5/krb5.h>
 
+#include <gk5/accept.h>
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
+#include <gk5/tickets.h>
 
 #include "bridge/gk5_mit.h"
 #include "cli.h"
@@ -582,17 +591,598 @@ void interop_row_run(const struct gk5_mit_ends *e, int32_t et,
 
 int interop_row_failures(const struct interop_row *row)
 {
-    int failed = 0;
+    int failed = row->outcome == INTEROP_FAILED ? 1 : 0;
 
-    if (row->outcome == INTEROP_FAILED) {
-        return 1;
-    }
-    for (int role = 0; role < INTEROP_N_ROLES; role++) {
+    for (int role = 0; failed == 0 && role < INTEROP_N_ROLES; role++) {
         for (int c = 0; row->role[role].ran && c < INTEROP_N_CELLS; c++) {
             failed += !row->role[role].ok[c];
         }
     }
+    for (int nr = 0; row->native_ran && nr < INTEROP_N_NATIVE; nr++) {
+        const struct interop_native_result *res = &row->native[nr];
+        if (res->outcome == INTEROP_FAILED) {
+            failed++;
+        }
+        for (int c = 0; res->cells.ran && c < INTEROP_N_CELLS; c++) {
+            failed += !res->cells.ok[c];
+        }
+    }
     return failed;
+}
+
+/* ---- The native column: gk5's own initiator and acceptor ---- */
+
+const char *interop_native_name(enum interop_native_role role)
+{
+    return role == INTEROP_NATIVE_INITIATOR ? "native initiator"
+                                            : "native acceptor";
+}
+
+/* gk5's words for a failed call: gk5_display_status, and the KRB-ERROR
+ * that came (gk5_krb_last_error) if one did. */
+static void native_words(char *why, size_t len, const char *call,
+                         uint32_t major, uint32_t minor)
+{
+    const char *krb = gk5_krb_last_error();
+    char words[320];
+
+    snprintf(words, sizeof(words), "%s", gk5_display_status(major, minor));
+    snprintf(why, len, "%s: %s%s%.160s", call, words, krb != NULL ? ": " : "",
+             krb != NULL ? krb : "");
+}
+
+static OM_uint32 native_import_name(const char *text, gss_name_t *name,
+                                    OM_uint32 *minor)
+{
+    gss_buffer_desc buf = {strlen(text), (void *)(uintptr_t)text};
+    gss_OID type = strchr(text, '/') == NULL
+                       ? GSS_C_NT_HOSTBASED_SERVICE
+                       : (gss_OID)GSS_KRB5_NT_PRINCIPAL_NAME;
+
+    return gss_import_name(minor, &buf, type, name);
+}
+
+/* MIT's acceptor credential for ends' service, as the existing cells take
+ * it: the service keytab (else MIT's default) and the replay cache. */
+static bool native_mit_acc_cred(const struct gk5_mit_ends *e,
+                                gss_cred_id_t *cred, char *why, size_t len)
+{
+    gss_key_value_element_desc elems[2];
+    gss_key_value_set_desc store = {0, elems};
+    gss_name_t service = GSS_C_NO_NAME;
+    OM_uint32 major, minor = 0, rel = 0;
+
+    major = native_import_name(e->service, &service, &minor);
+    if (GSS_ERROR(major)) {
+        mit_words(why, len, "MIT gss_import_name (service)", major, minor);
+        return false;
+    }
+    if (e->service_keytab != NULL) {
+        elems[store.count++] =
+            (gss_key_value_element_desc){"keytab", e->service_keytab};
+    }
+    if (e->rcache != NULL) {
+        elems[store.count++] =
+            (gss_key_value_element_desc){"rcache", e->rcache};
+    }
+    major = gss_acquire_cred_from(&minor, service, GSS_C_INDEFINITE,
+                                  (gss_OID_set)gss_mech_set_krb5, GSS_C_ACCEPT,
+                                  &store, cred, NULL, NULL);
+    (void)gss_release_name(&rel, &service);
+    if (GSS_ERROR(major)) {
+        mit_words(why, len, "MIT gss_acquire_cred_from (acceptor)", major,
+                  minor);
+        return false;
+    }
+    return true;
+}
+
+/* MIT's initiator credential as the existing cells take it (the client
+ * keytab into MIT's ccache, or the caller's ccache), allowing only et.
+ * 0; 1 when et cannot be had; -1 on another failure. */
+static int native_mit_init_cred(const struct gk5_mit_ends *e, int32_t et,
+                                gss_cred_id_t *cred, char *why, size_t len)
+{
+    gss_key_value_element_desc elems[2];
+    gss_key_value_set_desc store = {0, elems};
+    gss_name_t client = GSS_C_NO_NAME;
+    OM_uint32 major, minor = 0, rel = 0;
+    krb5_enctype wanted = et;
+    gss_buffer_desc buf;
+
+    if (e->client != NULL) {
+        buf.length = strlen(e->client);
+        buf.value = (void *)(uintptr_t)e->client;
+        major = gss_import_name(&minor, &buf,
+                                (gss_OID)GSS_KRB5_NT_PRINCIPAL_NAME, &client);
+        if (GSS_ERROR(major)) {
+            mit_words(why, len, "MIT gss_import_name (client)", major, minor);
+            return -1;
+        }
+    }
+    if (e->client_keytab != NULL) {
+        elems[store.count++] =
+            (gss_key_value_element_desc){"client_keytab", e->client_keytab};
+    }
+    if (e->ccache != NULL || e->client_keytab != NULL) {
+        elems[store.count++] = (gss_key_value_element_desc){
+            "ccache", e->ccache != NULL ? e->ccache : "MEMORY:gk5-interop"};
+    }
+    major = gss_acquire_cred_from(&minor, client, GSS_C_INDEFINITE,
+                                  (gss_OID_set)gss_mech_set_krb5,
+                                  GSS_C_INITIATE, &store, cred, NULL, NULL);
+    (void)gss_release_name(&rel, &client);
+    if (GSS_ERROR(major)) {
+        mit_words(why, len, "MIT gss_acquire_cred_from (initiator)", major,
+                  minor);
+        return -1;
+    }
+    major = gss_krb5_set_allowable_enctypes(&minor, *cred, 1, &wanted);
+    if (GSS_ERROR(major)) {
+        if (etype_unavailable(minor)) {
+            mit_minor_words(why, len, minor);
+            return 1;
+        }
+        mit_words(why, len, "MIT gss_krb5_set_allowable_enctypes", major,
+                  minor);
+        return -1;
+    }
+    return 0;
+}
+
+/* Remove the run's folder and what is in it (the ccache wiped first). */
+void interop_native_done(struct interop_native *n)
+{
+    uint32_t minor = 0;
+    DIR *d;
+
+    if (n->copy != NULL) {
+        zap(n->copy, n->copy_len);
+        free(n->copy);
+        n->copy = NULL;
+    }
+    if (n->dir[0] == '\0') {
+        return;
+    }
+    if (gk5_ccache_destroy(&minor, n->ccache) != GK5_S_COMPLETE) {
+        /* Not there (a row never wrote it): the folder goes below. */
+    }
+    d = opendir(n->dir);
+    if (d != NULL) {
+        struct dirent *ent;
+        while ((ent = readdir(d)) != NULL) {
+            char path[sizeof(n->dir) + 260];
+            if (strcmp(ent->d_name, ".") == 0 ||
+                strcmp(ent->d_name, "..") == 0) {
+                continue;
+            }
+            snprintf(path, sizeof(path), "%s/%s", n->dir, ent->d_name);
+            (void)unlink(path);
+        }
+        closedir(d);
+    }
+    (void)rmdir(n->dir);
+    n->dir[0] = '\0';
+}
+
+/* The caller's ccache as MIT names it: --ccache, else MIT's default
+ * (KRB5CCNAME, krb5.conf's default_ccache_name, FILE:/tmp/krb5cc_UID). */
+static bool mit_default_ccache(char *out, size_t len)
+{
+    krb5_context kc = NULL;
+    const char *name;
+    bool ok = false;
+
+    if (krb5_init_context(&kc) != 0) {
+        return false;
+    }
+    name = krb5_cc_default_name(kc);
+    if (name != NULL && strlen(name) < len) {
+        strcpy(out, name);
+        ok = true;
+    }
+    krb5_free_context(kc);
+    return ok;
+}
+
+/* Read the caller's FILE ccache into n->copy, or say why not. */
+static void native_copy_ccache(struct interop_native *n, const char *name)
+{
+    uint32_t major, minor = 0;
+    char *path = NULL;
+    FILE *f;
+
+    major = gk5_ccache_resolve(&minor, name, &path);
+    if (major != GK5_S_COMPLETE) {
+        if (GK5_ERR_CODE(minor) == GK5_ERR_CCACHE_TYPE) {
+            snprintf(n->skip, sizeof(n->skip),
+                     "the ccache %.300s is not a FILE cache, which alone gk5 "
+                     "reads (give --client-keytab to have gk5_kinit get a "
+                     "ticket)",
+                     name);
+        } else {
+            native_words(n->fault, sizeof(n->fault), "gk5_ccache_resolve",
+                         major, minor);
+        }
+        return;
+    }
+    f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(n->fault, sizeof(n->fault), "the ccache %.300s: %s", path,
+                 strerror(errno));
+        free(path);
+        return;
+    }
+    for (;;) {
+        unsigned char chunk[4096];
+        size_t got = fread(chunk, 1, sizeof(chunk), f);
+        if (got == 0) {
+            break;
+        }
+        unsigned char *more = realloc(n->copy, n->copy_len + got);
+        if (more == NULL) {
+            snprintf(n->fault, sizeof(n->fault), "out of memory");
+            break;
+        }
+        n->copy = more;
+        memcpy(n->copy + n->copy_len, chunk, got);
+        n->copy_len += got;
+        zap(chunk, sizeof(chunk));
+    }
+    if (ferror(f) && n->fault[0] == '\0') {
+        snprintf(n->fault, sizeof(n->fault), "the ccache %.300s: read error",
+                 path);
+    }
+    fclose(f);
+    free(path);
+}
+
+int interop_native_setup(struct interop_native *n, const struct gk5_mit_ends *e,
+                         char *why, size_t len)
+{
+    const char *tmp = getenv("TMPDIR");
+    char name[512];
+
+    memset(n, 0, sizeof(*n));
+    if (tmp == NULL || tmp[0] == '\0') {
+        tmp = "/tmp";
+    }
+    if (snprintf(n->dir, sizeof(n->dir), "%s/gk5-interop.XXXXXX", tmp) >=
+        (int)sizeof(n->dir)) {
+        n->dir[0] = '\0';
+        snprintf(why, len, "TMPDIR is too long");
+        return -1;
+    }
+    if (mkdtemp(n->dir) == NULL) {
+        snprintf(why, len, "%s: %s", n->dir, strerror(errno));
+        n->dir[0] = '\0';
+        return -1;
+    }
+    snprintf(n->ccache, sizeof(n->ccache), "FILE:%s/ccache", n->dir);
+    if (e->client_keytab != NULL) {
+        return 0; /* gk5_kinit fills the ccache for each row */
+    }
+    if (e->ccache != NULL) {
+        snprintf(name, sizeof(name), "%s", e->ccache);
+    } else if (!mit_default_ccache(name, sizeof(name))) {
+        snprintf(n->fault, sizeof(n->fault),
+                 "MIT cannot name its default ccache");
+        return 0;
+    }
+    native_copy_ccache(n, name);
+    return 0;
+}
+
+/* The run's ccache afresh for a row: a TGT from the KDC through gk5's own
+ * client (gk5_kinit with the client keytab), or the caller's cache
+ * copied.  No service ticket of an earlier row is left in it. */
+static bool native_fill_ccache(const struct gk5_mit_ends *e,
+                               const struct interop_native *n, char *why,
+                               size_t len)
+{
+    const char *path = n->ccache + strlen("FILE:");
+
+    if (e->client_keytab != NULL) {
+        gk5_kinit_opts o;
+        gk5_kinit_info info;
+        uint32_t major, minor = 0;
+
+        memset(&o, 0, sizeof(o));
+        o.ccache = n->ccache;
+        o.principal = e->client;
+        o.keytab = e->client_keytab;
+        major = gk5_kinit(&minor, &o, &info);
+        if (major != GK5_S_COMPLETE) {
+            native_words(why, len, "gk5_kinit", major, minor);
+            if (info.step == GK5_TKT_STEP_CONFIG && info.detail[0] != '\0') {
+                size_t used = strlen(why);
+                snprintf(why + used, len - used, " (%s)", info.detail);
+            }
+        }
+        gk5_kinit_info_release(&info);
+        return major == GK5_S_COMPLETE;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    bool ok = fd >= 0;
+    for (size_t off = 0; ok && off < n->copy_len;) {
+        ssize_t w = write(fd, n->copy + off, n->copy_len - off);
+        ok = w > 0;
+        off += ok ? (size_t)w : 0;
+    }
+    if (fd >= 0 && close(fd) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        snprintf(why, len, "%s: %s", path, strerror(errno));
+    }
+    return ok;
+}
+
+/* The session key enctype of the service ticket in the run's ccache: the
+ * one credential that is neither a TGT nor a configuration entry. */
+static int32_t native_ticket_enctype(const struct interop_native *n)
+{
+    gk5_ccache_info *info = NULL;
+    uint32_t minor = 0;
+    int32_t et = 0;
+
+    if (gk5_ccache_list(&minor, n->ccache, &info) != GK5_S_COMPLETE) {
+        return 0;
+    }
+    for (size_t i = 0; i < info->n; i++) {
+        const gk5_ccache_cred *c = &info->creds[i];
+        if (!c->config && strncmp(c->server, "krbtgt/", 7) != 0) {
+            et = c->session_enctype;
+        }
+    }
+    gk5_ccache_info_free(info);
+    return et;
+}
+
+#define NATIVE_REQ_FLAGS                                                       \
+    (GK5_C_MUTUAL_FLAG | GK5_C_REPLAY_FLAG | GK5_C_SEQUENCE_FLAG |             \
+     GK5_C_CONF_FLAG | GK5_C_INTEG_FLAG)
+
+/* gk5_initiator (ticket through gk5's KDC client) -> MIT's acceptor. */
+static enum interop_outcome native_initiator(const struct gk5_mit_ends *e,
+                                             struct interop_native *n,
+                                             int32_t et,
+                                             struct interop_native_result *res)
+{
+    gss_cred_id_t acc_cred = GSS_C_NO_CREDENTIAL;
+    gss_ctx_id_t acc = GSS_C_NO_CONTEXT;
+    gss_buffer_desc in, out = GSS_C_EMPTY_BUFFER;
+    gk5_initiator *init = NULL;
+    gk5_initiator_opts o;
+    gk5_buffer tok = {0, NULL}, rep;
+    gk5_ctx *g = NULL;
+    uint32_t major, minor = 0;
+    OM_uint32 mmaj, mmin = 0, rel = 0;
+    enum interop_outcome ret = INTEROP_FAILED;
+    bool table_ok = gk5_enctype_check(et) == GK5_OK;
+    char why[480], col[64];
+
+    if (n->skip[0] != '\0') {
+        snprintf(res->note, sizeof(res->note), "skipped: %.490s", n->skip);
+        return INTEROP_SKIPPED;
+    }
+    if (n->fault[0] != '\0') {
+        snprintf(res->note, sizeof(res->note), "%.490s", n->fault);
+        return INTEROP_FAILED;
+    }
+    if (!native_fill_ccache(e, n, why, sizeof(why))) {
+        snprintf(res->note, sizeof(res->note), "%s", why);
+        return INTEROP_FAILED;
+    }
+    memset(&o, 0, sizeof(o));
+    o.ccache = n->ccache;
+    o.enctypes = &et;
+    o.n_enctypes = 1;
+    o.req_flags = NATIVE_REQ_FLAGS;
+    major = gk5_initiator_create(&minor, e->service, &o, &init);
+    if (major != GK5_S_COMPLETE) {
+        native_words(why, sizeof(why), "gk5_initiator_create", major, minor);
+        if (major == GK5_S_UNAVAILABLE && !table_ok) {
+            snprintf(res->note, sizeof(res->note), "refused: %s", why);
+            ret = INTEROP_REFUSED;
+        } else if (GK5_ERR_CODE(minor) == GK5_ERR_KDC_ETYPE_NOSUPP) {
+            snprintf(res->note, sizeof(res->note), "KDC cannot issue (gk5: %s)",
+                     why);
+            ret = INTEROP_CANNOT_ISSUE;
+        } else {
+            snprintf(res->note, sizeof(res->note), "%s", why);
+        }
+        goto cleanup;
+    }
+    res->issued = native_ticket_enctype(n);
+    if (res->issued != 0 && res->issued != et) {
+        snprintf(res->note, sizeof(res->note), "not issued: KDC issued %s",
+                 interop_et_col(res->issued, col, sizeof(col)));
+        ret = INTEROP_NOT_ISSUED;
+        goto cleanup;
+    }
+    if (!table_ok) {
+        snprintf(res->note, sizeof(res->note),
+                 "gk5_initiator_create ACCEPTED it (gk5's table refuses it)");
+        goto cleanup;
+    }
+    if (!native_mit_acc_cred(e, &acc_cred, why, sizeof(why))) {
+        snprintf(res->note, sizeof(res->note), "%s", why);
+        goto cleanup;
+    }
+    major = gk5_initiator_step(&minor, init, NULL, &tok);
+    if (GK5_ERROR(major)) {
+        native_words(res->note, sizeof(res->note), "gk5_initiator_step", major,
+                     minor);
+        goto cleanup;
+    }
+    in.length = tok.length;
+    in.value = tok.value;
+    mmaj = gss_accept_sec_context(&mmin, &acc, acc_cred, &in,
+                                  GSS_C_NO_CHANNEL_BINDINGS, NULL, NULL, &out,
+                                  NULL, NULL, NULL);
+    if (mmaj != GSS_S_COMPLETE) {
+        mit_words(res->note, sizeof(res->note), "MIT gss_accept_sec_context",
+                  mmaj, mmin);
+        goto cleanup;
+    }
+    if (major == GK5_S_CONTINUE_NEEDED) {
+        rep.length = out.length;
+        rep.value = out.value;
+        gk5_buffer_release(&tok);
+        major = gk5_initiator_step(&minor, init, &rep, &tok);
+        if (major != GK5_S_COMPLETE) {
+            native_words(res->note, sizeof(res->note),
+                         "gk5_initiator_step (AP-REP)", major, minor);
+            goto cleanup;
+        }
+    }
+    major = gk5_initiator_finish(&minor, init, NULL, &g);
+    if (major != GK5_S_COMPLETE) {
+        native_words(res->note, sizeof(res->note), "gk5_initiator_finish",
+                     major, minor);
+        goto cleanup;
+    }
+    run_cells(g, acc, &res->cells);
+    ret = INTEROP_RAN;
+
+cleanup:
+    gk5_ctx_free(g);
+    gk5_buffer_release(&tok);
+    gk5_initiator_free(init);
+    (void)gss_release_buffer(&rel, &out);
+    (void)gss_delete_sec_context(&rel, &acc, GSS_C_NO_BUFFER);
+    (void)gss_release_cred(&rel, &acc_cred);
+    return ret;
+}
+
+/* MIT's initiator -> gk5_accept with the service keytab. */
+static enum interop_outcome native_acceptor(const struct gk5_mit_ends *e,
+                                            int32_t et,
+                                            struct interop_native_result *res)
+{
+    gk5_acceptor_cred *cred = NULL;
+    gk5_acceptor_opts ao;
+    gk5_accept_info info;
+    gk5_buffer in, out = {0, NULL};
+    gk5_ctx *g = NULL;
+    gss_cred_id_t init_cred = GSS_C_NO_CREDENTIAL;
+    gss_ctx_id_t init = GSS_C_NO_CONTEXT;
+    gss_name_t service = GSS_C_NO_NAME;
+    gss_buffer_desc tok = GSS_C_EMPTY_BUFFER, rep;
+    uint32_t major, minor = 0;
+    OM_uint32 mmaj, mmin = 0, rel = 0;
+    enum interop_outcome ret = INTEROP_FAILED;
+    bool table_ok = gk5_enctype_check(et) == GK5_OK;
+    char why[480], col[64];
+    int rc;
+
+    memset(&info, 0, sizeof(info));
+    memset(&ao, 0, sizeof(ao));
+    ao.keytab = e->service_keytab;
+    ao.principal = e->service;
+    major = gk5_acceptor_cred_new(&minor, &ao, &cred);
+    if (major != GK5_S_COMPLETE) {
+        native_words(res->note, sizeof(res->note), "gk5_acceptor_cred_new",
+                     major, minor);
+        goto cleanup;
+    }
+    rc = native_mit_init_cred(e, et, &init_cred, why, sizeof(why));
+    if (rc != 0) {
+        snprintf(res->note, sizeof(res->note),
+                 rc > 0 ? "KDC cannot issue (MIT: %s)" : "%s", why);
+        ret = rc > 0 ? INTEROP_CANNOT_ISSUE : INTEROP_FAILED;
+        goto cleanup;
+    }
+    mmaj = native_import_name(e->service, &service, &mmin);
+    if (GSS_ERROR(mmaj)) {
+        mit_words(res->note, sizeof(res->note), "MIT gss_import_name (service)",
+                  mmaj, mmin);
+        goto cleanup;
+    }
+    mmaj = gss_init_sec_context(&mmin, init_cred, &init, service,
+                                (gss_OID)gss_mech_krb5, GK5_MIT_REQ_FLAGS, 0,
+                                GSS_C_NO_CHANNEL_BINDINGS, GSS_C_NO_BUFFER,
+                                NULL, &tok, NULL, NULL);
+    if (GSS_ERROR(mmaj)) {
+        if (etype_unavailable(mmin)) {
+            mit_minor_words(why, sizeof(why), mmin);
+            snprintf(res->note, sizeof(res->note), "KDC cannot issue (MIT: %s)",
+                     why);
+            ret = INTEROP_CANNOT_ISSUE;
+        } else {
+            mit_words(res->note, sizeof(res->note), "MIT gss_init_sec_context",
+                      mmaj, mmin);
+        }
+        goto cleanup;
+    }
+    in.length = tok.length;
+    in.value = tok.value;
+    major = gk5_accept(&minor, cred, &in, NULL, &out, &g, &info);
+    if (major != GK5_S_COMPLETE) {
+        native_words(why, sizeof(why), "gk5_accept", major, minor);
+        if (major == GK5_S_UNAVAILABLE && !table_ok) {
+            snprintf(res->note, sizeof(res->note), "refused: %s", why);
+            ret = INTEROP_REFUSED;
+        } else {
+            snprintf(res->note, sizeof(res->note), "%s", why);
+        }
+        goto cleanup;
+    }
+    res->issued = info.session_enctype;
+    if (res->issued != et) {
+        snprintf(res->note, sizeof(res->note), "not issued: KDC issued %s",
+                 interop_et_col(res->issued, col, sizeof(col)));
+        ret = INTEROP_NOT_ISSUED;
+        goto cleanup;
+    }
+    if (!table_ok) {
+        snprintf(res->note, sizeof(res->note),
+                 "gk5_accept ACCEPTED it (gk5's table refuses it)");
+        goto cleanup;
+    }
+    if (mmaj == GSS_S_CONTINUE_NEEDED) {
+        gss_buffer_desc done = GSS_C_EMPTY_BUFFER;
+        rep.length = out.length;
+        rep.value = out.value;
+        mmaj = gss_init_sec_context(&mmin, init_cred, &init, service,
+                                    (gss_OID)gss_mech_krb5, GK5_MIT_REQ_FLAGS,
+                                    0, GSS_C_NO_CHANNEL_BINDINGS, &rep, NULL,
+                                    &done, NULL, NULL);
+        (void)gss_release_buffer(&rel, &done);
+        if (mmaj != GSS_S_COMPLETE) {
+            mit_words(res->note, sizeof(res->note),
+                      "MIT gss_init_sec_context (AP-REP)", mmaj, mmin);
+            goto cleanup;
+        }
+    }
+    run_cells(g, init, &res->cells);
+    ret = INTEROP_RAN;
+
+cleanup:
+    gk5_accept_info_release(&info);
+    gk5_ctx_free(g);
+    gk5_buffer_release(&out);
+    gk5_acceptor_cred_free(cred);
+    (void)gss_release_buffer(&rel, &tok);
+    (void)gss_delete_sec_context(&rel, &init, GSS_C_NO_BUFFER);
+    (void)gss_release_name(&rel, &service);
+    (void)gss_release_cred(&rel, &init_cred);
+    return ret;
+}
+
+void interop_row_run_native(const struct gk5_mit_ends *e,
+                            struct interop_native *n, int32_t et,
+                            struct interop_row *row)
+{
+    struct interop_native_result *res = row->native;
+
+    memset(res, 0, sizeof(row->native));
+    row->native_ran = true;
+    res[INTEROP_NATIVE_INITIATOR].outcome =
+        native_initiator(e, n, et, &res[INTEROP_NATIVE_INITIATOR]);
+    res[INTEROP_NATIVE_ACCEPTOR].outcome =
+        native_acceptor(e, et, &res[INTEROP_NATIVE_ACCEPTOR]);
 }
 
 /* ---- gk5 interop ---- */
@@ -604,6 +1194,7 @@ static void interop_usage(FILE *f)
            "                   (--service-keytab FILE | --loopback)\n"
            "                   [--client-keytab FILE] [--client PRINCIPAL]\n"
            "                   [--ccache NAME] [--enctypes LIST] [--json]\n"
+           "                   [--no-native]\n"
            "\n"
            "The interop matrix against a realm of yours: for each enctype, two "
            "security\ncontexts are established in this process with MIT's "
@@ -615,6 +1206,16 @@ static void interop_usage(FILE *f)
            "MIT\nto gk5 (<M), altered MIT tokens refused (tamper), MIT tokens "
            "delivered twice\nrefused (replay).  A cell is ok when it passed in "
            "both gk5 roles.\n"
+           "\n"
+           "Under each row, the native column: the same cells between gk5's "
+           "own ends and\nMIT, no context moved.  'native initiator': "
+           "gk5_initiator, its tickets from\nthe KDC through gk5's own "
+           "client (gk5_kinit with --client-keytab into a\nFILE ccache of "
+           "the run's own, else a copy of the client's FILE ccache; a\n"
+           "ccache of another type is skipped, not failed), against MIT's\n"
+           "gss_accept_sec_context.  'native acceptor': MIT's "
+           "gss_init_sec_context\nagainst gk5_accept with the service's "
+           "keytab.\n"
            "\n"
            "MIT reads krb5.conf as always (KRB5_CONFIG, else /etc/krb5.conf).\n"
            "  --service NAME          the target: service@host, or a krb5 "
@@ -638,6 +1239,7 @@ static void interop_usage(FILE *f)
            "rc4-hmac (23)\n"
            "                          to show gk5's refusal, RFC 8429)\n"
            "  --json                  the same as one JSON object\n"
+           "  --no-native             leave out the native column\n"
            "\n"
            "A row per enctype: requested, issued (the ticket's session key), "
            "the cells,\nor why none ran: 'refused: ...' (gk5 will not use it), "
@@ -724,6 +1326,8 @@ static const char *outcome_word(enum interop_outcome o)
         return "refused";
     case INTEROP_FAILED:
         return "failed";
+    case INTEROP_SKIPPED:
+        return "skipped";
     }
     return "?";
 }
@@ -735,6 +1339,32 @@ static bool cell_ok(const struct interop_row *row, int c)
            row->role[INTEROP_ACCEPTOR].ok[c];
 }
 
+/* A native line under its row: "  native initiator", the enctype the
+ * KDC issued, the cells or why none ran. */
+static void print_native_line(const struct interop_native_result *res,
+                              enum interop_native_role nr)
+{
+    char title[64], iss[64];
+
+    snprintf(title, sizeof(title), "  %s", interop_native_name(nr));
+    if (res->issued != 0) {
+        interop_et_col(res->issued, iss, sizeof(iss));
+    } else {
+        snprintf(iss, sizeof(iss), "-");
+    }
+    printf("%-32s %-32s", title, iss);
+    if (res->outcome == INTEROP_RAN) {
+        for (int c = 0; c < INTEROP_N_CELLS; c++) {
+            printf(c + 1 < INTEROP_N_CELLS ? " %-8s" : " %s",
+                   res->cells.ok[c] ? "ok" : "FAIL");
+        }
+        printf("\n");
+    } else {
+        printf(" %s%s\n", res->outcome == INTEROP_FAILED ? "FAIL: " : "",
+               res->note);
+    }
+}
+
 static void print_table(const struct interop_row *rows, size_t n,
                         const char *client, const char *service)
 {
@@ -744,6 +1374,12 @@ static void print_table(const struct interop_row *rows, size_t n,
     printf("'>M': gk5 made the token, MIT took it; '<M': MIT made it, gk5 "
            "took it.\nEach cell ran with gk5 as initiator (lucid import) "
            "and as acceptor\n(rpc.gssd's buffer); 'ok' = both passed.\n\n");
+    if (n > 0 && rows[0].native_ran) {
+        printf("Under each row, the native column: gk5's own ends, no MIT "
+               "context moved.\n'native initiator': gk5_initiator (its "
+               "tickets through gk5's KDC client)\nagainst MIT's acceptor; "
+               "'native acceptor': MIT's initiator against gk5_accept.\n\n");
+    }
     printf("%-32s %-32s", "requested", "issued");
     for (int c = 0; c < INTEROP_N_CELLS; c++) {
         printf(c + 1 < INTEROP_N_CELLS ? " %-8s" : " %s", cell_titles[c]);
@@ -768,6 +1404,9 @@ static void print_table(const struct interop_row *rows, size_t n,
             printf(" %s%s\n", row->outcome == INTEROP_FAILED ? "FAIL: " : "",
                    row->note);
         }
+        for (int nr = 0; row->native_ran && nr < INTEROP_N_NATIVE; nr++) {
+            print_native_line(&row->native[nr], (enum interop_native_role)nr);
+        }
     }
     /* Why each failed cell failed, under the table. */
     for (size_t i = 0; i < n; i++) {
@@ -779,6 +1418,18 @@ static void print_table(const struct interop_row *rows, size_t n,
                            interop_et_col(rows[i].requested, req, sizeof(req)),
                            cell_titles[c],
                            interop_role_name((enum interop_role)role),
+                           r->why[c]);
+                }
+            }
+        }
+        for (int nr = 0; rows[i].native_ran && nr < INTEROP_N_NATIVE; nr++) {
+            const struct interop_role_result *r = &rows[i].native[nr].cells;
+            for (int c = 0; r->ran && c < INTEROP_N_CELLS; c++) {
+                if (!r->ok[c]) {
+                    printf("FAIL %s %s, gk5 as %s: %s\n",
+                           interop_et_col(rows[i].requested, req, sizeof(req)),
+                           cell_titles[c],
+                           interop_native_name((enum interop_native_role)nr),
                            r->why[c]);
                 }
             }
@@ -813,6 +1464,46 @@ static void json_enctype(const char *key, int32_t et)
         json_string(gk5_enctype_describe(et, &d) == GK5_OK ? d.name : "?");
         printf("}");
     }
+}
+
+/* The row's native column: {"initiator": {...}, "acceptor": {...}}, each
+ * with its outcome, issued, and its cells and why, or its note. */
+static void json_native(const struct interop_row *row)
+{
+    printf(", \"native\": {");
+    for (int nr = 0; nr < INTEROP_N_NATIVE; nr++) {
+        const struct interop_native_result *res = &row->native[nr];
+        printf("%s\"%s\": {\"outcome\": ", nr > 0 ? ", " : "",
+               nr == INTEROP_NATIVE_INITIATOR ? "initiator" : "acceptor");
+        json_string(outcome_word(res->outcome));
+        printf(", ");
+        json_enctype("issued", res->issued);
+        if (res->outcome != INTEROP_RAN) {
+            printf(", \"note\": ");
+            json_string(res->note);
+            printf("}");
+            continue;
+        }
+        printf(", \"cells\": {");
+        for (int c = 0; c < INTEROP_N_CELLS; c++) {
+            printf("%s\"%s\": ", c > 0 ? ", " : "", cell_keys[c]);
+            json_string(res->cells.ok[c] ? "ok" : "FAIL");
+        }
+        printf("}, \"why\": [");
+        bool first = true;
+        for (int c = 0; c < INTEROP_N_CELLS; c++) {
+            if (res->cells.ok[c]) {
+                continue;
+            }
+            char w[512];
+            snprintf(w, sizeof(w), "%s: %s", cell_keys[c], res->cells.why[c]);
+            printf("%s", first ? "" : ", ");
+            json_string(w);
+            first = false;
+        }
+        printf("]}");
+    }
+    printf("}");
 }
 
 static void print_json(const struct interop_row *rows, size_t n,
@@ -862,6 +1553,9 @@ static void print_json(const struct interop_row *rows, size_t n,
             }
             printf("]");
         }
+        if (row->native_ran) {
+            json_native(row);
+        }
         printf(", \"failures\": %d}", interop_row_failures(row));
     }
     printf("\n], \"failures\": %d}\n", failed);
@@ -878,6 +1572,7 @@ int gk5_cli_interop(int argc, char **argv)
         OPT_CCACHE,
         OPT_ENCTYPES,
         OPT_JSON,
+        OPT_NO_NATIVE,
     };
     static const struct option longopts[] = {
         {"service", required_argument, NULL, OPT_SERVICE},
@@ -888,6 +1583,7 @@ int gk5_cli_interop(int argc, char **argv)
         {"ccache", required_argument, NULL, OPT_CCACHE},
         {"enctypes", required_argument, NULL, OPT_ENCTYPES},
         {"json", no_argument, NULL, OPT_JSON},
+        {"no-native", no_argument, NULL, OPT_NO_NATIVE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -895,7 +1591,9 @@ int gk5_cli_interop(int argc, char **argv)
     struct interop_row *rows = NULL;
     int32_t ets[INTEROP_MAX_ENCTYPES];
     size_t n_ets = 0;
-    bool loopback = false, json = false;
+    bool loopback = false, json = false, native = true;
+    struct interop_native nat;
+    char why[512];
     const char *client = "?", *service = "?", *realm = "?";
     int c, failed = 0, rc;
 
@@ -933,6 +1631,9 @@ int gk5_cli_interop(int argc, char **argv)
         case OPT_JSON:
             json = true;
             break;
+        case OPT_NO_NATIVE:
+            native = false;
+            break;
         default:
             return cli_option_error("interop", c, argv);
         }
@@ -963,9 +1664,18 @@ int gk5_cli_interop(int argc, char **argv)
         cli_error("interop: out of memory");
         return CLI_EXIT_FAIL;
     }
+    memset(&nat, 0, sizeof(nat));
+    if (native && interop_native_setup(&nat, &ends, why, sizeof(why)) != 0) {
+        cli_error("interop: the native column's folder: %s", why);
+        free(rows);
+        return CLI_EXIT_FAIL;
+    }
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t i = 0; i < n_ets; i++) {
         interop_row_run(&ends, ets[i], &rows[i]);
+        if (native) {
+            interop_row_run_native(&ends, &nat, ets[i], &rows[i]);
+        }
         failed += interop_row_failures(&rows[i]);
         if (strcmp(client, "?") == 0 && rows[i].client[0] != '\0') {
             client = rows[i].client;
@@ -990,6 +1700,7 @@ int gk5_cli_interop(int argc, char **argv)
                                      : "SOME CELLS FAILED.");
     }
     free(rows);
+    interop_native_done(&nat);
     if (fflush(stdout) != 0) {
         cli_error("interop: cannot write output");
         return CLI_EXIT_FAIL;

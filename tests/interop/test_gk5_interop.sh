@@ -6,7 +6,10 @@
 # with the client's and the service's keytabs and then --loopback; a second
 # realm whose KDC has no aes-sha2 keys (`gk5 realm start` with
 # GK5_KDC_ENCTYPES), where 19 and 20 must be rows that say so and not
-# failures; usage errors.
+# failures; usage errors.  The native column (gk5's own initiator and
+# acceptor against MIT's): a row of it under each enctype's, passing for
+# every enctype issued, skipped for a ccache gk5 cannot read, and failing
+# with gk5's words for a service keytab without the ticket's key.
 #   gk5 realm run --tap -- bash test_gk5_interop.sh PATH_TO_GK5
 set -u
 GK5=$1
@@ -145,6 +148,148 @@ rc=$?
 if [ $rc -eq 0 ]; then ok "--loopback: exit 0"; else not_ok "--loopback: exit $rc"; fi
 check_rows "$work/loop" "--loopback"
 
+# 6n. The native column, under each row of the table of 3: gk5_initiator
+# (its TGT through gk5_kinit) against MIT's acceptor, MIT's initiator
+# against gk5_accept; every cell ok for every supported enctype, rc4
+# refused by gk5 at both ends, naming RFC 8429.
+# check_native FILE DESC [ENCTYPES]: both native rows all ok for each.
+check_native() {
+    local out=$1 desc=$2 ets=${3:-$supported} et name role bad=""
+    for et in $ets; do
+        name=$("$GK5" enctypes | awk -v e="$et" '$1 == e { print $2 }')
+        for role in initiator acceptor; do
+            grep -qE "^  native $role +$name \($et\) +ok +ok +ok +ok +ok +ok +ok +ok$" "$out" ||
+                bad="$bad $et/$role"
+        done
+    done
+    if [ -z "$bad" ]; then
+        ok "$desc: native initiator and acceptor rows, 8 cells ok, for every enctype"
+    else
+        not_ok "$desc: no all-ok native row for$bad"
+    fi
+}
+check_native "$work/table" "keytabs"
+for role in initiator acceptor; do
+    if grep -qE "^  native $role +- +refused: .*rc4-hmac \(23\).*RFC 8429" "$work/table"; then
+        ok "keytabs: native $role refuses rc4-hmac, naming RFC 8429"
+    else
+        not_ok "keytabs: native $role does not refuse rc4-hmac"
+    fi
+done
+"$GK5" interop "${ends[@]}" --service-keytab "$dir/service.keytab" --no-native \
+    >"$work/nonative" 2>"$work/err"
+rc=$?
+if [ $rc -eq 0 ] && ! grep -q 'native' "$work/nonative"; then
+    ok "--no-native: exit 0, no native row"
+else
+    not_ok "--no-native: exit $rc or a native row"
+fi
+check_rows "$work/nonative" "--no-native"
+if python3 - "$work/json" "$supported" >"$work/err" 2>&1 <<'EOF'; then
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+want = [int(e) for e in sys.argv[2].split()]
+for r in rows[:-1]:
+    for role in ("initiator", "acceptor"):
+        n = r["native"][role]
+        assert n["outcome"] == "ran", n
+        assert n["issued"]["number"] == r["requested"]["number"], n
+        assert len(n["cells"]) == 8 and set(n["cells"].values()) == {"ok"}, n
+        assert n["why"] == [], n
+for role in ("initiator", "acceptor"):
+    n = rows[-1]["native"][role]
+    assert n["outcome"] == "refused" and "RFC 8429" in n["note"], n
+assert len(rows) == len(want) + 1
+EOF
+    ok "--json: the native column agrees with the table"
+else
+    not_ok "--json: the native column disagrees"
+fi
+
+# 6c. A FILE ccache instead of a client keytab: gk5 reads a copy of it.
+# A DIR: ccache, which gk5 does not read: the native initiator says so
+# and is skipped, not failed; the native acceptor still runs.
+if command -v kinit >/dev/null 2>&1 &&
+    kinit -k -t "$dir/client.keytab" -c "FILE:$work/cc.file" gk5-client@GK5.TEST \
+        >"$work/err" 2>&1; then
+    "$GK5" interop --ccache "FILE:$work/cc.file" --service gk5@localhost \
+        --service-keytab "$dir/service.keytab" --enctypes 18,17 \
+        >"$work/ccfile" 2>"$work/err"
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        check_native "$work/ccfile" "a FILE ccache" "18 17"
+    else
+        not_ok "a FILE ccache: exit $rc: $(grep -m3 'FAIL' "$work/ccfile")"
+    fi
+    mkdir -p "$work/ccdir"
+    if kinit -k -t "$dir/client.keytab" -c "DIR:$work/ccdir" gk5-client@GK5.TEST \
+        >"$work/err" 2>&1; then
+        "$GK5" interop --ccache "DIR:$work/ccdir" --service gk5@localhost \
+            --service-keytab "$dir/service.keytab" --enctypes 18 \
+            >"$work/ccdir.out" 2>"$work/err"
+        rc=$?
+        sed 's/^/# /' "$work/ccdir.out" | grep native
+        if [ $rc -eq 0 ] &&
+            grep -qE '^  native initiator +- +skipped: .*DIR:.* not a FILE cache' "$work/ccdir.out" &&
+            ! grep -q FAIL "$work/ccdir.out"; then
+            ok "a DIR: ccache: the native initiator skipped, saying why; exit 0"
+        else
+            not_ok "a DIR: ccache: exit $rc, or no skip: $(grep -m2 native "$work/ccdir.out")"
+        fi
+        if grep -qE '^  native acceptor +aes256-cts-hmac-sha1-96 \(18\) +ok +ok +ok +ok +ok +ok +ok +ok$' "$work/ccdir.out"; then
+            ok "a DIR: ccache: the native acceptor still runs, 8 cells ok"
+        else
+            not_ok "a DIR: ccache: no all-ok native acceptor row"
+        fi
+    else
+        tap_skip "a DIR: ccache: the native initiator skipped" "MIT kinit cannot write DIR:"
+    fi
+else
+    tap_skip "a FILE ccache: native rows" "no MIT kinit"
+fi
+
+# 6f. Made to fail: a service keytab without the key the KDC encrypts the
+# ticket in (only camellia128's).  MIT's acceptor cannot decrypt it either;
+# the native rows say FAIL with the words of whoever refused, gk5_accept's
+# its own; exit 1.
+if command -v ktutil >/dev/null 2>&1 &&
+    printf 'rkt %s\ndelent 8\ndelent 7\ndelent 5\ndelent 4\ndelent 3\ndelent 2\ndelent 1\nwkt %s\nq\n' \
+        "$dir/service.keytab" "$work/nokey.keytab" | ktutil >"$work/err" 2>&1 &&
+    [ -s "$work/nokey.keytab" ]; then
+    "$GK5" interop "${ends[@]}" --service-keytab "$work/nokey.keytab" \
+        --enctypes 18 >"$work/nokey" 2>"$work/err"
+    rc=$?
+    sed 's/^/# /' "$work/nokey"
+    if [ $rc -eq 1 ]; then ok "no key: exit 1"; else not_ok "no key: exit $rc, wanted 1"; fi
+    if grep -qE '^  native acceptor +- +FAIL: gk5_accept: ' "$work/nokey"; then
+        ok "no key: the native acceptor fails in gk5's words"
+    else
+        not_ok "no key: no native acceptor FAIL in gk5_accept's words"
+    fi
+    if grep -qE '^  native initiator +[a-z0-9-]+ \(18\) +FAIL: MIT gss_accept_sec_context' "$work/nokey"; then
+        ok "no key: the native initiator fails where MIT's acceptor refuses"
+    else
+        not_ok "no key: no native initiator FAIL at MIT's acceptor"
+    fi
+    "$GK5" interop "${ends[@]}" --service-keytab "$work/nokey.keytab" \
+        --enctypes 18 --json >"$work/nokey.json" 2>"$work/err"
+    if python3 - "$work/nokey.json" >"$work/err" 2>&1 <<'EOF'; then
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n = doc["rows"][0]["native"]
+assert n["acceptor"]["outcome"] == "failed", n
+assert n["acceptor"]["note"].startswith("gk5_accept: "), n
+assert n["initiator"]["outcome"] == "failed", n
+assert doc["failures"] >= 2 and doc["rows"][0]["failures"] >= 2, doc
+EOF
+        ok "no key: --json says both native ends failed"
+    else
+        not_ok "no key: --json disagrees"
+    fi
+else
+    tap_skip "no key: the native rows fail" "no MIT ktutil"
+fi
+
 # 6. A realm whose KDC has no aes-sha2 keys: 19 and 20 are rows saying so,
 # not failures; the rest run as before.
 realm2=$work/realm2
@@ -183,6 +328,15 @@ if [ -z "$bad" ]; then
 else
     not_ok "no aes-sha2: no all-ok row for$bad"
 fi
+for et in 20 19; do
+    n=$(grep -cE "^  native (initiator|acceptor) +(-|[a-z0-9-]+ \([0-9]+\)) +(KDC cannot issue|not issued: KDC issued)" \
+        <(awk -v e="($et)" 'index($0, e) && $0 !~ /^ / { on = 1; next } /^[^ ]/ { on = 0 } on' "$work/noaes"))
+    if [ "$n" -eq 2 ]; then
+        ok "no aes-sha2: both native rows for $et say the KDC did not issue it"
+    else
+        not_ok "no aes-sha2: $n native rows for $et say the KDC did not issue it, wanted 2"
+    fi
+done
 KRB5_CONFIG=$realm2/krb5.conf "$GK5" interop --json \
     --client-keytab "$realm2/client.keytab" --client gk5-client@GK5.TEST \
     --service gk5@localhost --service-keytab "$realm2/service.keytab" \
