@@ -232,7 +232,8 @@ typedef struct {
      *  /etc/krb5.conf. */
     const char *config;
     /** Session-key enctypes asked of the KDC and offered to the acceptor
-     *  (RFC 4537); NULL: krb5.conf's default_tgs_enctypes. */
+     *  (RFC 4537); NULL: krb5.conf's default_tgs_enctypes.  A ticket in
+     *  the cache serves only if its session key is of one of them. */
     const int32_t *enctypes;
     size_t n_enctypes; /**< how many (at most 16) */
     /** GK5_C_* flags; 0: mutual, replay and sequence detection.
@@ -296,10 +297,16 @@ GK5_EXPORT GK5_WUR uint32_t gk5_initiator_create(uint32_t *minor,
  *         gk5_initiator_finish().
  * @retval GK5_S_DEFECTIVE_TOKEN  GK5_ERR_TOKEN_FRAMING, GK5_ERR_DER, ...
  *         (an answer that is not an AP-REP or KRB-ERROR token).
- * @retval GK5_S_FAILURE  GK5_ERR_AP_REP_MISMATCH, GK5_ERR_ACCEPTOR_ERROR
- *         or the GK5_ERR_AP_* code of the acceptor's KRB-ERROR (its words
- *         in gk5_krb_last_error()), GK5_ERR_INVALID_ARGUMENT (init NULL or
- *         already complete), GK5_ERR_NOMEM.
+ * @retval other  The acceptor answered with a KRB-ERROR: its code as the
+ *         GK5_ERR_AP_* code and major status gk5_accept() gives for the
+ *         same refusal (KRB_AP_ERR_NOT_US: GK5_S_NO_CRED and
+ *         GK5_ERR_AP_WRONG_PRINC; KRB_AP_ERR_BAD_INTEGRITY and _MODIFIED:
+ *         GK5_S_BAD_SIG and GK5_ERR_AP_MODIFIED; KRB_AP_ERR_SKEW:
+ *         GK5_S_FAILURE and GK5_ERR_AP_SKEW; ...), or GK5_S_FAILURE and
+ *         GK5_ERR_ACCEPTOR_ERROR for other codes; the error's own name,
+ *         number and text in gk5_krb_last_error().
+ * @retval GK5_S_FAILURE  GK5_ERR_AP_REP_MISMATCH, GK5_ERR_INVALID_ARGUMENT
+ *         (init NULL or already complete), GK5_ERR_NOMEM.
  */
 GK5_EXPORT GK5_WUR uint32_t gk5_initiator_step(uint32_t *minor,
                                                gk5_initiator *init,

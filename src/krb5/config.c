@@ -257,7 +257,7 @@ static size_t default_enctypes(int32_t *out, size_t max)
     return n;
 }
 
-static bool list_has(const int32_t *list, size_t n, int32_t e)
+bool gk5i_enctype_listed(const int32_t *list, size_t n, int32_t e)
 {
     for (size_t i = 0; i < n; i++) {
         if (list[i] == e) {
@@ -286,7 +286,7 @@ static void list_apply(int32_t *out, size_t max, size_t *n, int32_t e,
         *n = o;
         return;
     }
-    if (list_has(out, *n, e)) {
+    if (gk5i_enctype_listed(out, *n, e)) {
         return;
     }
     why = gk5i_enctype_usable(e, &row);

@@ -165,15 +165,8 @@ static void offered_etypes(const gk5_initiator_opts *opts,
  * subkey's (which the acceptor uses when it found none in the list). */
 static bool offered(const struct gk5_initiator *init, int32_t num)
 {
-    if (num == init->ses_et->num) {
-        return true;
-    }
-    for (size_t i = 0; i < init->n_etypes; i++) {
-        if (init->etypes[i] == num) {
-            return true;
-        }
-    }
-    return false;
+    return num == init->ses_et->num ||
+           gk5i_enctype_listed(init->etypes, init->n_etypes, num);
 }
 
 /* A copy of the credential's ticket and client name into one buffer. */

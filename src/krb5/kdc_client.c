@@ -1421,8 +1421,13 @@ uint32_t gk5i_get_service_cred(const struct gk5i_krb5_config *cfg,
     if (err != GK5_OK) {
         return err;
     }
+    /* A cached ticket serves only when its session key is of an enctype
+     * asked for (cfg->tgs_enctypes: krb5.conf's, or the caller's), as
+     * MIT's cache lookup for the supported enctypes does; else the KDC is
+     * asked again. */
     c = gk5i_ccache_find(cc, realm, server, now);
-    if (c != NULL && gk5i_enctype_usable(c->keytype, &et) == GK5_OK) {
+    if (c != NULL && gk5i_enctype_usable(c->keytype, &et) == GK5_OK &&
+        gk5i_enctype_listed(cfg->tgs_enctypes, cfg->n_tgs, et->num)) {
         if (GK5_TRACE_ON()) {
             trace_principal("ccache: a valid ticket for", realm, server);
         }

@@ -344,6 +344,9 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_config_enctypes(const char *s,
                                                  size_t n_dflt, int32_t *out,
                                                  size_t max, size_t *n);
 
+/* Whether e is one of list[0..n). */
+GK5_HIDDEN bool gk5i_enctype_listed(const int32_t *list, size_t n, int32_t e);
+
 /* ---- ccache.c ----
  * MIT's FILE credential cache (krb5/krb5 doc/formats/ccache_file_format):
  * version 4 (0x0504, big-endian, header tags: the KDC time offset) is

@@ -30,7 +30,7 @@ extra=("$@")
 # framing), imports, export, keytab files, the RFC 4120 messages.
 parsers=(src/mech/rfc4121_tokens.c src/mech/rfc1964_tokens.c src/mech/gss_framing.c
     src/mech/import_gssd.c src/mech/export.c src/krb5/keytab.c
-    src/der/rfc4120_decode.c)
+    src/der/rfc4120_decode.c src/krb5/ccache.c src/krb5/profile.c)
 
 pick() {
     local t
