@@ -327,6 +327,16 @@ static void md5(const void *p, size_t n, uint8_t out[16])
     assert_int_equal(EVP_Digest(p, n, out, &len, EVP_md5(), NULL), 1);
 }
 
+/* b's bytes at buf[*n] (none for an empty buffer, whose value may be
+ * NULL). */
+static void put_bytes(uint8_t *buf, size_t *n, gk5_buffer b)
+{
+    if (b.length != 0) {
+        memcpy(buf + *n, b.value, b.length);
+        *n += b.length;
+    }
+}
+
 /* RFC 4121 4.1.1.2, computed here apart from the initiator. */
 static void bindings_md5(const gk5_channel_bindings *cb, uint8_t out[16])
 {
@@ -335,15 +345,12 @@ static void bindings_md5(const gk5_channel_bindings *cb, uint8_t out[16])
 
     store_le32(buf + n, cb->initiator_addrtype), n += 4;
     store_le32(buf + n, (uint32_t)cb->initiator_address.length), n += 4;
-    memcpy(buf + n, cb->initiator_address.value, cb->initiator_address.length);
-    n += cb->initiator_address.length;
+    put_bytes(buf, &n, cb->initiator_address);
     store_le32(buf + n, cb->acceptor_addrtype), n += 4;
     store_le32(buf + n, (uint32_t)cb->acceptor_address.length), n += 4;
-    memcpy(buf + n, cb->acceptor_address.value, cb->acceptor_address.length);
-    n += cb->acceptor_address.length;
+    put_bytes(buf, &n, cb->acceptor_address);
     store_le32(buf + n, (uint32_t)cb->application_data.length), n += 4;
-    memcpy(buf + n, cb->application_data.value, cb->application_data.length);
-    n += cb->application_data.length;
+    put_bytes(buf, &n, cb->application_data);
     md5(buf, n, out);
 }
 
