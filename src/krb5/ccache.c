@@ -1012,6 +1012,7 @@ uint32_t gk5i_ccache_resolve(const char *name, char **path)
                                 (name[0] >= 'a' && name[0] <= 'z')))) {
         size_t tlen = (size_t)(colon - name);
 
+        /* The cache type, a public name. */
         if (tlen != 4 || memcmp(name, "FILE", 4) != 0) {
             if (GK5_TRACE_ON()) {
                 trace_type(name, tlen);

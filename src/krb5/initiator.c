@@ -883,6 +883,7 @@ static uint32_t pending_load(const uint8_t *in, size_t len, gk5_initiator **out)
         return GK5_ERR_INVALID_ARGUMENT;
     }
     *out = NULL;
+    /* The magic is public: a plain compare. */
     if (in == NULL || len < 40 + GK5_SHA256_BYTES ||
         memcmp(in, STATE_MAGIC, 4) != 0) {
         return GK5_ERR_IMPORT_VERSION;

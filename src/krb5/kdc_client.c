@@ -958,7 +958,7 @@ uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
         return GK5_ERR_INVALID_ARGUMENT;
     }
     memset(tgt, 0, sizeof(*tgt));
-    memset(&pa_key, 0, sizeof(pa_key));
+    zap(&pa_key, sizeof(pa_key));
     gk5i_krb_error_clear();
     if (r == NULL || r->cfg == NULL || r->client == NULL || r->realm.len == 0 ||
         r->client->ncomp == 0 || r->client->ncomp > GK5I_KRB_MAX_COMPONENTS ||

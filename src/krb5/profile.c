@@ -161,6 +161,7 @@ static bool is_directive(const char *line, size_t len, const char *word)
 {
     size_t wl = strlen(word);
 
+    /* Public configuration text. */
     return len > wl && memcmp(line, word, wl) == 0 && is_blank(line[wl]);
 }
 
