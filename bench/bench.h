@@ -13,7 +13,8 @@
  *   alloc_count.c  the heap allocation counter (malloc interposed)
  *   contexts.c     --contexts: many live contexts, gk5 beside MIT
  *   accept.c       --accept: accepting AP-REQs, gk5_accept beside MIT
- *   init.c         --init: initiating from a cached ticket, gk5 beside MIT
+ *   init.c         --init: initiating from a cached ticket, gk5 beside MIT;
+ *                  kinit and kvno as whole commands, gk5's beside MIT's
  */
 #ifndef GK5_BENCH_H
 #define GK5_BENCH_H
@@ -255,8 +256,10 @@ int bench_accept(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
 /* ---- init.c ---- */
 
 /* n contexts of each of cfg's enctypes initiated (both legs, mutual) by
- * gk5 and by MIT from a ticket in a FILE ccache, printed as a table; the
- * number of enctypes that failed. */
+ * gk5 and by MIT from a ticket in a FILE ccache, printed as a table; then
+ * gk5 kinit / gk5 kvno beside MIT's kinit / kvno as whole commands (30
+ * runs each, 10 with cfg->quick), a second table.  The number of enctypes
+ * and commands that failed. */
 int bench_init(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
 
 #endif /* GK5_BENCH_H */

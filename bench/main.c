@@ -9,7 +9,7 @@
  * then for each enctype a session measured (run.c), then the report
  * (report.c), or with --contexts the many-contexts table (contexts.c), or
  * with --accept the acceptor table (accept.c), or with --init the
- * initiator table (init.c).
+ * initiator table and the whole-commands table (init.c).
  * bench.h lists the parts.
  */
 #include <errno.h>
@@ -95,7 +95,12 @@ static void bench_usage(FILE *f)
             "                    default one: us per context (the initiator's "
             "calls only),\n"
             "                    heap bytes per context, allocations, as "
-            "ratios\n"
+            "ratios; then\n"
+            "                    gk5 kinit and gk5 kvno beside MIT's kinit "
+            "and kvno as\n"
+            "                    whole commands, 30 runs each (10 with "
+            "--quick): ms per\n"
+            "                    run from spawn to exit, as ratios\n"
             "\n"
             "The full run takes several minutes.  Needs the MIT KDC programs: "
             "apt-get\ninstall krb5-kdc krb5-admin-server\n");
@@ -442,7 +447,7 @@ int main(int argc, char **argv)
         failed = bench_init(&cfg, &realm, inits);
         gk5_mit_realm_stop(&realm);
         printf("\n%.0f s in all (the KDC is stopped).%s\n", now_s() - t0,
-               failed != 0 ? "  SOME ENCTYPES FAILED." : "");
+               failed != 0 ? "  SOME ENCTYPES OR COMMANDS FAILED." : "");
         return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     }
     for (size_t i = 0; i < cfg.n_enctypes; i++) {
