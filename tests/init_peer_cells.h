@@ -226,23 +226,17 @@ static bool ip_cell_tamper_g2p(struct ip_peers *pp)
     int cs = -1;
     bool ok = false;
 
-    major = gk5_wrap(&minor, pp->g, 1, GK5_QOP_DEFAULT, &in, &cs, &tok);
+    /* The MIC first, checked first: its sequence number is the one the
+     * peer expects, so the peer must judge its checksum (Heimdal's DES3
+     * code answers a number out of order with GAP_TOKEN before looking at
+     * the checksum). */
+    major = gk5_get_mic(&minor, pp->g, GK5_QOP_DEFAULT, &in, &mic);
     if (major == GK5_S_COMPLETE) {
-        major = gk5_get_mic(&minor, pp->g, GK5_QOP_DEFAULT, &in, &mic);
+        major = gk5_wrap(&minor, pp->g, 1, GK5_QOP_DEFAULT, &in, &cs, &tok);
     }
     if (major != GK5_S_COMPLETE || tok.length == 0) {
         snprintf(why, sizeof(why), "gk5_wrap / gk5_get_mic: %s",
                  ip_gk5_words(major, minor));
-        goto done;
-    }
-    ((uint8_t *)tok.value)[tok.length - 1] ^= 0x01;
-    t.length = tok.length;
-    t.value = tok.value;
-    wmaj = gss_unwrap(&pmin, pp->p, &t, &out, NULL, NULL);
-    (void)gss_release_buffer(&rel, &out);
-    if (!GSS_ERROR(wmaj)) {
-        snprintf(why, sizeof(why), "%s gss_unwrap took a tampered Wrap token",
-                 pp->who);
         goto done;
     }
     memcpy(other, m, sizeof(m));
@@ -255,11 +249,32 @@ static bool ip_cell_tamper_g2p(struct ip_peers *pp)
     }
     if (!GSS_ERROR(mmaj)) {
         snprintf(why, sizeof(why),
-                 "%s gss_verify_mic took a MIC over another message", pp->who);
+                 "%s gss_verify_mic took a MIC over another message (major "
+                 "0x%08x)",
+                 pp->who, (unsigned)mmaj);
+        goto done;
+    }
+    ((uint8_t *)tok.value)[tok.length - 1] ^= 0x01;
+    t.length = tok.length;
+    t.value = tok.value;
+    wmaj = gss_unwrap(&pmin, pp->p, &t, &out, NULL, NULL);
+    (void)gss_release_buffer(&rel, &out);
+    if (!GSS_ERROR(wmaj)) {
+        snprintf(why, sizeof(why), "%s gss_unwrap took a tampered Wrap token",
+                 pp->who);
         goto done;
     }
     ip_allow_gap = true;
     ok = ip_g2p_wrap(pp, 1, m, sizeof(m), why, sizeof(why));
+    if (!ok && strstr(why, " 0 bytes back") != NULL) {
+        /* Heimdal's RFC 1964 (DES3) code answers a token whose number
+         * follows a gap with GAP_TOKEN and no message at all; the next one,
+         * in order again, must come through. */
+        printf("# %s %s: the first good token after the refused ones: %s; "
+               "a second one\n",
+               pp->label, pp->who, why);
+        ok = ip_g2p_wrap(pp, 1, m, sizeof(m), why, sizeof(why));
+    }
     ip_allow_gap = false;
     if (!ok) {
         size_t u = strlen(why);

@@ -639,7 +639,10 @@ static uint32_t read_ap_rep(gk5_initiator *init, const uint8_t *p, size_t len)
         err = GK5_ERR_AP_REP_MISMATCH;
         goto cleanup;
     }
-    if (part.has_subkey) {
+    /* An RFC 1964 context (DES3) is keyed by our subkey whatever the
+     * AP-REP holds: MIT's acceptor sends a subkey there too, and MIT's
+     * initiator ignores it for such contexts. */
+    if (part.has_subkey && !init->ses_et->rfc1964) {
         err = gk5i_enctype_usable(part.subkey.keytype, &ctx_et);
         if (err != GK5_OK) {
             goto cleanup;
@@ -648,8 +651,8 @@ static uint32_t read_ap_rep(gk5_initiator *init, const uint8_t *p, size_t len)
             err = GK5_ERR_DER;
             goto cleanup;
         }
-        /* RFC 4537: the acceptor chooses among what we offered; an RFC
-         * 1964 context has no acceptor subkey. */
+        /* RFC 4537: the acceptor chooses among what we offered, never an
+         * RFC 1964 enctype. */
         if (!offered(init, ctx_et->num) || ctx_et->rfc1964) {
             err = GK5_ERR_AP_NO_ENCTYPE;
             goto cleanup;

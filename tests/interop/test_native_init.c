@@ -480,6 +480,11 @@ static void cell_enctypes(const char *label, struct iest *e, int32_t want_et,
                     : 0;
     } else {
         m_key = (int32_t)l->rfc1964_kd.ctx_key.type;
+        /* MIT labels an RFC 1964 DES3 key 6 (des3-cbc-raw), the same key
+         * as 16's */
+        if (m_key == 6) {
+            m_key = 16;
+        }
     }
     printf("# %s gk5: initiator %d cfx %d acceptor_subkey %d enctype %d "
            "(finish said %d); MIT: initiate %u protocol %u ctx_key %d "

@@ -417,9 +417,15 @@ static void test_enctype_traces(void **state)
 
     (void)state;
     trace_start();
+    /* des3 stays in builds with it (-Ddes3=true), the rest goes */
     assert_string_equal(
         parse_list("arcfour-hmac des-cbc-md5 des3 bogus-enctype 99 aes256-cts"),
-        "18");
+#ifdef GK5_WITH_DES3
+        "16 18"
+#else
+        "18"
+#endif
+    );
     t = trace_stop();
     assert_has(t, "enctype rc4-hmac (23, from \"arcfour-hmac\") dropped: "
                   "RFC 8429");
