@@ -583,24 +583,13 @@ cleanup:
 
 /* ---- the reply ---- */
 
-/* What a reply must match: the request's nonce, client and service. */
-struct expect {
-    uint32_t nonce;
-    struct gk5i_view crealm;
-    const struct gk5i_krb_principal *cname;
-    struct gk5i_view srealm;
-    const struct gk5i_krb_principal *sname;
-    gk5i_krb_time now, till;
-    uint32_t skew;
-    bool tgs; /* a TGS-REP: another realm's krbtgt is a referral */
-};
-
 /* RFC 4120 3.1.5 and 3.3.4: the checks of the decrypted reply, then the
  * credential (every field from the encrypted part, the ticket as it
  * came). */
 static uint32_t check_reply(const struct gk5i_krb_kdc_rep *rep,
                             const struct gk5i_krb_enc_kdc_rep_part *part,
-                            const struct expect *x, struct gk5i_owned_cred *out)
+                            const struct gk5i_kdc_expect *x,
+                            struct gk5i_owned_cred *out)
 {
     const struct gk5_enctype *key_et = NULL, *tkt_et = NULL;
     struct gk5i_cc_cred c;
@@ -890,15 +879,14 @@ cleanup:
 /* The AS-REP: key from the reply's ETYPE-INFO2 (or the one used for
  * pre-authentication when the enctype is the same), decrypt (usage 3),
  * check. */
-static uint32_t open_as_rep(const struct gk5i_as_req *r,
-                            const struct gk5i_krb_kdc_rep *rep,
-                            const struct client_key *pa_key,
-                            const struct expect *x, struct gk5i_owned_cred *tgt)
+static uint32_t open_as_rep(const struct gk5i_krb_kdc_rep *rep,
+                            const struct gk5i_kdc_expect *x,
+                            struct gk5i_owned_cred *tgt)
 {
     struct gk5i_krb_enc_kdc_rep_part part;
     struct gk5i_krb_etype_info2 info;
     struct client_key ck;
-    const struct gk5_enctype *et = NULL;
+    const struct gk5_enctype *et = NULL, *pa_et = NULL;
     uint8_t *plain = NULL;
     size_t cap = 0, plen = 0;
     bool found = false;
@@ -911,12 +899,14 @@ static uint32_t open_as_rep(const struct gk5i_as_req *r,
         return err;
     }
     want = et->num;
-    if (pa_key != NULL && pa_key->et == et) {
-        ck = *pa_key;
+    if (x->pa_key != NULL &&
+        gk5i_enctype_usable(x->pa_etype, &pa_et) == GK5_OK && pa_et == et) {
+        ck.et = et;
+        memcpy(ck.key, x->pa_key, et->key_bytes);
     } else {
         err = pick_etype_info2(rep->padata, &want, 1, &info, &found);
         if (err == GK5_OK) {
-            err = client_key_make(r, want, found ? &info : NULL, &ck);
+            err = client_key_make(x->as, want, found ? &info : NULL, &ck);
         }
         if (err != GK5_OK) {
             goto cleanup;
@@ -939,15 +929,99 @@ cleanup:
     return err;
 }
 
+/* The TGS-REP's encrypted part: with the subkey (usage 9), else with the
+ * session key (usage 8), as RFC 4120 5.4.2 allows either. */
+static uint32_t open_tgs_rep(const struct gk5i_krb_kdc_rep *rep,
+                             const struct gk5i_kdc_expect *x,
+                             struct gk5i_owned_cred *out)
+{
+    struct gk5i_krb_enc_kdc_rep_part part;
+    const struct gk5_enctype *et = NULL, *ses_et = NULL;
+    uint8_t *plain = NULL;
+    size_t cap = 0, plen = 0;
+    uint32_t err;
+
+    err = gk5i_enctype_usable(x->ses_etype, &ses_et);
+    if (err != GK5_OK) {
+        return err;
+    }
+    err = gk5i_enctype_usable(rep->enc_part.etype, &et);
+    if (err != GK5_OK) {
+        return err;
+    }
+    if (et != ses_et) {
+        return GK5_ERR_KDC_MODIFIED;
+    }
+    err = decrypt_part(et, x->subkey, KU_TGS_REP_ENCPART_SUBKEY, &rep->enc_part,
+                       &plain, &cap, &plen);
+    if (err == GK5_ERR_KDC_MODIFIED) {
+        err = decrypt_part(et, x->ses_key, KU_TGS_REP_ENCPART_SESSKEY,
+                           &rep->enc_part, &plain, &cap, &plen);
+    }
+    if (err != GK5_OK) {
+        return err;
+    }
+    if (gk5i_decode_enc_kdc_rep_part(plain, plen, &part) != GK5_OK) {
+        err = GK5_ERR_KDC_REPLY;
+    } else {
+        err = check_reply(rep, &part, x, out);
+    }
+    zap(&part, sizeof(part));
+    gk5i_clear_free(plain, cap);
+    return err;
+}
+
+uint32_t gk5i_kdc_reply(const struct gk5i_kdc_expect *x, const uint8_t *reply,
+                        size_t len, struct gk5i_krb_error *kerr, bool *preauth,
+                        struct gk5i_owned_cred *out)
+{
+    struct gk5i_krb_kdc_rep rep;
+    bool is_error = false;
+    uint32_t err;
+
+    if (out == NULL) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof(*out));
+    if (preauth != NULL) {
+        *preauth = false;
+    }
+    if (x == NULL || kerr == NULL || preauth == NULL ||
+        (reply == NULL && len != 0) || x->cname == NULL || x->sname == NULL ||
+        (x->tgs ? x->ses_key == NULL || x->subkey == NULL
+                : x->as == NULL || x->as->client == NULL ||
+                      (x->as->password == NULL) == (x->as->keytab == NULL))) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    note_skew = x->skew;
+    err = read_reply(reply, len,
+                     x->tgs ? GK5I_KRB_TAG_TGS_REP : GK5I_KRB_TAG_AS_REP, &rep,
+                     kerr, &is_error);
+    if (err != GK5_OK) {
+        return err;
+    }
+    if (is_error) {
+        if (x->preauth_ok && kerr->error_code == KDC_ERR_PREAUTH_REQUIRED) {
+            *preauth = true;
+            return GK5_OK;
+        }
+        return gk5i_krb_error_note(kerr, true, x->now);
+    }
+    err = x->tgs ? open_tgs_rep(&rep, x, out) : open_as_rep(&rep, x, out);
+    if (err != GK5_OK) {
+        gk5i_owned_cred_clear(out);
+    }
+    return err;
+}
+
 uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
                           struct gk5i_owned_cred *tgt)
 {
     struct gk5i_krb_kdc_req req;
     struct gk5i_krb_principal krbtgt;
-    struct gk5i_krb_kdc_rep rep;
     struct gk5i_krb_error kerr;
     struct client_key pa_key;
-    struct expect x;
+    struct gk5i_kdc_expect x;
     struct timespec ts;
     uint8_t *req_der = NULL, *reply = NULL, *pa = NULL;
     size_t req_len = 0, reply_len = 0, pa_len = 0;
@@ -1007,7 +1081,9 @@ uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
     for (int round = 0; round < AS_ROUNDS; round++) {
         uint32_t lifetime = r->lifetime ? r->lifetime : r->cfg->ticket_lifetime;
         uint32_t renew = r->renew ? r->renew : r->cfg->renew_lifetime;
-        bool is_error = false;
+        struct gk5i_krb_etype_info2 info;
+        struct gk5i_view e_data;
+        bool need_pa = false, found = false;
 
         clock_gettime(CLOCK_REALTIME, &ts);
         req.body.till = (gk5i_krb_time)ts.tv_sec + lifetime;
@@ -1032,50 +1108,6 @@ uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
         if (err != GK5_OK) {
             goto cleanup;
         }
-        err = read_reply(reply, reply_len, GK5I_KRB_TAG_AS_REP, &rep, &kerr,
-                         &is_error);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-        if (is_error) {
-            struct gk5i_krb_etype_info2 info;
-            bool found = false;
-            struct gk5i_view e_data =
-                kerr.has_e_data ? kerr.e_data : (struct gk5i_view){0};
-            if (kerr.error_code != KDC_ERR_PREAUTH_REQUIRED || round > 0) {
-                err = gk5i_krb_error_note(&kerr, true, (int64_t)time(NULL));
-                goto cleanup;
-            }
-            if (GK5_TRACE_ON()) {
-                gk5i_trace("as: the KDC asks for pre-authentication");
-            }
-            err = pick_etype_info2(e_data, req.body.etypes, req.body.n_etypes,
-                                   &info, &found);
-            if (err != GK5_OK) {
-                goto cleanup;
-            }
-            err = client_key_make(r, found ? info.etype : req.body.etypes[0],
-                                  found ? &info : NULL, &pa_key);
-            if (err != GK5_OK) {
-                goto cleanup;
-            }
-            have_pa_key = true;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            free(pa);
-            err = make_pa_enc_ts(&pa_key, (gk5i_krb_time)ts.tv_sec,
-                                 (uint32_t)(ts.tv_nsec / 1000), &pa, &pa_len);
-            if (err != GK5_OK) {
-                goto cleanup;
-            }
-            req.n_padata = 1;
-            req.padata[0].type = GK5I_PA_ENC_TIMESTAMP;
-            req.padata[0].value.p = pa;
-            req.padata[0].value.len = pa_len;
-            if (GK5_TRACE_ON()) {
-                gk5i_trace("as: PA-ENC-TIMESTAMP with %s", pa_key.et->name);
-            }
-            continue;
-        }
         memset(&x, 0, sizeof(x));
         x.nonce = req.body.nonce;
         x.crealm = r->realm;
@@ -1085,8 +1117,47 @@ uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
         x.now = (gk5i_krb_time)time(NULL);
         x.till = req.body.till;
         x.skew = r->cfg->clockskew;
-        err = open_as_rep(r, &rep, have_pa_key ? &pa_key : NULL, &x, tgt);
-        goto cleanup;
+        x.as = r;
+        if (have_pa_key) {
+            x.pa_etype = pa_key.et->num;
+            x.pa_key = pa_key.key;
+        }
+        /* Only the first round's KDC_ERR_PREAUTH_REQUIRED is answered; a
+         * second is noted as any other KRB-ERROR. */
+        x.preauth_ok = round == 0;
+        err = gk5i_kdc_reply(&x, reply, reply_len, &kerr, &need_pa, tgt);
+        if (err != GK5_OK || !need_pa) {
+            goto cleanup;
+        }
+        e_data = kerr.has_e_data ? kerr.e_data : (struct gk5i_view){0};
+        if (GK5_TRACE_ON()) {
+            gk5i_trace("as: the KDC asks for pre-authentication");
+        }
+        err = pick_etype_info2(e_data, req.body.etypes, req.body.n_etypes,
+                               &info, &found);
+        if (err != GK5_OK) {
+            goto cleanup;
+        }
+        err = client_key_make(r, found ? info.etype : req.body.etypes[0],
+                              found ? &info : NULL, &pa_key);
+        if (err != GK5_OK) {
+            goto cleanup;
+        }
+        have_pa_key = true;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        free(pa);
+        err = make_pa_enc_ts(&pa_key, (gk5i_krb_time)ts.tv_sec,
+                             (uint32_t)(ts.tv_nsec / 1000), &pa, &pa_len);
+        if (err != GK5_OK) {
+            goto cleanup;
+        }
+        req.n_padata = 1;
+        req.padata[0].type = GK5I_PA_ENC_TIMESTAMP;
+        req.padata[0].value.p = pa;
+        req.padata[0].value.len = pa_len;
+        if (GK5_TRACE_ON()) {
+            gk5i_trace("as: PA-ENC-TIMESTAMP with %s", pa_key.et->name);
+        }
     }
     /* A second KDC_ERR_PREAUTH_REQUIRED is noted above. */
     err = GK5_ERR_KDC_REPLY;
@@ -1206,46 +1277,6 @@ cleanup:
     return err;
 }
 
-/* The TGS-REP's encrypted part: with the subkey (usage 9), else with the
- * session key (usage 8), as RFC 4120 5.4.2 allows either. */
-static uint32_t open_tgs_rep(const struct gk5i_krb_kdc_rep *rep,
-                             const struct gk5_enctype *ses_et,
-                             const uint8_t *ses_key, const uint8_t *subkey,
-                             const struct expect *x,
-                             struct gk5i_owned_cred *out)
-{
-    struct gk5i_krb_enc_kdc_rep_part part;
-    const struct gk5_enctype *et = NULL;
-    uint8_t *plain = NULL;
-    size_t cap = 0, plen = 0;
-    uint32_t err;
-
-    err = gk5i_enctype_usable(rep->enc_part.etype, &et);
-    if (err != GK5_OK) {
-        return err;
-    }
-    if (et != ses_et) {
-        return GK5_ERR_KDC_MODIFIED;
-    }
-    err = decrypt_part(et, subkey, KU_TGS_REP_ENCPART_SUBKEY, &rep->enc_part,
-                       &plain, &cap, &plen);
-    if (err == GK5_ERR_KDC_MODIFIED) {
-        err = decrypt_part(et, ses_key, KU_TGS_REP_ENCPART_SESSKEY,
-                           &rep->enc_part, &plain, &cap, &plen);
-    }
-    if (err != GK5_OK) {
-        return err;
-    }
-    if (gk5i_decode_enc_kdc_rep_part(plain, plen, &part) != GK5_OK) {
-        err = GK5_ERR_KDC_REPLY;
-    } else {
-        err = check_reply(rep, &part, x, out);
-    }
-    zap(&part, sizeof(part));
-    gk5i_clear_free(plain, cap);
-    return err;
-}
-
 uint32_t gk5i_tgs_exchange(const struct gk5i_krb5_config *cfg,
                            const struct gk5i_cc_cred *tgt,
                            struct gk5i_view realm,
@@ -1254,14 +1285,13 @@ uint32_t gk5i_tgs_exchange(const struct gk5i_krb5_config *cfg,
                            struct gk5i_owned_cred *out)
 {
     struct gk5i_krb_kdc_req req;
-    struct gk5i_krb_kdc_rep rep;
     struct gk5i_krb_error kerr;
-    struct expect x;
+    struct gk5i_kdc_expect x;
     const struct gk5_enctype *ses_et = NULL;
     uint8_t subkey[GK5_MAX_KEY_BYTES], rnd[GK5_MAX_KEY_BYTES];
     uint8_t *body = NULL, *pa = NULL, *req_der = NULL, *reply = NULL;
     size_t body_len = 0, pa_len = 0, req_len = 0, reply_len = 0;
-    bool is_error = false;
+    bool need_pa = false;
     uint32_t err;
 
     if (out == NULL) {
@@ -1345,15 +1375,7 @@ uint32_t gk5i_tgs_exchange(const struct gk5i_krb5_config *cfg,
     }
     err = send_req(cfg, realm, req_der, req_len, GK5I_KRB_TAG_TGS_REP, &reply,
                    &reply_len);
-    if (err == GK5_OK) {
-        err = read_reply(reply, reply_len, GK5I_KRB_TAG_TGS_REP, &rep, &kerr,
-                         &is_error);
-    }
     if (err != GK5_OK) {
-        goto cleanup;
-    }
-    if (is_error) {
-        err = gk5i_krb_error_note(&kerr, true, (int64_t)time(NULL));
         goto cleanup;
     }
     memset(&x, 0, sizeof(x));
@@ -1366,7 +1388,10 @@ uint32_t gk5i_tgs_exchange(const struct gk5i_krb5_config *cfg,
     x.till = req.body.till;
     x.skew = cfg->clockskew;
     x.tgs = true;
-    err = open_tgs_rep(&rep, ses_et, tgt->key, subkey, &x, out);
+    x.ses_etype = ses_et->num;
+    x.ses_key = tgt->key;
+    x.subkey = subkey;
+    err = gk5i_kdc_reply(&x, reply, reply_len, &kerr, &need_pa, out);
 cleanup:
     if (GK5_TRACE_ON()) {
         gk5i_trace("tgs: %s", gk5_strerror(err));

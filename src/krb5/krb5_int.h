@@ -530,6 +530,43 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_tgs_exchange(
     const struct gk5i_krb5_config *cfg, const struct gk5i_cc_cred *tgt,
     struct gk5i_view realm, const struct gk5i_krb_principal *server,
     const int32_t *etypes, size_t n_etypes, struct gk5i_owned_cred *out);
+/* What a KDC reply must match and the keys that open it: the request's
+ * nonce, client and service, the time, and the keys -- for an AS-REP the
+ * client's (the key made for pre-authentication when the reply's enctype
+ * is its own, else from the request's keytab or password with the reply's
+ * ETYPE-INFO2), for a TGS-REP the TGT's session key and the request's
+ * subkey. */
+struct gk5i_kdc_expect {
+    bool tgs; /* a TGS-REP (another realm's krbtgt is a referral), else AS */
+    uint32_t nonce;
+    struct gk5i_view crealm;
+    const struct gk5i_krb_principal *cname;
+    struct gk5i_view srealm;
+    const struct gk5i_krb_principal *sname;
+    gk5i_krb_time now, till; /* till 0: no bound on the endtime */
+    uint32_t skew;
+    /* AS-REP */
+    const struct gk5i_as_req *as;
+    int32_t pa_etype;      /* the pre-authentication key's enctype */
+    const uint8_t *pa_key; /* NULL: none */
+    bool preauth_ok;       /* KDC_ERR_PREAUTH_REQUIRED comes back */
+    /* TGS-REP */
+    int32_t ses_etype;
+    const uint8_t *ses_key, *subkey; /* both of ses_etype */
+};
+/* The KDC's reply to a request, checked (a test seam, and what both
+ * exchanges call with what they sent).  A KRB-ERROR is noted for
+ * gk5_krb_last_error() and mapped as gk5i_as_exchange says -- except
+ * KDC_ERR_PREAUTH_REQUIRED with x->preauth_ok: GK5_OK, *preauth true,
+ * *kerr the error (views into reply), *out empty.  A KDC-REP of the
+ * expected type is opened and checked as the exchanges describe, the
+ * credential (every field from the encrypted part) into *out.  Anything
+ * else: GK5_ERR_KDC_REPLY.  On every error *out is empty. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_kdc_reply(const struct gk5i_kdc_expect *x,
+                                           const uint8_t *reply, size_t len,
+                                           struct gk5i_krb_error *kerr,
+                                           bool *preauth,
+                                           struct gk5i_owned_cred *out);
 /* The cache's TGT: krbtgt/REALM@REALM of its principal's realm, valid at
  * now.  GK5_OK (*tgt set), GK5_ERR_TICKET_EXPIRED (one, expired),
  * GK5_ERR_NO_TGT (none). */
