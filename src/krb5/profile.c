@@ -104,6 +104,21 @@ static void node_free(struct node *n)
     }
 }
 
+/* p[0..n) as a NUL-terminated string: the text is not terminated where a
+ * name or value ends, so strndup's reading up to a NUL does not apply. */
+static char *dup_text(const char *p, size_t n)
+{
+    char *s = malloc(n + 1);
+
+    if (s != NULL) {
+        if (n > 0) {
+            memcpy(s, p, n);
+        }
+        s[n] = '\0';
+    }
+    return s;
+}
+
 /* A new last child of parent; value NULL makes a (sub)section. */
 static struct node *node_add(struct node *parent, const char *name,
                              size_t name_len, const char *value,
@@ -114,9 +129,9 @@ static struct node *node_add(struct node *parent, const char *name,
     if (n == NULL) {
         return NULL;
     }
-    n->name = strndup(name, name_len);
+    n->name = dup_text(name, name_len);
     if (value != NULL) {
-        n->value = strndup(value, value_len);
+        n->value = dup_text(value, value_len);
     }
     if (n->name == NULL || (value != NULL && n->value == NULL)) {
         free(n->name);

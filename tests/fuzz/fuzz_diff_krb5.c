@@ -58,7 +58,9 @@
  *                  AP-REP, KRB-ERROR, AS-REP, TGS-REP): MIT's decoders
  *                  check pvno, tkt-vno and authenticator-vno, but not
  *                  msg-type;
- *   skipped        MIT's re-encoding has fewer values than the input
+ *   skipped        MIT's re-encoding has fewer values than the input (not
+ *                  counting the empty cname MIT writes for a KRB-ERROR
+ *                  crealm that came without one)
  *                  (and none of the forms above is there): MIT skipped
  *                  fields it does not know (an unknown or repeated context
  *                  tag: RFC 4120's types have no extension marker, and
@@ -815,6 +817,63 @@ static bool gk5_high_kvno(enum fk_type t, const union fk_msg *g)
     }
 }
 
+/* An empty PrincipalName as MIT writes it: [8], SEQUENCE, [0], INTEGER,
+ * [1], SEQUENCE OF. */
+#define EMPTY_CNAME_VALUES 6
+
+/* The length at p[*at] (BER, definite), moving *at past it; false where
+ * it cannot be read. */
+static bool ber_len(const uint8_t *p, size_t n, size_t *at, size_t *len)
+{
+    size_t k;
+
+    if (*at >= n) {
+        return false;
+    }
+    if (!(p[*at] & 0x80)) {
+        *len = p[(*at)++];
+        return true;
+    }
+    k = p[(*at)++] & 0x7f;
+    if (k == 0 || k > 4 || n - *at < k) {
+        return false;
+    }
+    *len = 0;
+    while (k-- > 0) {
+        *len = *len << 8 | p[(*at)++];
+    }
+    return true;
+}
+
+/* Whether a message's top-level SEQUENCE (inside its [APPLICATION n])
+ * holds a field with this tag; true also where the walk cannot tell, so
+ * that nothing is discounted then. */
+static bool top_field(const uint8_t *in, size_t n, uint8_t tag)
+{
+    size_t at = 1, len, end;
+
+    if (n < 2 || !ber_len(in, n, &at, &len) || at >= n || in[at] != 0x30) {
+        return true;
+    }
+    at++;
+    if (!ber_len(in, n, &at, &len) || len > n - at) {
+        return true;
+    }
+    end = at + len;
+    while (at < end) {
+        uint8_t t = in[at++];
+
+        if (t == tag) {
+            return true;
+        }
+        if (!ber_len(in, end, &at, &len) || len > end - at) {
+            return true;
+        }
+        at += len;
+    }
+    return false;
+}
+
 /* MIT took it, gk5 did not (ret): the class, or fuzz_fail. */
 static void classify_mit_only(enum fk_type t, const uint8_t *in, size_t len,
                               uint32_t ret, const union mit_msg *m)
@@ -868,6 +927,13 @@ static void classify_mit_only(enum fk_type t, const uint8_t *in, size_t len,
     }
     (void)fk_scan((const uint8_t *)re->data, re->length, &nre);
     krb5_free_data(kctx, re);
+    /* MIT keeps a KRB-ERROR's crealm that came without a cname as a
+     * principal of no components, which its encoder writes as an empty
+     * cname: values the input never had, not counted against it. */
+    if (t == FK_KRB_ERROR && g.krb_error.has_cname &&
+        g.krb_error.cname.ncomp == 0 && !top_field(in, len, 0xa8)) {
+        nre = nre > EMPTY_CNAME_VALUES ? nre - EMPTY_CNAME_VALUES : 0;
+    }
     if (ret == GK5_ERR_KRB_MSG_TYPE) {
         n_class[CLS_VNO]++;
         n_vno[t]++;
