@@ -846,9 +846,11 @@ static bool ber_len(const uint8_t *p, size_t n, size_t *at, size_t *len)
 }
 
 /* Whether a message's top-level SEQUENCE (inside its [APPLICATION n])
- * holds a field with this tag; true also where the walk cannot tell, so
- * that nothing is discounted then. */
-static bool top_field(const uint8_t *in, size_t n, uint8_t tag)
+ * holds a field with this tag before the first field tagged stop (MIT
+ * reads fields in order: one that comes later is skipped); true also where
+ * the walk cannot tell, so that nothing is discounted then. */
+static bool top_field_before(const uint8_t *in, size_t n, uint8_t tag,
+                             uint8_t stop)
 {
     size_t at = 1, len, end;
 
@@ -865,6 +867,9 @@ static bool top_field(const uint8_t *in, size_t n, uint8_t tag)
 
         if (t == tag) {
             return true;
+        }
+        if (t == stop) {
+            return false;
         }
         if (!ber_len(in, end, &at, &len) || len > end - at) {
             return true;
@@ -931,7 +936,8 @@ static void classify_mit_only(enum fk_type t, const uint8_t *in, size_t len,
      * principal of no components, which its encoder writes as an empty
      * cname: values the input never had, not counted against it. */
     if (t == FK_KRB_ERROR && g.krb_error.has_cname &&
-        g.krb_error.cname.ncomp == 0 && !top_field(in, len, 0xa8)) {
+        g.krb_error.cname.ncomp == 0 &&
+        !top_field_before(in, len, 0xa8, 0xa9)) {
         nre = nre > EMPTY_CNAME_VALUES ? nre - EMPTY_CNAME_VALUES : 0;
     }
     if (ret == GK5_ERR_KRB_MSG_TYPE) {
