@@ -265,14 +265,15 @@ static uint32_t der_unpad(const struct gk5_enctype *et, const uint8_t *p,
     return GK5_OK;
 }
 
-/* RFC 4121 4.1.1.2: the MD5 of the channel bindings, integers
- * little-endian. */
-static uint32_t bindings_hash(const gk5_channel_bindings *cb,
-                              uint8_t out[GK5_MD5_BYTES])
+uint32_t gk5i_bindings_md5(const gk5_channel_bindings *cb, uint8_t out[16])
 {
     uint8_t f[5][4];
     struct gk5i_md5_seg seg[8];
 
+    if (cb == NULL) {
+        memset(out, 0, 16);
+        return GK5_OK;
+    }
     store_le32(f[0], cb->initiator_addrtype);
     store_le32(f[1], (uint32_t)cb->initiator_address.length);
     store_le32(f[2], cb->acceptor_addrtype);
@@ -351,7 +352,7 @@ static uint32_t check_gss_checksum(struct accept_state *st,
         /* Public values (a hash of public addresses), but compared in
          * constant time all the same. */
         if (!gk5i_equal_ct(bnd, zero, GSS_CKSUM_BND_LEN)) {
-            err = bindings_hash(cb, want);
+            err = gk5i_bindings_md5(cb, want);
             if (err != GK5_OK) {
                 return err;
             }

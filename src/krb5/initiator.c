@@ -99,37 +99,6 @@ struct gk5_initiator {
 
 /* ---- the first leg ---- */
 
-/* RFC 4121 4.1.1.2: the MD5 of the channel bindings, integers
- * little-endian; all zeros without bindings. */
-static uint32_t bindings_hash(const gk5_channel_bindings *cb,
-                              uint8_t out[GSS_CKSUM_BND_LEN])
-{
-    uint8_t f[5][4];
-    struct gk5i_md5_seg seg[8];
-
-    if (cb == NULL) {
-        memset(out, 0, GSS_CKSUM_BND_LEN);
-        return GK5_OK;
-    }
-    store_le32(f[0], cb->initiator_addrtype);
-    store_le32(f[1], (uint32_t)cb->initiator_address.length);
-    store_le32(f[2], cb->acceptor_addrtype);
-    store_le32(f[3], (uint32_t)cb->acceptor_address.length);
-    store_le32(f[4], (uint32_t)cb->application_data.length);
-    seg[0] = (struct gk5i_md5_seg){f[0], 4};
-    seg[1] = (struct gk5i_md5_seg){f[1], 4};
-    seg[2] = (struct gk5i_md5_seg){cb->initiator_address.value,
-                                   cb->initiator_address.length};
-    seg[3] = (struct gk5i_md5_seg){f[2], 4};
-    seg[4] = (struct gk5i_md5_seg){f[3], 4};
-    seg[5] = (struct gk5i_md5_seg){cb->acceptor_address.value,
-                                   cb->acceptor_address.length};
-    seg[6] = (struct gk5i_md5_seg){f[4], 4};
-    seg[7] = (struct gk5i_md5_seg){cb->application_data.value,
-                                   cb->application_data.length};
-    return gk5i_md5(seg, GK5_ARRAY_SIZE(seg), out);
-}
-
 /* RFC 4537: the enctypes offered for the acceptor subkey, in order: the
  * caller's, else every enctype the table supports, in its preference
  * order.  Only those gk5 makes RFC 4121 contexts with: RFC 1964 (DES3)
@@ -262,7 +231,7 @@ uint32_t gk5i_initiator_from_cred(const struct gk5i_cc_cred *cred,
         init->ctx_options |= GK5_CTX_SEQUENCE;
     }
     init->endtime = cred->endtime;
-    err = bindings_hash(opts != NULL ? opts->cb : NULL, init->bnd);
+    err = gk5i_bindings_md5(opts != NULL ? opts->cb : NULL, init->bnd);
     if (err != GK5_OK) {
         goto cleanup;
     }

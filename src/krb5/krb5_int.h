@@ -235,6 +235,11 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_cred_ticket_key(
     int32_t enctype, int64_t now, gk5_ukey **uk);
 
 /* ---- acceptor.c ---- */
+/* RFC 4121 4.1.1.2: the MD5 of the channel bindings (integers
+ * little-endian), as both ends put it in the 0x8003 checksum; all zeros
+ * without bindings (cb NULL). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_bindings_md5(const gk5_channel_bindings *cb,
+                                              uint8_t out[16]);
 /* gk5_accept at a given time (a test seam: tickets from fixed vectors);
  * now_usec 0..999999. */
 GK5_HIDDEN GK5_WUR uint32_t
