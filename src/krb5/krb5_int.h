@@ -15,11 +15,14 @@
  *                gk5_ctx (RFC 4120 3.2, RFC 4121 4.1, RFC 4537)
  *   acceptor_cred.c  gk5_acceptor_cred_*: the keytab and the replay cache
  *                one credential shares between threads
- *   profile.c    krb5.conf files (MIT's profile syntax, include/includedir)
+ *   profile.c    krb5.conf text (MIT's profile syntax) and lookups
+ *   profile_file.c  krb5.conf files: the colon list, include, includedir
  *   config.c     what the KDC client reads from them ([libdefaults],
  *                [realms]), enctype lists filtered through the table
- *   ccache.c     MIT's FILE credential cache (version 4 written, 3 and 4
- *                read), locked as MIT locks it
+ *   ccache.c     MIT's FILE credential cache format (version 4 written,
+ *                3 and 4 read): bytes in, bytes out
+ *   ccache_file.c  ccache files and names: read, replaced, appended to,
+ *                destroyed, locked as MIT locks them
  *   kdc_send.c   the KDC transport: UDP and TCP, each KDC in turn, bounded
  *   kdc_client.c the AS and TGS exchanges (RFC 4120 3.1, 3.3), KRB-ERRORs
  *                into words (gk5_krb_last_error)
@@ -409,6 +412,22 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_resolve(const char *name, char **path);
  * (*out)->buf).  GK5_OK, GK5_ERR_CCACHE_FORMAT, GK5_ERR_NOMEM. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_parse(const uint8_t *in, size_t len,
                                               struct gk5i_ccache **out);
+/* The same for bytes already in gk5i_zalloc'd memory (buf, len), which
+ * become the cache's, or are wiped and freed on an error. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_take(uint8_t *buf, size_t len,
+                                             struct gk5i_ccache **out);
+/* Whether a credential can be written: its principals, key, lists and
+ * views within the format's limits. */
+GK5_HIDDEN bool gk5i_ccache_cred_ok(const struct gk5i_cc_cred *c);
+/* The bytes of a version-4 cache of the principal and creds (what
+ * gk5i_ccache_write writes), and of one credential in the file version
+ * vno (what gk5i_ccache_append writes: GK5_ERR_CCACHE_FORMAT when vno is
+ * neither 0x0503 nor 0x0504), in *out as gk5i_ccache_serialize's. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_serialize_new(
+    struct gk5i_view realm, const struct gk5i_krb_principal *p,
+    const struct gk5i_cc_cred *creds, size_t n, uint8_t **out, size_t *out_len);
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_serialize_cred(
+    uint16_t vno, const struct gk5i_cc_cred *c, uint8_t **out, size_t *out_len);
 /* Read path under a read lock.  GK5_ERR_CCACHE_NOT_FOUND (no such file),
  * GK5_ERR_CCACHE_READ, else as gk5i_ccache_parse. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_read(const char *path,

@@ -19,58 +19,35 @@
  * "]", "}" or a closing quote is ignored, as MIT ignores it); where a line
  * cannot be read as MIT would read it, it is an error naming FILE:LINE.
  */
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../common/trace.h"
 #include "krb5_int.h"
+#include "profile_int.h"
 
-#define PROFILE_MAX_FILE_BYTES (1024u * 1024u)
-#define PROFILE_MAX_FILES 64u
-#define PROFILE_MAX_INCLUDE_DEPTH 8u
 #define PROFILE_MAX_BRACES 16u
 
-struct node {
+struct gk5i_pnode {
     char *name;
     char *value; /* NULL: a section or a subsection */
     bool final;
-    struct node *first, *last; /* children, in text order */
-    struct node *next;
+    struct gk5i_pnode *first, *last; /* children, in text order */
+    struct gk5i_pnode *next;
 };
 
 struct gk5i_profile {
-    struct node **roots; /* one per file of the list; children: sections */
+    struct gk5i_pnode *
+        *roots; /* one per file of the list; children: sections */
     size_t nroots;
 };
 
 /* ---- building ---- */
 
-struct loader {
-    struct node *root;
-    size_t nfiles; /* files read so far, every level and every root */
-    /* The files being read, outermost first, to refuse an include loop. */
-    struct {
-        dev_t dev;
-        ino_t ino;
-    } open[PROFILE_MAX_INCLUDE_DEPTH + 1];
-    size_t nopen;
-    char *err;
-    size_t err_len;
-};
-
-static void set_err(struct loader *ld, const char *file, unsigned line,
-                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void set_err(struct loader *ld, const char *file, unsigned line,
-                    const char *fmt, ...)
+void gk5i_profile_err(struct gk5i_profile_loader *ld, const char *file,
+                      unsigned line, const char *fmt, ...)
 {
     char what[512];
     va_list ap;
@@ -91,10 +68,10 @@ static void set_err(struct loader *ld, const char *file, unsigned line,
     }
 }
 
-static void node_free(struct node *n)
+static void node_free(struct gk5i_pnode *n)
 {
     while (n != NULL) {
-        struct node *next = n->next;
+        struct gk5i_pnode *next = n->next;
 
         node_free(n->first); /* depth bounded by PROFILE_MAX_BRACES + 2 */
         free(n->name);
@@ -120,11 +97,11 @@ static char *dup_text(const char *p, size_t n)
 }
 
 /* A new last child of parent; value NULL makes a (sub)section. */
-static struct node *node_add(struct node *parent, const char *name,
-                             size_t name_len, const char *value,
-                             size_t value_len, bool final)
+static struct gk5i_pnode *node_add(struct gk5i_pnode *parent, const char *name,
+                                   size_t name_len, const char *value,
+                                   size_t value_len, bool final)
 {
-    struct node *n = calloc(1, sizeof(*n));
+    struct gk5i_pnode *n = calloc(1, sizeof(*n));
 
     if (n == NULL) {
         return NULL;
@@ -152,10 +129,10 @@ static struct node *node_add(struct node *parent, const char *name,
 /* A section already in this file's tree (or an included file's): MIT
  * appends to it, so a section's relations keep their order in the text
  * however the includes split it. */
-static struct node *find_section(struct node *root, const char *name,
-                                 size_t len)
+static struct gk5i_pnode *find_section(struct gk5i_pnode *root,
+                                       const char *name, size_t len)
 {
-    for (struct node *n = root->first; n != NULL; n = n->next) {
+    for (struct gk5i_pnode *n = root->first; n != NULL; n = n->next) {
         if (strncmp(n->name, name, len) == 0 && n->name[len] == '\0') {
             return n;
         }
@@ -180,153 +157,26 @@ static bool is_directive(const char *line, size_t len, const char *word)
     return len > wl && memcmp(line, word, wl) == 0 && is_blank(line[wl]);
 }
 
-static uint32_t parse_file(struct loader *ld, const char *path, bool top,
-                           const char *from, unsigned from_line);
-
-/* An include's target: absolute as written, else beside the including
- * file (MIT asks for absolute paths; this reading of a relative one is
- * the only one that does not depend on the working directory). */
-static char *include_path(const char *from, const char *arg, size_t arg_len)
-{
-    const char *slash = strrchr(from, '/');
-    size_t dir_len =
-        (arg[0] != '/' && slash != NULL) ? (size_t)(slash - from) : 0;
-    char *p = malloc(dir_len + 1 + arg_len + 1);
-
-    if (p == NULL) {
-        return NULL;
-    }
-    if (dir_len > 0 || (arg[0] != '/' && slash == from)) {
-        memcpy(p, from, dir_len);
-        p[dir_len] = '/';
-        memcpy(p + dir_len + 1, arg, arg_len);
-        p[dir_len + 1 + arg_len] = '\0';
-    } else {
-        memcpy(p, arg, arg_len);
-        p[arg_len] = '\0';
-    }
-    return p;
-}
-
-/* The files includedir reads: names of only [A-Za-z0-9_-], or ending in
- * ".conf" and not starting with '.' (MIT 1.15 and later). */
-static bool includedir_wants(const char *name)
-{
-    size_t len = strlen(name);
-    bool plain = len > 0;
-
-    if (name[0] == '.') {
-        return false;
-    }
-    for (size_t i = 0; i < len && plain; i++) {
-        unsigned char c = (unsigned char)name[i];
-
-        plain = isalnum(c) || c == '-' || c == '_';
-    }
-    return plain || (len > 5 && strcmp(name + len - 5, ".conf") == 0);
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every wanted regular file in dir, in name order (MIT 1.17 and later). */
-static uint32_t parse_dir(struct loader *ld, const char *dir, const char *from,
-                          unsigned from_line)
-{
-    uint32_t ret = GK5_ERR_CONFIG;
-    DIR *d = opendir(dir);
-    char **names = NULL;
-    size_t n = 0;
-    char *path = NULL;
-    struct dirent *e;
-
-    if (d == NULL) {
-        set_err(ld, from, from_line, "cannot read directory %s: %s", dir,
-                strerror(errno));
-        return GK5_ERR_CONFIG;
-    }
-    names = calloc(PROFILE_MAX_FILES + 1, sizeof(*names));
-    if (names == NULL) {
-        ret = GK5_ERR_NOMEM;
-        goto cleanup;
-    }
-    while ((e = readdir(d)) != NULL) {
-        if (!includedir_wants(e->d_name)) {
-            continue;
-        }
-        if (n == PROFILE_MAX_FILES) {
-            set_err(ld, from, from_line, "%s holds more than %u files", dir,
-                    PROFILE_MAX_FILES);
-            goto cleanup;
-        }
-        names[n] = strdup(e->d_name);
-        if (names[n] == NULL) {
-            ret = GK5_ERR_NOMEM;
-            goto cleanup;
-        }
-        n++;
-    }
-    qsort(names, n, sizeof(*names), cmp_names);
-    for (size_t i = 0; i < n; i++) {
-        struct stat st;
-
-        free(path);
-        path = malloc(strlen(dir) + 1 + strlen(names[i]) + 1);
-        if (path == NULL) {
-            ret = GK5_ERR_NOMEM;
-            goto cleanup;
-        }
-        (void)sprintf(path, "%s/%s", dir, names[i]);
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-            continue; /* a subdirectory, a dangling link: not a file */
-        }
-        ret = parse_file(ld, path, false, from, from_line);
-        if (ret != GK5_OK) {
-            goto cleanup;
-        }
-    }
-    ret = GK5_OK;
-
-cleanup:
-    free(path);
-    for (size_t i = 0; names != NULL && i < n; i++) {
-        free(names[i]);
-    }
-    free(names);
-    (void)closedir(d);
-    return ret;
-}
-
 /* "include FILE" or "includedir DIR" on line lineno of name. */
-static uint32_t parse_include(struct loader *ld, const char *line, size_t len,
-                              bool dir, const char *name, unsigned lineno)
+static uint32_t parse_include(struct gk5i_profile_loader *ld, const char *line,
+                              size_t len, bool dir, const char *name,
+                              unsigned lineno)
 {
     size_t i = strlen(dir ? "includedir" : "include");
-    char *path;
-    uint32_t ret;
 
     while (i < len && is_blank(line[i])) {
         i++;
     }
     if (i == len) {
-        set_err(ld, name, lineno, "%s without a path",
-                dir ? "includedir" : "include");
+        gk5i_profile_err(ld, name, lineno, "%s without a path",
+                         dir ? "includedir" : "include");
         return GK5_ERR_CONFIG;
     }
     if (name == NULL) {
-        set_err(ld, name, lineno, "include is not allowed here");
+        gk5i_profile_err(ld, name, lineno, "include is not allowed here");
         return GK5_ERR_CONFIG;
     }
-    path = include_path(name, line + i, len - i);
-    if (path == NULL) {
-        return GK5_ERR_NOMEM;
-    }
-    ret = dir ? parse_dir(ld, path, name, lineno)
-              : parse_file(ld, path, false, name, lineno);
-    free(path);
-    return ret;
+    return gk5i_profile_include(ld, line + i, len - i, dir, name, lineno);
 }
 
 /* A quoted value (MIT's escapes \n \t \b; a backslash before any other
@@ -365,18 +215,19 @@ static char *unquote(const char *s, size_t len, bool *bad)
 }
 
 /* One file's text into ld->root. */
-static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
-                           const char *name)
+uint32_t gk5i_profile_text(struct gk5i_profile_loader *ld, const char *text,
+                           size_t len, const char *name)
 {
-    struct node *section = NULL;
-    struct node *open[PROFILE_MAX_BRACES];
+    struct gk5i_pnode *section = NULL;
+    struct gk5i_pnode *open[PROFILE_MAX_BRACES];
     size_t nopen = 0;
     unsigned lineno = 0;
     size_t pos = 0;
     uint32_t ret;
 
     if (len > PROFILE_MAX_FILE_BYTES) {
-        set_err(ld, name, 0, "larger than %u bytes", PROFILE_MAX_FILE_BYTES);
+        gk5i_profile_err(ld, name, 0, "larger than %u bytes",
+                         PROFILE_MAX_FILE_BYTES);
         return GK5_ERR_CONFIG;
     }
     while (pos < len) {
@@ -385,13 +236,13 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
         size_t ll = nl != NULL ? (size_t)(nl - line) : len - pos;
         const char *s, *eq, *v;
         size_t sl, tl, vl;
-        struct node *parent, *n;
+        struct gk5i_pnode *parent, *n;
         bool final = false;
 
         pos += ll + (nl != NULL);
         lineno++;
         if (memchr(line, '\0', ll) != NULL) {
-            set_err(ld, name, lineno, "a NUL byte");
+            gk5i_profile_err(ld, name, lineno, "a NUL byte");
             return GK5_ERR_CONFIG;
         }
         while (ll > 0 && is_blank(line[ll - 1])) {
@@ -420,13 +271,14 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
             const char *close = memchr(s, ']', sl);
 
             if (close == NULL || close == s + 1) {
-                set_err(ld, name, lineno,
-                        close == NULL ? "a section header without ']'"
-                                      : "an empty section name");
+                gk5i_profile_err(ld, name, lineno,
+                                 close == NULL ? "a section header without ']'"
+                                               : "an empty section name");
                 return GK5_ERR_CONFIG;
             }
             if (nopen > 0) {
-                set_err(ld, name, lineno, "a section header inside '{'");
+                gk5i_profile_err(ld, name, lineno,
+                                 "a section header inside '{'");
                 return GK5_ERR_CONFIG;
             }
             final = close + 1 < s + sl && close[1] == '*';
@@ -444,7 +296,7 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
 
         if (s[0] == '}') {
             if (nopen == 0) {
-                set_err(ld, name, lineno, "'}' without '{'");
+                gk5i_profile_err(ld, name, lineno, "'}' without '{'");
                 return GK5_ERR_CONFIG;
             }
             nopen--;
@@ -455,12 +307,13 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
         }
 
         if (section == NULL) {
-            set_err(ld, name, lineno, "a relation before any [section]");
+            gk5i_profile_err(ld, name, lineno,
+                             "a relation before any [section]");
             return GK5_ERR_CONFIG;
         }
         eq = memchr(s, '=', sl);
         if (eq == NULL) {
-            set_err(ld, name, lineno, "expected 'name = value'");
+            gk5i_profile_err(ld, name, lineno, "expected 'name = value'");
             return GK5_ERR_CONFIG;
         }
         tl = (size_t)(eq - s);
@@ -469,7 +322,7 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
         }
         for (size_t i = 0; i < tl; i++) {
             if (is_blank(s[i])) {
-                set_err(ld, name, lineno, "a blank inside a name");
+                gk5i_profile_err(ld, name, lineno, "a blank inside a name");
                 return GK5_ERR_CONFIG;
             }
         }
@@ -478,7 +331,7 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
             tl--;
         }
         if (tl == 0) {
-            set_err(ld, name, lineno, "a relation without a name");
+            gk5i_profile_err(ld, name, lineno, "a relation without a name");
             return GK5_ERR_CONFIG;
         }
         v = eq + 1;
@@ -490,8 +343,8 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
 
         if (vl == 1 && v[0] == '{') {
             if (nopen == PROFILE_MAX_BRACES) {
-                set_err(ld, name, lineno, "'{' nested deeper than %u",
-                        PROFILE_MAX_BRACES);
+                gk5i_profile_err(ld, name, lineno, "'{' nested deeper than %u",
+                                 PROFILE_MAX_BRACES);
                 return GK5_ERR_CONFIG;
             }
             n = node_add(parent, s, tl, NULL, 0, final);
@@ -507,7 +360,8 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
                 if (!bad) {
                     return GK5_ERR_NOMEM;
                 }
-                set_err(ld, name, lineno, "a quoted value without its '\"'");
+                gk5i_profile_err(ld, name, lineno,
+                                 "a quoted value without its '\"'");
                 return GK5_ERR_CONFIG;
             }
             n = node_add(parent, s, tl, uq, strlen(uq), final);
@@ -523,194 +377,41 @@ static uint32_t parse_text(struct loader *ld, const char *text, size_t len,
         }
     }
     if (nopen > 0) {
-        set_err(ld, name, lineno, "'{' of \"%s\" never closed",
-                open[nopen - 1]->name);
+        gk5i_profile_err(ld, name, lineno, "'{' of \"%s\" never closed",
+                         open[nopen - 1]->name);
         return GK5_ERR_CONFIG;
     }
     return GK5_OK;
-}
-
-/* Read at most the size limit and one byte more, so that a larger file is
- * noticed without reading it all. */
-static uint32_t read_fd(struct loader *ld, int fd, const char *path, char **buf,
-                        size_t *len)
-{
-    size_t cap = PROFILE_MAX_FILE_BYTES + 1, n = 0;
-    char *b = malloc(cap);
-
-    if (b == NULL) {
-        return GK5_ERR_NOMEM;
-    }
-    while (n < cap) {
-        ssize_t r = read(fd, b + n, cap - n);
-
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r < 0) {
-            set_err(ld, path, 0, "cannot read: %s", strerror(errno));
-            free(b);
-            return GK5_ERR_CONFIG;
-        }
-        if (r == 0) {
-            break;
-        }
-        n += (size_t)r;
-    }
-    if (n > PROFILE_MAX_FILE_BYTES) {
-        set_err(ld, path, 0, "larger than %u bytes", PROFILE_MAX_FILE_BYTES);
-        free(b);
-        return GK5_ERR_CONFIG;
-    }
-    *buf = b;
-    *len = n;
-    return GK5_OK;
-}
-
-/* One file: top is a file of the list (missing: skipped), else an include
- * (missing: an error at from:from_line, as in MIT). */
-static uint32_t parse_file(struct loader *ld, const char *path, bool top,
-                           const char *from, unsigned from_line)
-{
-    uint32_t ret = GK5_ERR_CONFIG;
-    int fd;
-    struct stat st;
-    char *text = NULL;
-    size_t len = 0;
-
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        if (top && (errno == ENOENT || errno == ENOTDIR)) {
-            if (GK5_TRACE_ON()) {
-                gk5i_trace("krb5.conf: %s not found, skipped", path);
-            }
-            return GK5_OK;
-        }
-        if (top) {
-            set_err(ld, path, 0, "cannot open: %s", strerror(errno));
-        } else {
-            set_err(ld, from, from_line, "cannot include %s: %s", path,
-                    strerror(errno));
-        }
-        return GK5_ERR_CONFIG;
-    }
-    if (fstat(fd, &st) != 0) {
-        set_err(ld, path, 0, "cannot stat: %s", strerror(errno));
-        goto cleanup;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        /* MIT 1.14 and later read a directory named in KRB5_CONFIG as
-         * includedir does. */
-        (void)close(fd);
-        fd = -1;
-        if (top) {
-            return parse_dir(ld, path, path, 0);
-        }
-        set_err(ld, from, from_line, "cannot include %s: a directory", path);
-        return GK5_ERR_CONFIG;
-    }
-    for (size_t i = 0; i < ld->nopen; i++) {
-        if (ld->open[i].dev == st.st_dev && ld->open[i].ino == st.st_ino) {
-            set_err(ld, from, from_line, "include loop: %s", path);
-            goto cleanup;
-        }
-    }
-    if (ld->nopen == GK5_ARRAY_SIZE(ld->open)) {
-        set_err(ld, from, from_line, "includes nested deeper than %u: %s",
-                PROFILE_MAX_INCLUDE_DEPTH, path);
-        goto cleanup;
-    }
-    if (ld->nfiles == PROFILE_MAX_FILES) {
-        set_err(ld, from != NULL ? from : path, from_line, "more than %u files",
-                PROFILE_MAX_FILES);
-        goto cleanup;
-    }
-    ld->nfiles++;
-    ret = read_fd(ld, fd, path, &text, &len);
-    if (ret != GK5_OK) {
-        goto cleanup;
-    }
-    ld->open[ld->nopen].dev = st.st_dev;
-    ld->open[ld->nopen].ino = st.st_ino;
-    ld->nopen++;
-    ret = parse_text(ld, text, len, path);
-    ld->nopen--;
-
-cleanup:
-    free(text);
-    if (fd >= 0) {
-        (void)close(fd);
-    }
-    return ret;
 }
 
 /* A new root at the end of p's list. */
-static struct node *add_root(struct gk5i_profile *p)
+struct gk5i_pnode *gk5i_profile_add_root(struct gk5i_profile *p)
 {
-    struct node **roots = realloc(p->roots, (p->nroots + 1) * sizeof(*roots));
+    struct gk5i_pnode **roots =
+        realloc(p->roots, (p->nroots + 1) * sizeof(*roots));
 
     if (roots == NULL) {
         return NULL;
     }
     p->roots = roots;
-    roots[p->nroots] = calloc(1, sizeof(struct node));
+    roots[p->nroots] = calloc(1, sizeof(struct gk5i_pnode));
     if (roots[p->nroots] == NULL) {
         return NULL;
     }
     return roots[p->nroots++];
 }
 
-uint32_t gk5i_profile_load(const char *paths, struct gk5i_profile **out,
-                           char *err, size_t err_len)
+struct gk5i_profile *gk5i_profile_new(void)
 {
-    struct loader ld = {.err = err, .err_len = err_len};
-    struct gk5i_profile *p = NULL;
-    char *list = NULL, *save = NULL;
-    uint32_t ret = GK5_ERR_NOMEM;
-
-    *out = NULL;
-    if (err != NULL && err_len > 0) {
-        err[0] = '\0';
-    }
-    if (paths == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    p = calloc(1, sizeof(*p));
-    list = strdup(paths);
-    if (p == NULL || list == NULL) {
-        goto cleanup;
-    }
-    for (char *path = strtok_r(list, ":", &save); path != NULL;
-         path = strtok_r(NULL, ":", &save)) {
-        ld.root = add_root(p);
-        if (ld.root == NULL) {
-            ret = GK5_ERR_NOMEM;
-            goto cleanup;
-        }
-        ld.nopen = 0;
-        ret = parse_file(&ld, path, true, NULL, 0);
-        if (ret != GK5_OK) {
-            goto cleanup;
-        }
-    }
-    *out = p;
-    p = NULL;
-    ret = GK5_OK;
-
-cleanup:
-    if (ret == GK5_ERR_NOMEM) {
-        set_err(&ld, paths, 0, "out of memory");
-    }
-    gk5i_profile_free(p);
-    free(list);
-    return ret;
+    return calloc(1, sizeof(struct gk5i_profile));
 }
 
 uint32_t gk5i_profile_parse(const char *text, size_t len, const char *name,
                             struct gk5i_profile **out, char *err,
                             size_t err_len)
 {
-    struct loader ld = {.err = err, .err_len = err_len, .nfiles = 1};
+    struct gk5i_profile_loader ld = {
+        .err = err, .err_len = err_len, .nfiles = 1};
     struct gk5i_profile *p;
     uint32_t ret = GK5_ERR_NOMEM;
 
@@ -723,13 +424,13 @@ uint32_t gk5i_profile_parse(const char *text, size_t len, const char *name,
     }
     p = calloc(1, sizeof(*p));
     if (p != NULL) {
-        ld.root = add_root(p);
+        ld.root = gk5i_profile_add_root(p);
     }
     if (ld.root != NULL) {
-        ret = parse_text(&ld, text, len, name);
+        ret = gk5i_profile_text(&ld, text, len, name);
     }
     if (ret == GK5_ERR_NOMEM) {
-        set_err(&ld, name, 0, "out of memory");
+        gk5i_profile_err(&ld, name, 0, "out of memory");
     }
     if (ret != GK5_OK) {
         gk5i_profile_free(p);
@@ -804,17 +505,20 @@ static void found(struct walk *w, const char *s)
 }
 
 /* The nodes under container matching path[level..]. */
-static void walk(struct walk *w, const struct node *container, size_t level)
+static void walk(struct walk *w, const struct gk5i_pnode *container,
+                 size_t level)
 {
     bool last = level + 1 == w->depth;
 
     if (w->names && level == w->depth) {
-        for (const struct node *c = container->first; c != NULL; c = c->next) {
+        for (const struct gk5i_pnode *c = container->first; c != NULL;
+             c = c->next) {
             found(w, c->name);
         }
         return;
     }
-    for (const struct node *c = container->first; c != NULL; c = c->next) {
+    for (const struct gk5i_pnode *c = container->first; c != NULL;
+         c = c->next) {
         if (strcmp(c->name, w->path[level]) != 0) {
             continue;
         }

@@ -117,6 +117,49 @@ static bool same_cache(const struct gk5i_ccache *a, const struct gk5i_ccache *b)
     return true;
 }
 
+/* What the file writer serializes with: each credential alone in the
+ * cache's version (an append) is the same bytes as the whole cache's
+ * tail, and a new version-4 cache of the same principal and credentials
+ * (a write) the same bytes as the whole when the cache has no header
+ * tag. */
+static void check_pieces(const struct gk5i_ccache *cc, const uint8_t *whole,
+                         size_t whole_len)
+{
+    size_t tail = whole_len, i;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    uint32_t ret;
+
+    for (i = cc->n; i-- > 0;) {
+        ret = gk5i_ccache_serialize_cred(cc->version, &cc->creds[i], &bytes,
+                                         &len);
+        if (ret == GK5_ERR_NOMEM) {
+            return;
+        }
+        if (ret != GK5_OK) {
+            fuzz_fail("a parsed credential cannot be appended", 0, ret);
+        }
+        if (len > tail || memcmp(whole + tail - len, bytes, len) != 0) {
+            fuzz_fail("an appended credential has other bytes", 0, 0);
+        }
+        tail -= len;
+        gk5i_clear_free(bytes, len != 0 ? len : 1);
+    }
+    if (cc->version != 0x0504 || cc->has_time_offset) {
+        return;
+    }
+    ret = gk5i_ccache_serialize_new(cc->realm, &cc->principal, cc->creds, cc->n,
+                                    &bytes, &len);
+    if (ret == GK5_ERR_NOMEM) {
+        return;
+    }
+    if (ret != GK5_OK || len != whole_len || memcmp(bytes, whole, len) != 0) {
+        fuzz_fail("a new cache of the same credentials has other bytes", 0,
+                  ret);
+    }
+    gk5i_clear_free(bytes, len != 0 ? len : 1);
+}
+
 /* Serialized and parsed again: the same cache; the same bytes when the
  * input's header (version 4) held only what gk5 writes. */
 static void check_rewrite(const struct gk5i_ccache *cc, const uint8_t *data,
@@ -135,6 +178,7 @@ static void check_rewrite(const struct gk5i_ccache *cc, const uint8_t *data,
     if (ret != GK5_OK) {
         fuzz_fail("a parsed cache cannot be written", 0, ret);
     }
+    check_pieces(cc, bytes, len);
     ret = gk5i_ccache_parse(bytes, len, &again);
     if (ret == GK5_ERR_NOMEM) {
         gk5i_clear_free(bytes, len != 0 ? len : 1);
