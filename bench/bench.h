@@ -262,4 +262,11 @@ int bench_accept(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
  * and commands that failed. */
 int bench_init(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
 
+/* scale.c: --scale[=LIST]: one context shared by N threads (LIST, default
+ * 1,2,4,8,16, capped at the CPUs online) against one context per thread,
+ * fixed keys, no KDC: get_mic, verify_mic, wrap, unwrap at cfg's sizes
+ * (default 64, 1024, 16384) for cfg's enctypes.  0, 1 (a call failed) or
+ * 2 (a bad LIST). */
+int bench_scale(const struct config *cfg, const char *threads_arg);
+
 #endif /* GK5_BENCH_H */

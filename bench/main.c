@@ -32,7 +32,7 @@ static void bench_usage(FILE *f)
             "                 [--min-time SECONDS] [--sizes LIST] "
             "[--enctypes LIST]\n"
             "                 [--ops LIST] [--cpu-clock] [--contexts[=N]]\n"
-            "                 [--accept[=N]] [--init[=N]]\n"
+            "                 [--accept[=N]] [--init[=N]] [--scale[=LIST]]\n"
             "\n"
             "Measure gk5 against MIT krb5 and the raw OpenSSL floor in one "
             "run.  A\nthrowaway MIT KDC on 127.0.0.1 (as `gk5 demo`) issues a "
@@ -101,6 +101,17 @@ static void bench_usage(FILE *f)
             "                    whole commands, 30 runs each (10 with "
             "--quick): ms per\n"
             "                    run from spawn to exit, as ratios\n"
+            "  --scale[=LIST]    instead: one context shared by N threads "
+            "against one\n"
+            "                    context per thread, N from LIST (default "
+            "1,2,4,8,16,\n"
+            "                    capped at the CPUs online): get_mic, "
+            "verify_mic, wrap,\n"
+            "                    unwrap at 64 B, 1 KiB, 16 KiB (or --sizes), "
+            "aes256-sha1\n"
+            "                    (or --enctypes); aggregate calls/s, MB/s "
+            "and shared/own.\n"
+            "                    Fixed keys: needs no KDC, no file\n"
             "\n"
             "The full run takes several minutes.  Needs the MIT KDC programs: "
             "apt-get\ninstall krb5-kdc krb5-admin-server\n");
@@ -217,7 +228,8 @@ int main(int argc, char **argv)
         OPT_CPU_CLOCK,
         OPT_CONTEXTS,
         OPT_ACCEPT,
-        OPT_INIT
+        OPT_INIT,
+        OPT_SCALE
     };
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
@@ -233,10 +245,12 @@ int main(int argc, char **argv)
         {"contexts", optional_argument, NULL, OPT_CONTEXTS},
         {"accept", optional_argument, NULL, OPT_ACCEPT},
         {"init", optional_argument, NULL, OPT_INIT},
+        {"scale", optional_argument, NULL, OPT_SCALE},
         {NULL, 0, NULL, 0},
     };
     unsigned contexts = 0, accepts = 0, inits = 0;
-    bool accepts_given = false, inits_given = false;
+    bool accepts_given = false, inits_given = false, scale = false;
+    const char *scale_threads = NULL;
     struct config cfg;
     struct results res;
     gk5_mit_realm realm;
@@ -358,6 +372,10 @@ int main(int argc, char **argv)
                 inits_given = true;
             }
             break;
+        case OPT_SCALE:
+            scale = true;
+            scale_threads = optarg;
+            break;
         case OPT_OPS:
             if (parse_ops(optarg, cfg.want_op) != 0) {
                 return CLI_EXIT_USAGE;
@@ -368,14 +386,32 @@ int main(int argc, char **argv)
             return cli_option_error("bench", c, argv);
         }
     }
-    if ((contexts > 0) + (accepts > 0) + (inits > 0) > 1) {
-        cli_error("bench: --contexts, --accept and --init are separate "
-                  "runs: one at a time");
+    if ((contexts > 0) + (accepts > 0) + (inits > 0) + scale > 1) {
+        cli_error("bench: --contexts, --accept, --init and --scale are "
+                  "separate runs: one at a time");
         return CLI_EXIT_USAGE;
     }
     if (optind < argc) {
         cli_error("bench: unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
+    }
+    if (scale) {
+        /* No KDC and no file: fixed-key contexts (scale.c); aes256-sha1
+         * unless --enctypes, 64 B, 1 KiB and 16 KiB unless --sizes. */
+        if (cfg.n_enctypes == 0) {
+            cfg.enctypes[0] = 18;
+            cfg.n_enctypes = 1;
+        }
+        if (cfg.quick && !rounds_given) {
+            cfg.rounds = 1;
+        }
+        if (cfg.quick && !time_given) {
+            cfg.min_time = 0.05;
+        }
+        timing_use_cpu_clock(cfg.cpu_clock);
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        return bench_scale(&cfg, scale_threads) == 0 ? CLI_EXIT_OK
+                                                     : CLI_EXIT_FAIL;
     }
     if (cfg.quick) {
         if (!rounds_given) {

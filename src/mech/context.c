@@ -5,14 +5,21 @@
  * deriving every subkey the role needs and keying OpenSSL through the
  * crypto layer; after that a message costs no key setup and no allocation.
  *
- * Concurrency: the send counter is taken with a compare-and-swap, so no
- * number is used twice.  Keyed OpenSSL state is not shareable between
- * threads, so a context holds "lanes", each a full set of prepared keys
- * used by one thread at a time.  Lane 0 is made at import; a thread that
- * finds every lane busy adds one (rarely, under lane_lock), up to
- * GK5_LANES_MAX, and past that waits for one to come free.
+ * Concurrency: the send counter is taken with one atomic add (a
+ * compare-and-swap near its end), so no number is used twice.  Keyed
+ * OpenSSL state is not shareable between threads, so a context holds
+ * "lanes", each a full set of prepared keys used by one thread at a time.
+ * Lane 0 is made at import; a thread that finds every lane busy adds one
+ * (rarely, under lane_lock), up to GK5_LANES_MAX, and past that waits for
+ * one to come free.  A thread remembers the lane it last used on a
+ * context and tries it first: threads sharing a context settle each on a
+ * lane of its own, and taking and giving it back writes only that lane's
+ * cache line.  The fields each message writes sit on separate lines
+ * (mech_int.h), so the context and its extra lanes are allocated aligned
+ * to a line.
  */
 #include <sched.h>
+#include <stdalign.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,6 +41,35 @@ static const uint32_t usage_acceptor[UK__COUNT] = {
     [UK_RECV_SEAL] = KG_USAGE_INITIATOR_SEAL,
     [UK_RECV_SIGN] = KG_USAGE_INITIATOR_SIGN,
 };
+
+/* Far enough below a counter's end that concurrent adds cannot pass it
+ * (there are fewer threads than this): below it a number is taken with
+ * one atomic add. */
+#define SEQ_ADD_MARGIN ((uint64_t)1 << 20)
+
+/* The lane this thread last took, per context (a few contexts at once,
+ * by address): only a hint, checked by taking the lane's busy flag. */
+#define LANE_HINTS 8
+static _Thread_local struct {
+    const gk5_ctx *ctx;
+    uint32_t lane;
+} lane_hint[LANE_HINTS];
+
+/* n zeroed bytes at an address aligned to GK5_CACHE_LINE, from
+ * gk5i_zalloc (so allocation failures are testable as everywhere else);
+ * *mem is what to give gk5i_clear_free with n + GK5_CACHE_LINE. */
+static void *zalloc_line(size_t n, void **mem)
+{
+    uint8_t *p = gk5i_zalloc(n + GK5_CACHE_LINE);
+    uintptr_t off;
+
+    *mem = p;
+    if (p == NULL) {
+        return NULL;
+    }
+    off = (uintptr_t)p % GK5_CACHE_LINE;
+    return p + (off != 0 ? GK5_CACHE_LINE - off : 0);
+}
 
 /* Numbers for "ctx N" in GK5_TRACE lines. */
 static _Atomic uint32_t trace_ids;
@@ -113,6 +149,7 @@ static GK5_WUR uint32_t ctx_alloc(const struct gk5_enctype *et,
                                   uint64_t send_seq, gk5_ctx **out)
 {
     gk5_ctx *ctx = NULL;
+    void *mem = NULL;
     uint32_t err;
 
     *out = NULL;
@@ -120,11 +157,14 @@ static GK5_WUR uint32_t ctx_alloc(const struct gk5_enctype *et,
     if (err != GK5_OK) {
         goto cleanup;
     }
-    ctx = gk5i_zalloc(sizeof(*ctx));
+    _Static_assert(alignof(gk5_ctx) == GK5_CACHE_LINE,
+                   "the context is laid out in cache lines");
+    ctx = zalloc_line(sizeof(*ctx), &mem);
     if (ctx == NULL) {
         err = GK5_ERR_NOMEM;
         goto cleanup;
     }
+    ctx->mem = mem;
     ctx->et = et;
     ctx->trace_id =
         atomic_fetch_add_explicit(&trace_ids, 1, memory_order_relaxed) + 1;
@@ -133,7 +173,7 @@ static GK5_WUR uint32_t ctx_alloc(const struct gk5_enctype *et,
     atomic_init(&ctx->options, GK5_CTX_REPLAY | GK5_CTX_SEQUENCE);
     atomic_init(&ctx->send_seq, send_seq);
     atomic_init(&ctx->send_exhausted, false);
-    atomic_init(&ctx->lane_busy, 0);
+    atomic_init(&ctx->lane0.busy, 0);
     atomic_init(&ctx->lane_count, 0);
     gk5i_seq_init(&ctx->recv, !et->rfc1964);
     (void)pthread_mutex_init(&ctx->lane_lock, NULL);
@@ -251,13 +291,15 @@ static struct gk5_lane *lane_add(gk5_ctx *ctx, uint32_t seen, uint32_t *err)
         goto cleanup;
     }
     if (ctx->more == NULL) {
-        ctx->more = gk5i_zalloc((GK5_LANES_MAX - 1) * sizeof(*ctx->more));
+        ctx->more = zalloc_line((GK5_LANES_MAX - 1) * sizeof(*ctx->more),
+                                &ctx->more_mem);
         if (ctx->more == NULL) {
             *err = GK5_ERR_NOMEM;
             goto cleanup;
         }
         for (uint32_t i = 1; i < GK5_LANES_MAX; i++) {
             ctx->more[i - 1].index = i;
+            atomic_init(&ctx->more[i - 1].busy, 0);
         }
     }
     *err = lane_build(ctx, gk5i_lane_at(ctx, count));
@@ -265,8 +307,8 @@ static struct gk5_lane *lane_add(gk5_ctx *ctx, uint32_t seen, uint32_t *err)
         goto cleanup;
     }
     /* Busy before it is published: no other thread can take it first. */
-    atomic_fetch_or_explicit(&ctx->lane_busy, 1u << count,
-                             memory_order_relaxed);
+    atomic_store_explicit(&gk5i_lane_at(ctx, count)->busy, 1,
+                          memory_order_relaxed);
     atomic_store_explicit(&ctx->lane_count, count + 1, memory_order_release);
     lane = gk5i_lane_at(ctx, count);
 
@@ -275,49 +317,66 @@ cleanup:
     return lane;
 }
 
+/* Lane i taken if it was free (a load first: a busy lane's line is not
+ * written). */
+static bool lane_try(gk5_ctx *ctx, uint32_t i)
+{
+    struct gk5_lane *lane = gk5i_lane_at(ctx, i);
+    uint32_t free_ = 0;
+
+    return atomic_load_explicit(&lane->busy, memory_order_relaxed) == 0 &&
+           atomic_compare_exchange_strong_explicit(&lane->busy, &free_, 1,
+                                                   memory_order_acquire,
+                                                   memory_order_relaxed);
+}
+
+static unsigned hint_slot(const gk5_ctx *ctx)
+{
+    return (unsigned)(((uintptr_t)ctx / GK5_CACHE_LINE) % LANE_HINTS);
+}
+
 struct gk5_lane *gk5i_lane_acquire(gk5_ctx *ctx, uint32_t *err)
 {
+    unsigned h = hint_slot(ctx);
     struct gk5_lane *lane = NULL;
-    uint32_t count;
-    uint32_t busy;
+    uint32_t count, i;
 
     *err = GK5_OK;
+    count = atomic_load_explicit(&ctx->lane_count, memory_order_acquire);
+    if (lane_hint[h].ctx == ctx && lane_hint[h].lane < count &&
+        lane_try(ctx, lane_hint[h].lane)) {
+        return gk5i_lane_at(ctx, lane_hint[h].lane);
+    }
     for (;;) {
-        count = atomic_load_explicit(&ctx->lane_count, memory_order_acquire);
-        busy = atomic_load_explicit(&ctx->lane_busy, memory_order_relaxed);
-        for (uint32_t i = 0; i < count; i++) {
-            uint32_t bit = 1u << i;
-
-            /* A failed CAS reloads busy; retry while lane i looks free. */
-            while ((busy & bit) == 0) {
-                if (atomic_compare_exchange_weak_explicit(
-                        &ctx->lane_busy, &busy, busy | bit,
-                        memory_order_acquire, memory_order_relaxed)) {
-                    return gk5i_lane_at(ctx, i);
-                }
+        for (i = 0; i < count; i++) {
+            if (lane_try(ctx, i)) {
+                lane = gk5i_lane_at(ctx, i);
+                break;
             }
         }
-        if (count < GK5_LANES_MAX) {
+        if (lane == NULL && count < GK5_LANES_MAX) {
             lane = lane_add(ctx, count, err);
-            if (lane != NULL || *err != GK5_OK) {
-                return lane;
+            if (lane == NULL && *err != GK5_OK) {
+                return NULL;
             }
-        } else {
+        } else if (lane == NULL) {
             sched_yield();
         }
+        if (lane != NULL) {
+            lane_hint[h].ctx = ctx;
+            lane_hint[h].lane = lane->index;
+            return lane;
+        }
+        count = atomic_load_explicit(&ctx->lane_count, memory_order_acquire);
     }
 }
 
 void gk5i_lane_release(gk5_ctx *ctx, struct gk5_lane *lane)
 {
-    uint32_t i;
-
     if (ctx == NULL || lane == NULL) {
         return;
     }
-    i = lane->index;
-    atomic_fetch_and_explicit(&ctx->lane_busy, ~(1u << i),
-                              memory_order_release);
+    atomic_store_explicit(&lane->busy, 0, memory_order_release);
 }
 
 /* RFC 4121 4.2.6 / RFC 1964 1.2.1.2: every token gets a new number and
@@ -330,6 +389,11 @@ uint32_t gk5i_ctx_next_seq(gk5_ctx *ctx, uint64_t *seq)
     uint64_t v = atomic_load_explicit(&ctx->send_seq, memory_order_relaxed);
 
     *seq = 0;
+    if (v < limit - SEQ_ADD_MARGIN) {
+        *seq =
+            atomic_fetch_add_explicit(&ctx->send_seq, 1, memory_order_relaxed);
+        return GK5_OK;
+    }
     while (v < limit) {
         if (atomic_compare_exchange_weak_explicit(&ctx->send_seq, &v, v + 1,
                                                   memory_order_relaxed,
@@ -394,15 +458,15 @@ GK5_EXPORT void gk5_ctx_free(gk5_ctx *ctx)
     for (uint32_t i = 0; i < count; i++) {
         lane_clear(gk5i_lane_at(ctx, i));
     }
-    if (ctx->more != NULL) {
-        gk5i_free(ctx->more); /* cleared lane by lane above */
+    if (ctx->more_mem != NULL) {
+        gk5i_free(ctx->more_mem); /* cleared lane by lane above */
     }
     for (size_t slot = 0; slot < UK__COUNT; slot++) {
         gk5i_subkeys_wipe(&ctx->sk[slot]);
     }
     gk5i_seq_destroy(&ctx->recv);
     (void)pthread_mutex_destroy(&ctx->lane_lock);
-    gk5i_clear_free(ctx, sizeof(*ctx));
+    gk5i_clear_free(ctx->mem, sizeof(*ctx) + GK5_CACHE_LINE);
 }
 
 /* (Copies the context's fields out one by one, as export.c does into its

@@ -56,25 +56,45 @@ enum gk5_uk_slot {
     UK__COUNT
 };
 
-/* A lane: one set of prepared keys, used by one thread at a time.  Lane 0
- * is part of the context; the others (made only when several threads work
+/* Threads sharing a context must not write to a cache line another of
+ * them reads or writes for every message: the fields written per message
+ * (each lane's busy flag, the send counter, the receive window) each start
+ * a line of their own.  The context and its extra lanes are allocated
+ * aligned to it (context.c). */
+#define GK5_CACHE_LINE 64
+
+/* A lane: one set of prepared keys, used by one thread at a time, on a
+ * cache line of its own: a thread that keeps using the lane it used last
+ * (context.c) writes only that line to take and give it back.  Lane 0 is
+ * part of the context; the others (made only when several threads work
  * on one context at once) live in an array allocated the first time a
  * second lane is needed.  A ukey keys its state on its first message, so
  * the steady state allocates nothing per message. */
 #define GK5_LANES_MAX 32
 struct gk5_lane {
+    _Alignas(GK5_CACHE_LINE) _Atomic uint32_t busy; /* 1: a thread holds it */
+    uint32_t index;                                 /* its number */
     gk5_ukey *uk[UK__COUNT];
-    uint32_t index; /* its number: bit index in lane_busy */
 };
 
-/* Receive window: RFC 2743 1.2.3 semantics over a 64-entry bitmap. */
+/* Receive window: RFC 2743 1.2.3 semantics over a 64-entry bitmap.
+ * `next` and `bitmap` form one 16-byte word: where the processor can
+ * compare-and-swap 16 bytes (x86-64 with CMPXCHG16B, checked at run
+ * time) a verdict reads the word, computes the new one and swaps it in,
+ * retrying if another thread changed it first, so threads never wait on
+ * each other and every verdict is the one a single thread would have
+ * given in the order the swaps took effect; elsewhere the word is guarded
+ * by `lock`.  `lock` also orders the window's start (the first
+ * authenticated token, when an import carried no receive number), which
+ * happens once. */
 #define GK5_SEQ_WINDOW 64
+__extension__ typedef unsigned __int128 gk5i_u128;
 struct gk5_seqstate {
+    _Alignas(16) gk5i_u128 word; /* next | bitmap << 64 */
+    _Atomic bool started;        /* false until the first authenticated token */
+    bool wide;     /* 64-bit numbers (RFC 4121) vs 32-bit (RFC 1964) */
+    bool lockfree; /* the word is swapped, not locked */
     pthread_mutex_t lock;
-    bool started;    /* false until the first authenticated token */
-    bool wide;       /* 64-bit numbers (RFC 4121) vs 32-bit (RFC 1964) */
-    uint64_t next;   /* one past the highest number seen */
-    uint64_t bitmap; /* bit i set: number (next - 1 - i) seen */
 };
 
 /* Flags of a context (gk5_ctx.flags). */
@@ -83,29 +103,36 @@ struct gk5_seqstate {
 #define GK5_CTXF_ACCEPTOR_SUBKEY 0x04u /* keyed with the acceptor's subkey */
 
 struct gk5_ctx {
+    /* Read by every message, written at import (and options by
+     * gk5_ctx_set_flags, lane_count when a lane is added). */
     const struct gk5_enctype *et;
-    uint32_t trace_id;         /* "ctx N" in GK5_TRACE lines (from 1) */
-    uint32_t ctxflags;         /* GK5_CTXF_* (fixed at import) */
-    _Atomic uint32_t options;  /* GK5_CTX_REPLAY | GK5_CTX_SEQUENCE */
-    uint32_t endtime;          /* 0: no expiry */
-    _Atomic uint64_t send_seq; /* next number to send (gk5i_ctx_next_seq) */
+    uint32_t trace_id;           /* "ctx N" in GK5_TRACE lines (from 1) */
+    uint32_t ctxflags;           /* GK5_CTXF_* (fixed at import) */
+    _Atomic uint32_t options;    /* GK5_CTX_REPLAY | GK5_CTX_SEQUENCE */
+    uint32_t endtime;            /* 0: no expiry */
+    _Atomic uint32_t lane_count; /* lanes 0..count-1 are valid */
+    /* Lanes 1..GK5_LANES_MAX-1, allocated with lane 1 (under lane_lock;
+     * published by lane_count); more_mem is the allocation. */
+    struct gk5_lane *more;
+    void *more_mem;
+    void *mem; /* the allocation the context lies in */
+
+    /* Written by every message sent: one atomic add. */
+    _Alignas(GK5_CACHE_LINE) _Atomic uint64_t send_seq; /* next to send */
     /* RFC 4121: the last number, 2^64 - 1, has been sent (send_seq cannot
      * count past it); RFC 1964 contexts stop at send_seq == 2^32 instead. */
     _Atomic bool send_exhausted;
-    struct gk5_seqstate recv;
 
-    /* Derived subkeys, kept only for gk5_ctx_export(); indexed by slot.
-     * The session key itself is never kept (except that RFC 1964 DES3
-     * seals with it: sk[UK_SEND_SEAL].ke). */
-    struct gk5i_subkeys sk[UK__COUNT];
+    /* Written by every message received. */
+    _Alignas(GK5_CACHE_LINE) struct gk5_seqstate recv;
 
-    pthread_mutex_t lane_lock;   /* taken only to add a lane */
-    _Atomic uint32_t lane_busy;  /* bit i: lane i in use */
-    _Atomic uint32_t lane_count; /* lanes 0..count-1 are valid */
     struct gk5_lane lane0;
-    /* Lanes 1..GK5_LANES_MAX-1, allocated with lane 1 (under lane_lock;
-     * published by lane_count). */
-    struct gk5_lane *more;
+
+    /* Cold: derived subkeys, kept only for gk5_ctx_export(); indexed by
+     * slot.  The session key itself is never kept (except that RFC 1964
+     * DES3 seals with it: sk[UK_SEND_SEAL].ke). */
+    struct gk5i_subkeys sk[UK__COUNT];
+    pthread_mutex_t lane_lock; /* taken only to add a lane */
 };
 
 /* Lane i (i < lane_count). */
@@ -143,6 +170,9 @@ GK5_HIDDEN void gk5i_ctx_return_seq(gk5_ctx *ctx, uint64_t seq);
 
 /* ---- seqstate.c ---- */
 GK5_HIDDEN void gk5i_seq_init(struct gk5_seqstate *st, bool wide);
+/* For tests: guard the word with the lock even where it could be swapped
+ * (call right after gk5i_seq_init). */
+GK5_HIDDEN void gk5i_seq_use_lock(struct gk5_seqstate *st);
 GK5_HIDDEN void gk5i_seq_destroy(struct gk5_seqstate *st);
 /* Call ONLY after the token passed decryption and the integrity check.
  * Records seq and returns the supplementary status bits

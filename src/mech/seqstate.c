@@ -18,8 +18,21 @@
  *
  * Callers run gk5i_seq_check only for a token that passed decryption and
  * the integrity check, so a forged token never moves the window.
+ *
+ * Threads: a verdict is a pure function of the window and the number
+ * (classify_and_record on a copy), so the shared window is one 16-byte
+ * word replaced by compare-and-swap where the processor has one, the
+ * copy computed again from what another thread left when the swap fails:
+ * the verdicts are those of one thread taking the numbers in the order
+ * the swaps succeeded, and no thread waits for another.  A duplicate or
+ * an old number changes nothing and writes nothing.  Without a 16-byte
+ * swap the same function runs under the mutex.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "mech_int.h"
 
@@ -28,14 +41,89 @@
 /* Classification of a number against the window. */
 enum seq_verdict { SEQ_IN_ORDER, SEQ_GAP, SEQ_DUPLICATE, SEQ_OLD, SEQ_LATE };
 
+/* The window as numbers: a copy of the shared word. */
+struct window {
+    uint64_t next;   /* one past the highest number seen */
+    uint64_t bitmap; /* bit i set: number (next - 1 - i) seen */
+    bool wide;
+};
+
+static gk5i_u128 pack(const struct window *w)
+{
+    return (gk5i_u128)w->next | ((gk5i_u128)w->bitmap << 64);
+}
+
+static struct window unpack(gk5i_u128 word, bool wide)
+{
+    struct window w = {(uint64_t)word, (uint64_t)(word >> 64), wide};
+
+    return w;
+}
+
+#if defined(__x86_64__)
+static bool swap16_available(void)
+{
+    unsigned a, b, c, d;
+
+    return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_CMPXCHG16B) != 0;
+}
+
+/* The word at p if it equals old, replaced by new; returns what was
+ * there (old: swapped).  Called only where swap16_available(). */
+__attribute__((target("cx16"))) static gk5i_u128
+swap16(gk5i_u128 *p, gk5i_u128 old, gk5i_u128 new)
+{
+    return __sync_val_compare_and_swap(p, old, new);
+}
+#else
+static bool swap16_available(void)
+{
+    return false;
+}
+
+static gk5i_u128 swap16(gk5i_u128 *p, gk5i_u128 old, gk5i_u128 new)
+{
+    (void)p;
+    (void)old;
+    (void)new;
+    abort(); /* unreachable: lockfree is never set */
+}
+#endif
+
+/* The word, read whole: a swap of 0 for 0 where it is swapped (an x86
+ * 16-byte load is not atomic), else under the lock. */
+static gk5i_u128 word_load(struct gk5_seqstate *st)
+{
+    return st->lockfree ? swap16(&st->word, 0, 0) : st->word;
+}
+
+static void word_store(struct gk5_seqstate *st, gk5i_u128 v)
+{
+    gk5i_u128 old, got;
+
+    if (!st->lockfree) {
+        st->word = v;
+        return;
+    }
+    old = swap16(&st->word, 0, 0);
+    while ((got = swap16(&st->word, old, v)) != old) {
+        old = got;
+    }
+}
+
 void gk5i_seq_init(struct gk5_seqstate *st, bool wide)
 {
     /* With default attributes pthread_mutex_init cannot fail on Linux. */
     (void)pthread_mutex_init(&st->lock, NULL);
-    st->started = false;
+    atomic_init(&st->started, false);
     st->wide = wide;
-    st->next = 0;
-    st->bitmap = 0;
+    st->lockfree = swap16_available();
+    st->word = 0;
+}
+
+void gk5i_seq_use_lock(struct gk5_seqstate *st)
+{
+    st->lockfree = false;
 }
 
 void gk5i_seq_destroy(struct gk5_seqstate *st)
@@ -48,8 +136,8 @@ void gk5i_seq_destroy(struct gk5_seqstate *st)
 
 /* Is seq at or after the expected number `next`?  Sets *ahead (seq - next)
  * and *behind (how far below next - 1, the window's top entry). */
-static bool is_ahead(const struct gk5_seqstate *st, uint64_t seq,
-                     uint64_t *ahead, uint64_t *behind)
+static bool is_ahead(const struct window *st, uint64_t seq, uint64_t *ahead,
+                     uint64_t *behind)
 {
     bool fwd;
 
@@ -69,10 +157,21 @@ static bool is_ahead(const struct gk5_seqstate *st, uint64_t seq,
     return fwd;
 }
 
+/* No receive number was carried (rpc.gssd buffer): the window starts at
+ * the first authenticated token. */
+static void window_start(struct window *st, uint64_t seq)
+{
+    if (!st->wide) {
+        seq &= SEQ32_MASK;
+    }
+    st->next = st->wide ? seq + 1 : (seq + 1) & SEQ32_MASK;
+    st->bitmap = 1;
+}
+
 /* RFC 2743 1.2.3 (with RFC 4121 4.2.6.1 and RFC 1964 1.2.1.2 sequence
- * numbers): classify seq and record it when it is new. */
-static enum seq_verdict classify_and_record(struct gk5_seqstate *st,
-                                            uint64_t seq)
+ * numbers): classify seq against a started window and record it when it
+ * is new. */
+static enum seq_verdict classify_and_record(struct window *st, uint64_t seq)
 {
     uint64_t ahead = 0;
     uint64_t behind = 0;
@@ -81,15 +180,6 @@ static enum seq_verdict classify_and_record(struct gk5_seqstate *st,
     if (!st->wide) {
         seq &= SEQ32_MASK;
     }
-    if (!st->started) {
-        /* No receive number was carried (rpc.gssd buffer): the window
-         * starts at the first authenticated token. */
-        st->started = true;
-        st->next = st->wide ? seq + 1 : (seq + 1) & SEQ32_MASK;
-        st->bitmap = 1;
-        return SEQ_IN_ORDER;
-    }
-
     if (is_ahead(st, seq, &ahead, &behind)) {
         /* Slide the window so that seq is its highest entry.  A shift by
          * 64 or more is undefined in C (MIT's window trips on exactly
@@ -216,6 +306,65 @@ trace_verdict(const gk5_ctx *ctx, const char *op, uint64_t seq,
                supp != 0 ? gk5_major_name(supp) : off);
 }
 
+/* The first authenticated token of a window that has not started: under
+ * the lock, so that it happens once.  false: another thread started it
+ * first (seq then takes the common path). */
+static bool seq_start(struct gk5_seqstate *st, uint64_t seq,
+                      struct seq_before *w)
+{
+    struct window win;
+    bool first = false;
+
+    pthread_mutex_lock(&st->lock);
+    if (!atomic_load_explicit(&st->started, memory_order_relaxed)) {
+        win = unpack(word_load(st), st->wide);
+        w->started = false;
+        w->wide = st->wide;
+        w->next = win.next;
+        window_start(&win, seq);
+        word_store(st, pack(&win));
+        atomic_store_explicit(&st->started, true, memory_order_release);
+        first = true;
+    }
+    pthread_mutex_unlock(&st->lock);
+    return first;
+}
+
+/* seq against a started window: swapped in, or under the lock. */
+static enum seq_verdict seq_record(struct gk5_seqstate *st, uint64_t seq,
+                                   struct seq_before *w)
+{
+    enum seq_verdict v;
+    struct window win;
+    gk5i_u128 old, got;
+
+    w->started = true;
+    w->wide = st->wide;
+    if (!st->lockfree) {
+        pthread_mutex_lock(&st->lock);
+        win = unpack(st->word, st->wide);
+        w->next = win.next;
+        v = classify_and_record(&win, seq);
+        st->word = pack(&win);
+        pthread_mutex_unlock(&st->lock);
+        return v;
+    }
+    old = swap16(&st->word, 0, 0);
+    for (;;) {
+        win = unpack(old, st->wide);
+        w->next = win.next;
+        v = classify_and_record(&win, seq);
+        if (v == SEQ_DUPLICATE || v == SEQ_OLD) {
+            return v; /* nothing recorded: the read was the verdict */
+        }
+        got = swap16(&st->word, old, pack(&win));
+        if (got == old) {
+            return v;
+        }
+        old = got; /* another thread moved the window: again from there */
+    }
+}
+
 static GK5_WUR uint32_t seq_check(struct gk5_seqstate *st, uint32_t options,
                                   uint64_t seq, const gk5_ctx *ctx,
                                   const char *op)
@@ -224,12 +373,12 @@ static GK5_WUR uint32_t seq_check(struct gk5_seqstate *st, uint32_t options,
     enum seq_verdict v;
     uint32_t supp;
 
-    pthread_mutex_lock(&st->lock);
-    w.started = st->started;
-    w.wide = st->wide;
-    w.next = st->next;
-    v = classify_and_record(st, seq);
-    pthread_mutex_unlock(&st->lock);
+    if (!atomic_load_explicit(&st->started, memory_order_acquire) &&
+        seq_start(st, seq, &w)) {
+        v = SEQ_IN_ORDER;
+    } else {
+        v = seq_record(st, seq, &w);
+    }
     supp = report(v, options);
     if ((v != SEQ_IN_ORDER || !w.started) && ctx != NULL && GK5_TRACE_ON()) {
         trace_verdict(ctx, op, seq, v, &w, supp);
@@ -250,19 +399,26 @@ uint32_t gk5i_seq_check_ctx(gk5_ctx *ctx, const char *op, uint64_t seq)
 void gk5i_seq_get(struct gk5_seqstate *st, bool *started, uint64_t *next,
                   uint64_t *bitmap)
 {
+    struct window win;
+
     pthread_mutex_lock(&st->lock);
-    *started = st->started;
-    *next = st->next;
-    *bitmap = st->bitmap;
+    *started = atomic_load_explicit(&st->started, memory_order_relaxed);
+    win = unpack(word_load(st), st->wide);
     pthread_mutex_unlock(&st->lock);
+    *next = win.next;
+    *bitmap = win.bitmap;
 }
 
 void gk5i_seq_set(struct gk5_seqstate *st, bool started, uint64_t next,
                   uint64_t bitmap)
 {
+    struct window win;
+
     pthread_mutex_lock(&st->lock);
-    st->started = started;
-    st->next = st->wide ? next : next & SEQ32_MASK;
-    st->bitmap = started ? bitmap : 0;
+    win.wide = st->wide;
+    win.next = st->wide ? next : next & SEQ32_MASK;
+    win.bitmap = started ? bitmap : 0;
+    word_store(st, pack(&win));
+    atomic_store_explicit(&st->started, started, memory_order_release);
     pthread_mutex_unlock(&st->lock);
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -56,6 +57,33 @@ struct scenario {
     size_t nsteps;
     const struct step *steps;
 };
+
+/* Whether the windows made here are guarded by the lock even where the
+ * processor can swap the word (the path of machines without a 16-byte
+ * compare-and-swap): every test runs both ways. */
+static bool use_lock;
+
+static void seq_init(struct gk5_seqstate *st, bool wide)
+{
+    gk5i_seq_init(st, wide);
+    if (use_lock) {
+        gk5i_seq_use_lock(st);
+    }
+}
+
+static int swapped(void **state)
+{
+    (void)state;
+    use_lock = false;
+    return 0;
+}
+
+static int locked(void **state)
+{
+    (void)state;
+    use_lock = true;
+    return 0;
+}
 
 #define STEPS(...) ((const struct step[]){__VA_ARGS__})
 #define NSTEPS(...)                                                            \
@@ -143,7 +171,7 @@ static void run_scenario(const struct scenario *sc, size_t opt)
 {
     struct gk5_seqstate st;
 
-    gk5i_seq_init(&st, sc->wide);
+    seq_init(&st, sc->wide);
     if (sc->lucid) {
         gk5i_seq_set(&st, true, sc->recv_seq, 0);
     }
@@ -202,7 +230,7 @@ static void test_state_kept_without_options(void **state)
     const uint32_t both = GK5_CTX_REPLAY | GK5_CTX_SEQUENCE;
 
     (void)state;
-    gk5i_seq_init(&st, true);
+    seq_init(&st, true);
     assert_int_equal(gk5i_seq_check(&st, 0, 0), 0);
     assert_int_equal(gk5i_seq_check(&st, 0, 100), 0);
     assert_int_equal(gk5i_seq_check(&st, 0, 70), 0);
@@ -221,7 +249,7 @@ static void test_duplicate_and_old_change_nothing(void **state)
     uint64_t next, bitmap, next2, bitmap2;
 
     (void)state;
-    gk5i_seq_init(&st, true);
+    seq_init(&st, true);
     assert_int_equal(gk5i_seq_check(&st, GK5_CTX_REPLAY, 100), 0);
     assert_int_equal(gk5i_seq_check(&st, GK5_CTX_REPLAY, 102), 0);
     gk5i_seq_get(&st, &started, &next, &bitmap);
@@ -246,8 +274,8 @@ static void test_get_set_round_trip(void **state)
     uint64_t next, bitmap;
 
     (void)state;
-    gk5i_seq_init(&a, true);
-    gk5i_seq_init(&b, true);
+    seq_init(&a, true);
+    seq_init(&b, true);
     gk5i_seq_get(&a, &started, &next, &bitmap);
     assert_false(started);
     assert_int_equal(next, 0);
@@ -272,7 +300,7 @@ static void test_set_not_started(void **state)
     struct gk5_seqstate st;
 
     (void)state;
-    gk5i_seq_init(&st, false);
+    seq_init(&st, false);
     gk5i_seq_set(&st, false, 0, 0);
     assert_int_equal(gk5i_seq_check(&st, GK5_CTX_SEQUENCE, 77777), 0);
     assert_int_equal(gk5i_seq_check(&st, GK5_CTX_SEQUENCE, 77779), GAP);
@@ -334,7 +362,7 @@ static void test_concurrent_checks(void **state)
     uint64_t next, bitmap;
 
     (void)state;
-    gk5i_seq_init(&st, true);
+    seq_init(&st, true);
     run_workers(&st, false);
     gk5i_seq_get(&st, &started, &next, &bitmap);
     assert_true(started);
@@ -343,18 +371,149 @@ static void test_concurrent_checks(void **state)
     gk5i_seq_destroy(&st);
 }
 
+/* ---- 16 threads in rounds: each round's 64 numbers, each sent by
+ * several threads, plus numbers two rounds old, all shuffled; whatever
+ * order the threads' verdicts take effect in, each number of the round is
+ * new exactly once and a duplicate every other time, and the old ones are
+ * OLD (nothing below the round can be within the window once the round
+ * before it is complete).  A lost update shows as a number new twice or
+ * never. ---- */
+
+#define R_THREADS 16
+#define R_ROUNDS 40
+#define R_COPIES 3 /* threads sending each number */
+#define R_OLD 4    /* old numbers per thread per round */
+#define R_PER (GK5_SEQ_WINDOW * R_COPIES / R_THREADS + R_OLD)
+
+struct rounds {
+    struct gk5_seqstate st;
+    pthread_barrier_t barrier;
+    _Atomic unsigned fresh[R_ROUNDS][GK5_SEQ_WINDOW];
+    _Atomic unsigned dups, olds, wrong;
+};
+
+struct rounds_worker {
+    struct rounds *r;
+    unsigned id;
+};
+
+static uint32_t rnd(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+static void *rounds_main(void *arg)
+{
+    struct rounds_worker *w = arg;
+    struct rounds *r = w->r;
+    uint32_t x = 2463534242u + w->id * 7919u;
+
+    for (unsigned round = 0; round < R_ROUNDS; round++) {
+        uint64_t base = (uint64_t)round * GK5_SEQ_WINDOW + 1000;
+        uint64_t mine[R_PER];
+        size_t n = 0;
+
+        /* This thread's share of the copies: copy c of number i goes to
+         * thread (i * R_COPIES + c) % R_THREADS. */
+        for (unsigned i = 0; i < GK5_SEQ_WINDOW; i++) {
+            for (unsigned c = 0; c < R_COPIES; c++) {
+                if ((i * R_COPIES + c) % R_THREADS == w->id) {
+                    mine[n++] = base + i;
+                }
+            }
+        }
+        for (unsigned k = 0; k < R_OLD && round >= 2; k++) {
+            mine[n++] = base - 2 * GK5_SEQ_WINDOW + rnd(&x) % GK5_SEQ_WINDOW;
+        }
+        for (size_t i = n; i > 1; i--) {
+            size_t j = rnd(&x) % i;
+            uint64_t t = mine[i - 1];
+
+            mine[i - 1] = mine[j];
+            mine[j] = t;
+        }
+        (void)pthread_barrier_wait(&r->barrier);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t got = gk5i_seq_check(&r->st, GK5_CTX_REPLAY, mine[i]);
+
+            if (mine[i] < base) {
+                atomic_fetch_add(got == OLD ? &r->olds : &r->wrong, 1);
+            } else if (got == DUP) {
+                atomic_fetch_add(&r->dups, 1);
+            } else if (got == 0) {
+                atomic_fetch_add(&r->fresh[round][mine[i] - base], 1);
+            } else {
+                atomic_fetch_add(&r->wrong, 1);
+            }
+        }
+        (void)pthread_barrier_wait(&r->barrier);
+    }
+    return NULL;
+}
+
+static void test_threads_in_rounds(void **state)
+{
+    static struct rounds r;
+    struct rounds_worker w[R_THREADS];
+    pthread_t tid[R_THREADS];
+    bool started;
+    uint64_t next, bitmap;
+
+    (void)state;
+    memset(&r, 0, sizeof(r));
+    seq_init(&r.st, true);
+    assert_int_equal(pthread_barrier_init(&r.barrier, NULL, R_THREADS), 0);
+    for (unsigned t = 0; t < R_THREADS; t++) {
+        w[t] = (struct rounds_worker){.r = &r, .id = t};
+        assert_int_equal(pthread_create(&tid[t], NULL, rounds_main, &w[t]), 0);
+    }
+    for (unsigned t = 0; t < R_THREADS; t++) {
+        assert_int_equal(pthread_join(tid[t], NULL), 0);
+    }
+    for (unsigned round = 0; round < R_ROUNDS; round++) {
+        for (unsigned i = 0; i < GK5_SEQ_WINDOW; i++) {
+            assert_int_equal(atomic_load(&r.fresh[round][i]), 1);
+        }
+    }
+    assert_int_equal(atomic_load(&r.wrong), 0);
+    assert_int_equal(atomic_load(&r.dups),
+                     R_ROUNDS * GK5_SEQ_WINDOW * (R_COPIES - 1));
+    assert_int_equal(atomic_load(&r.olds), (R_ROUNDS - 2) * R_THREADS * R_OLD);
+    /* The window the last round leaves, whatever the order. */
+    gk5i_seq_get(&r.st, &started, &next, &bitmap);
+    assert_true(started);
+    assert_int_equal(next, 1000 + (uint64_t)R_ROUNDS * GK5_SEQ_WINDOW);
+    assert_true(bitmap == UINT64_MAX);
+    (void)pthread_barrier_destroy(&r.barrier);
+    gk5i_seq_destroy(&r.st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_no_options),
-        cmocka_unit_test(test_table_replay),
-        cmocka_unit_test(test_table_sequence),
-        cmocka_unit_test(test_table_both),
-        cmocka_unit_test(test_state_kept_without_options),
-        cmocka_unit_test(test_duplicate_and_old_change_nothing),
-        cmocka_unit_test(test_get_set_round_trip),
-        cmocka_unit_test(test_set_not_started),
-        cmocka_unit_test(test_concurrent_checks),
+        cmocka_unit_test_setup(test_table_no_options, swapped),
+        cmocka_unit_test_setup(test_table_replay, swapped),
+        cmocka_unit_test_setup(test_table_sequence, swapped),
+        cmocka_unit_test_setup(test_table_both, swapped),
+        cmocka_unit_test_setup(test_state_kept_without_options, swapped),
+        cmocka_unit_test_setup(test_duplicate_and_old_change_nothing, swapped),
+        cmocka_unit_test_setup(test_get_set_round_trip, swapped),
+        cmocka_unit_test_setup(test_set_not_started, swapped),
+        cmocka_unit_test_setup(test_concurrent_checks, swapped),
+        cmocka_unit_test_setup(test_threads_in_rounds, swapped),
+        cmocka_unit_test_setup(test_table_no_options, locked),
+        cmocka_unit_test_setup(test_table_replay, locked),
+        cmocka_unit_test_setup(test_table_sequence, locked),
+        cmocka_unit_test_setup(test_table_both, locked),
+        cmocka_unit_test_setup(test_state_kept_without_options, locked),
+        cmocka_unit_test_setup(test_duplicate_and_old_change_nothing, locked),
+        cmocka_unit_test_setup(test_get_set_round_trip, locked),
+        cmocka_unit_test_setup(test_set_not_started, locked),
+        cmocka_unit_test_setup(test_concurrent_checks, locked),
+        cmocka_unit_test_setup(test_threads_in_rounds, locked),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

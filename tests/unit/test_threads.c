@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * Many threads on one context (docs/design.md, "Context lifecycle and
- * threads"): 2, 4 and 8 threads wrap and make MICs on one initiator at
+ * threads"): 2, 4, 8 and 16 threads wrap and make MICs on one initiator at
  * once; every sequence number is used exactly once, 0..N-1 with none
  * missing; then as many threads unwrap them all at once on one acceptor,
  * which sees each number exactly once (never a duplicate), and a second
@@ -14,7 +14,7 @@
 #include "tokutil.h"
 
 #define PER_THREAD 200
-#define MAX_THREADS 8
+#define MAX_THREADS 16
 #define MSG_LEN 48
 
 struct shared {
@@ -191,12 +191,19 @@ static void test_8_threads(void **state)
     threads_on_one_context(26, 8);
 }
 
+static void test_16_threads(void **state)
+{
+    (void)state;
+    threads_on_one_context(18, 16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_2_threads),
         cmocka_unit_test(test_4_threads),
         cmocka_unit_test(test_8_threads),
+        cmocka_unit_test(test_16_threads),
     };
 
     return cmocka_run_group_tests_name("threads", tests, NULL, NULL);

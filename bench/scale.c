@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
+/*
+ * gk5 bench --scale: one context shared by N threads against one context
+ * per thread.  An NFS server's worker threads all serve one client's
+ * context, so what a context's shared state (its lanes, send counter and
+ * receive window) costs when threads share it is the question; crypto is
+ * the same on both sides.
+ *
+ * No KDC and no file: each context pair (initiator and acceptor) is made
+ * from a fixed session key, as rpc.gssd hands one to the kernel, so a copy
+ * of gk5-bench and its libraries runs this on any machine.  For each
+ * enctype, size and operation (get_mic, verify_mic, wrap sealed, unwrap)
+ * and each thread count, the threads start together and run the operation
+ * for --min-time seconds; aggregate calls per second and MB/s are counted
+ * over --rounds rounds (best and worst), first with one shared context,
+ * then with one per thread.  verify_mic and unwrap cycle through a pool of
+ * tokens made beforehand by the matching initiator, each thread its own
+ * numbers: after a pool's first pass its tokens are old or duplicates,
+ * which costs the same integrity check and the window's same atomic swap
+ * (a token recorded as new swaps once more).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "mech/mech_int.h"
+
+enum scale_op { S_GET_MIC, S_VERIFY_MIC, S_WRAP, S_UNWRAP, S__COUNT };
+static const char *const scale_op_names[S__COUNT] = {"get_mic", "verify_mic",
+                                                     "wrap", "unwrap"};
+
+#define SCALE_MAX_THREADS 64
+#define SCALE_MAX_COUNTS 8
+/* Tokens per thread for verify_mic and unwrap: about 4 MiB of them. */
+#define POOL_BYTES (4u << 20)
+#define POOL_MIN 64
+#define POOL_MAX 8192
+
+struct pair {
+    gk5_ctx *init, *acc;
+};
+
+struct scale_thread {
+    pthread_t tid;
+    gk5_ctx *send, *recv; /* the contexts this thread works on */
+    const uint8_t *msg;
+    size_t size;
+    enum scale_op op;
+    gk5_buffer *pool; /* tokens for verify_mic / unwrap */
+    size_t npool;
+    unsigned long calls;
+    bool failed;
+    struct scale_run *run;
+};
+
+struct scale_run {
+    pthread_barrier_t start;
+    _Atomic bool stop;
+};
+
+/* Both ends of a context from one fixed key (initiator and acceptor). */
+static int make_pair(int32_t et, size_t key_len, struct pair *p)
+{
+    uint8_t key[64];
+
+    for (size_t i = 0; i < sizeof(key); i++) {
+        key[i] = (uint8_t)(0x5a ^ (i * 29));
+    }
+    p->init = p->acc = NULL;
+    if (gk5i_ctx_new(et, GK5_CTXF_INITIATOR | GK5_CTXF_CFX, 0, 0, key, key_len,
+                     &p->init) != GK5_OK ||
+        gk5i_ctx_new(et, GK5_CTXF_CFX, 0, 0, key, key_len, &p->acc) != GK5_OK) {
+        gk5_ctx_free(p->init);
+        return -1;
+    }
+    return 0;
+}
+
+static void free_pair(struct pair *p)
+{
+    gk5_ctx_free(p->init);
+    gk5_ctx_free(p->acc);
+    p->init = p->acc = NULL;
+}
+
+static bool one_call(struct scale_thread *t, size_t i)
+{
+    gk5_buffer in = {t->size, (void *)(uintptr_t)t->msg}, out = {0, NULL};
+    uint32_t major = 0, minor = 0, qop = 0;
+    int conf = 0;
+
+    switch (t->op) {
+    case S_GET_MIC:
+        major = gk5_get_mic(&minor, t->send, 0, &in, &out);
+        break;
+    case S_WRAP:
+        major = gk5_wrap(&minor, t->send, 1, 0, &in, &conf, &out);
+        break;
+    case S_VERIFY_MIC:
+        major = gk5_verify_mic(&minor, t->recv, &in, &t->pool[i], &qop);
+        break;
+    case S_UNWRAP:
+        major = gk5_unwrap(&minor, t->recv, &t->pool[i], &out, &conf, &qop);
+        break;
+    default:
+        return false;
+    }
+    gk5_buffer_release(&out);
+    /* Old and duplicate tokens (the pool's later passes) are answered
+     * with supplementary bits only. */
+    return GK5_ERROR(major) == 0;
+}
+
+static void *scale_main(void *arg)
+{
+    struct scale_thread *t = arg;
+    size_t i = 0;
+
+    (void)pthread_barrier_wait(&t->run->start);
+    while (!atomic_load_explicit(&t->run->stop, memory_order_relaxed)) {
+        /* Check the clock's flag every few calls only. */
+        for (int k = 0; k < 16; k++) {
+            if (!one_call(t, i)) {
+                t->failed = true;
+                return NULL;
+            }
+            t->calls++;
+            if (t->npool != 0 && ++i == t->npool) {
+                i = 0;
+            }
+        }
+    }
+    return NULL;
+}
+
+static void free_pools(struct scale_thread *t, int n)
+{
+    for (int k = 0; k < n; k++) {
+        for (size_t i = 0; i < t[k].npool; i++) {
+            gk5_buffer_release(&t[k].pool[i]);
+        }
+        free(t[k].pool);
+        t[k].pool = NULL;
+        t[k].npool = 0;
+    }
+}
+
+/* Each thread's pool of tokens from its sender, taken in turn so that
+ * the threads of a shared context hold interleaved numbers. */
+static int make_pools(struct scale_thread *t, int n, size_t npool)
+{
+    for (int k = 0; k < n; k++) {
+        t[k].pool = calloc(npool, sizeof(*t[k].pool));
+        if (t[k].pool == NULL) {
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < npool; i++) {
+        for (int k = 0; k < n; k++) {
+            gk5_buffer in = {t[k].size, (void *)(uintptr_t)t[k].msg};
+            uint32_t major, minor = 0;
+            int conf = 0;
+
+            major = t[k].op == S_VERIFY_MIC
+                        ? gk5_get_mic(&minor, t[k].send, 0, &in, &t[k].pool[i])
+                        : gk5_wrap(&minor, t[k].send, 1, 0, &in, &conf,
+                                   &t[k].pool[i]);
+            if (major != GK5_S_COMPLETE) {
+                return -1;
+            }
+            t[k].npool = i + 1;
+        }
+    }
+    return 0;
+}
+
+/* One round of n threads: aggregate calls per second, or a negative
+ * number when a call failed. */
+static double one_round(struct scale_thread *t, int n, double seconds)
+{
+    struct scale_run run;
+    unsigned long calls = 0;
+    double t0, t1;
+    bool failed = false;
+    int started = 0;
+
+    if (pthread_barrier_init(&run.start, NULL, (unsigned)n + 1) != 0) {
+        return -1;
+    }
+    atomic_init(&run.stop, false);
+    for (; started < n; started++) {
+        t[started].run = &run;
+        t[started].calls = 0;
+        t[started].failed = false;
+        if (pthread_create(&t[started].tid, NULL, scale_main, &t[started]) !=
+            0) {
+            break;
+        }
+    }
+    if (started < n) {
+        /* The barrier can never open: the threads that did start are
+         * stuck in it, so there is no safe way back. */
+        fprintf(stderr, "gk5 bench: --scale: cannot start %d threads\n", n);
+        exit(1);
+    }
+    (void)pthread_barrier_wait(&run.start);
+    t0 = now_s();
+    while (now_s() - t0 < seconds) {
+        usleep(2000);
+    }
+    atomic_store(&run.stop, true);
+    for (int k = 0; k < n; k++) {
+        (void)pthread_join(t[k].tid, NULL);
+        calls += t[k].calls;
+        failed |= t[k].failed;
+    }
+    t1 = now_s();
+    (void)pthread_barrier_destroy(&run.start);
+    return failed ? -1 : (double)calls / (t1 - t0);
+}
+
+struct cell {
+    double best, worst; /* calls per second */
+};
+
+/* rounds rounds of n threads on op: shared (one pair) or own (n pairs). */
+static int measure(const struct config *cfg, int32_t et, size_t key_len,
+                   enum scale_op op, size_t size, const uint8_t *msg, int n,
+                   bool shared, struct cell *out)
+{
+    struct scale_thread t[SCALE_MAX_THREADS];
+    struct pair pairs[SCALE_MAX_THREADS];
+    int npairs = shared ? 1 : n, made = 0, ret = -1;
+    size_t npool = 0;
+
+    memset(t, 0, sizeof(t));
+    for (; made < npairs; made++) {
+        if (make_pair(et, key_len, &pairs[made]) != 0) {
+            goto cleanup;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        struct pair *p = &pairs[shared ? 0 : k];
+
+        t[k].send = p->init;
+        t[k].recv = p->acc;
+        t[k].msg = msg;
+        t[k].size = size;
+        t[k].op = op;
+    }
+    if (op == S_VERIFY_MIC || op == S_UNWRAP) {
+        npool = POOL_BYTES / (size + 64);
+        npool = npool < POOL_MIN   ? POOL_MIN
+                : npool > POOL_MAX ? POOL_MAX
+                                   : npool;
+        if (make_pools(t, n, npool) != 0) {
+            goto cleanup;
+        }
+    }
+    out->best = 0;
+    out->worst = 0;
+    for (int r = 0; r < cfg->rounds; r++) {
+        double v = one_round(t, n, cfg->min_time);
+
+        if (v < 0) {
+            goto cleanup;
+        }
+        if (r == 0 || v > out->best) {
+            out->best = v;
+        }
+        if (r == 0 || v < out->worst) {
+            out->worst = v;
+        }
+    }
+    ret = 0;
+
+cleanup:
+    free_pools(t, n);
+    for (int k = 0; k < made; k++) {
+        free_pair(&pairs[k]);
+    }
+    return ret;
+}
+
+/* The thread counts: the list given (default 1,2,4,8,16), those above the
+ * CPU count dropped and the CPU count added in their place. */
+static size_t thread_counts(const char *arg, int ncpu, int *counts,
+                            bool *capped)
+{
+    static const int dflt[] = {1, 2, 4, 8, 16};
+    int want[SCALE_MAX_COUNTS];
+    size_t nwant = 0, n = 0;
+
+    *capped = false;
+    if (arg == NULL) {
+        memcpy(want, dflt, sizeof(dflt));
+        nwant = GK5_ARRAY_SIZE(dflt);
+    } else {
+        char *copy = strdup(arg), *save = NULL;
+
+        if (copy == NULL) {
+            return 0;
+        }
+        for (char *tok = strtok_r(copy, ",", &save); tok != NULL;
+             tok = strtok_r(NULL, ",", &save)) {
+            char *end;
+            long v = strtol(tok, &end, 10);
+
+            if (*end != '\0' || v < 1 || v > SCALE_MAX_THREADS ||
+                nwant == SCALE_MAX_COUNTS) {
+                free(copy);
+                return 0;
+            }
+            want[nwant++] = (int)v;
+        }
+        free(copy);
+    }
+    for (size_t i = 0; i < nwant; i++) {
+        int v = want[i];
+
+        if (v > ncpu) {
+            *capped = true;
+            v = ncpu;
+        }
+        if (n > 0 && counts[n - 1] >= v) {
+            continue; /* ascending, once each */
+        }
+        counts[n++] = v;
+    }
+    return n;
+}
+
+int bench_scale(const struct config *cfg, const char *threads_arg)
+{
+    static const size_t dflt_sizes[] = {64, 1024, 16384};
+    int counts[SCALE_MAX_COUNTS];
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t ncounts, nsizes, max_size = 0;
+    const size_t *sizes;
+    uint8_t *msg;
+    bool capped = false;
+    int failed = 0;
+
+    if (ncpu < 1) {
+        ncpu = 1;
+    }
+    if (ncpu > SCALE_MAX_THREADS) {
+        ncpu = SCALE_MAX_THREADS;
+    }
+    ncounts = thread_counts(threads_arg, (int)ncpu, counts, &capped);
+    if (ncounts == 0) {
+        fprintf(stderr,
+                "gk5 bench: --scale takes thread counts from 1 to %d, "
+                "e.g. --scale=1,2,4 (at most %d of them)\n",
+                SCALE_MAX_THREADS, SCALE_MAX_COUNTS);
+        return 2;
+    }
+    sizes = cfg->n_sizes != 0 ? cfg->sizes : dflt_sizes;
+    nsizes = cfg->n_sizes != 0 ? cfg->n_sizes : GK5_ARRAY_SIZE(dflt_sizes);
+    for (size_t i = 0; i < nsizes; i++) {
+        max_size = sizes[i] > max_size ? sizes[i] : max_size;
+    }
+    msg = malloc(max_size);
+    if (msg == NULL) {
+        fprintf(stderr, "gk5 bench: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < max_size; i++) {
+        msg[i] = (uint8_t)(i * 131);
+    }
+    printf("One context shared by N threads against one context per thread "
+           "(fixed keys, no KDC):\naggregate calls/s and MB/s, best of %d "
+           "rounds of %.2f s (worst in brackets); %ld CPUs online",
+           cfg->rounds, cfg->min_time, ncpu);
+    if (capped) {
+        printf(", thread counts above %ld shown as %ld", ncpu, ncpu);
+    }
+    printf(".\n");
+    for (size_t e = 0; e < cfg->n_enctypes; e++) {
+        const struct gk5_enctype *row = NULL;
+        int32_t et = cfg->enctypes[e];
+
+        if (gk5i_enctype_usable(et, &row) != GK5_OK || row->rfc1964) {
+            printf("\n%d: not measured (--scale takes RFC 4121 enctypes)\n",
+                   et);
+            continue;
+        }
+        printf("\n%s (%d)\n", row->name, et);
+        printf("  %-6s %-10s %3s  %-26s %-26s %s\n", "size", "op", "N",
+               "shared calls/s [worst]", "own calls/s [worst]",
+               "MB/s shared/own  shared/own");
+        for (size_t si = 0; si < nsizes; si++) {
+            for (int op = 0; op < S__COUNT; op++) {
+                for (size_t ci = 0; ci < ncounts; ci++) {
+                    struct cell sh, own;
+                    char a[32], b[32];
+
+                    if (measure(cfg, et, row->key_bytes, (enum scale_op)op,
+                                sizes[si], msg, counts[ci], true, &sh) != 0 ||
+                        measure(cfg, et, row->key_bytes, (enum scale_op)op,
+                                sizes[si], msg, counts[ci], false, &own) != 0) {
+                        printf("  %-6zu %-10s %3d  FAILED (a call was "
+                               "refused)\n",
+                               sizes[si], scale_op_names[op], counts[ci]);
+                        failed++;
+                        continue;
+                    }
+                    snprintf(a, sizeof(a), "%.0f [%.0f]", sh.best, sh.worst);
+                    snprintf(b, sizeof(b), "%.0f [%.0f]", own.best, own.worst);
+                    printf(
+                        "  %-6zu %-10s %3d  %-26s %-26s %7.0f/%-7.0f %5.2f\n",
+                        sizes[si], scale_op_names[op], counts[ci], a, b,
+                        sh.best * (double)sizes[si] / 1e6,
+                        own.best * (double)sizes[si] / 1e6,
+                        own.best > 0 ? sh.best / own.best : 0.0);
+                    fflush(stdout);
+                }
+            }
+        }
+    }
+    free(msg);
+    return failed == 0 ? 0 : 1;
+}
