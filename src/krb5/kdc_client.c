@@ -1448,9 +1448,11 @@ uint32_t gk5i_get_service_cred(const struct gk5i_krb5_config *cfg,
     }
     /* A cached ticket serves only when its session key is of an enctype
      * asked for (cfg->tgs_enctypes: krb5.conf's, or the caller's), as
-     * MIT's cache lookup for the supported enctypes does; else the KDC is
-     * asked again. */
-    c = gk5i_ccache_find(cc, realm, server, now);
+     * MIT's cache lookup for the supported enctypes does: the newest such
+     * one, whatever newer tickets of other types follow it; else the KDC
+     * is asked again. */
+    c = gk5i_ccache_find_keytype(cc, realm, server, now, cfg->tgs_enctypes,
+                                 cfg->n_tgs);
     if (c != NULL && gk5i_enctype_usable(c->keytype, &et) == GK5_OK &&
         gk5i_enctype_listed(cfg->tgs_enctypes, cfg->n_tgs, et->num)) {
         if (GK5_TRACE_ON()) {

@@ -452,6 +452,14 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_destroy(const char *path);
 GK5_HIDDEN const struct gk5i_cc_cred *
 gk5i_ccache_find(const struct gk5i_ccache *cc, struct gk5i_view realm,
                  const struct gk5i_krb_principal *server, int64_t now);
+/* The same, among the credentials whose session key is of one of
+ * keytypes (NULL: any): the newest such, as MIT's lookup for the
+ * supported enctypes takes it -- a newer ticket of another type does not
+ * hide it. */
+GK5_HIDDEN const struct gk5i_cc_cred *
+gk5i_ccache_find_keytype(const struct gk5i_ccache *cc, struct gk5i_view realm,
+                         const struct gk5i_krb_principal *server, int64_t now,
+                         const int32_t *keytypes, size_t n_keytypes);
 GK5_HIDDEN void gk5i_ccache_free(struct gk5i_ccache *cc);
 
 /* ---- kdc_send.c ----

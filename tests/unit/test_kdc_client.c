@@ -1112,6 +1112,52 @@ static void test_service_cred_good(void **state)
     gk5i_owned_cred_clear(&c);
 }
 
+/* A cached ticket whose session key is of an enctype asked for serves
+ * even when a newer one of another type follows it in the cache (a cache
+ * holding a ticket per session-key type, as `gk5 kvno -e` leaves it):
+ * no TGS exchange, nothing appended. */
+static void test_service_cred_older_type(void **state)
+{
+    struct gk5i_owned_cred c, again;
+    struct gk5i_cc_cred newer;
+    struct gk5i_ccache *cc = NULL;
+    int32_t saved[GK5I_KRB_MAX_ETYPES];
+    size_t saved_n = cfg->n_tgs;
+    unsigned before;
+    (void)state;
+
+    write_cache();
+    set_flaw(FLAW_NONE);
+    assert_int_equal(
+        gk5i_get_service_cred(cfg, cc_path, sv(REALM), &service_p, &c), GK5_OK);
+    kdc_check();
+    expect_service_cred(&c);
+    /* A newer ticket for the same service, its session key aes128. */
+    newer = c.cred;
+    newer.keytype = 17;
+    newer.key_len = 16;
+    newer.authtime++;
+    assert_int_equal(gk5i_ccache_append(cc_path, &newer), GK5_OK);
+
+    memcpy(saved, cfg->tgs_enctypes, sizeof(saved));
+    cfg->tgs_enctypes[0] = ET;
+    cfg->n_tgs = 1;
+    before = tgs_reqs();
+    assert_int_equal(
+        gk5i_get_service_cred(cfg, cc_path, sv(REALM), &service_p, &again),
+        GK5_OK);
+    memcpy(cfg->tgs_enctypes, saved, sizeof(saved));
+    cfg->n_tgs = saved_n;
+    assert_int_equal(tgs_reqs(), before);
+    assert_int_equal(again.cred.keytype, ET);
+    assert_memory_equal(again.cred.key, svc_key, 32);
+    assert_int_equal(gk5i_ccache_read(cc_path, &cc), GK5_OK);
+    assert_int_equal(cc->n, 3); /* the TGT and the two tickets */
+    gk5i_ccache_free(cc);
+    gk5i_owned_cred_clear(&again);
+    gk5i_owned_cred_clear(&c);
+}
+
 /* rc4 refused (RFC 8429), through the exchange and through the cache:
  * nothing appended. */
 static void test_tgs_rc4_key(void **state)
@@ -1167,6 +1213,7 @@ int main(void)
         cmocka_unit_test(test_tgs_principal_unknown),
         cmocka_unit_test(test_tgs_skew),
         cmocka_unit_test(test_service_cred_good),
+        cmocka_unit_test(test_service_cred_older_type),
         cmocka_unit_test(test_tgs_rc4_key),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
