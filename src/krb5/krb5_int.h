@@ -600,9 +600,14 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_get_service_cred(
  * on this thread. */
 GK5_HIDDEN uint32_t gk5i_krb_error_note(const struct gk5i_krb_error *e,
                                         bool as_kdc, int64_t now);
-/* Clear this thread's last KRB-ERROR (at the start of a call that may
- * set it). */
+/* Clear this thread's last KRB-ERROR and refused ticket enctype (at the
+ * start of a call that may set them). */
 GK5_HIDDEN void gk5i_krb_error_clear(void);
+/* The enctype of the ticket's encrypted part -- the service's key -- that
+ * the last KDC reply checked on this thread (gk5i_kdc_reply) was refused
+ * for (RFC 8429: a service with no key gk5 uses); 0 when that reply was
+ * refused for anything else or taken, or since gk5i_krb_error_clear. */
+GK5_HIDDEN int32_t gk5i_kdc_refused_ticket(void);
 
 /* ---- initiator.c ---- */
 /* gk5_initiator_create from a service ticket in hand (a test seam, and
