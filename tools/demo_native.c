@@ -441,9 +441,11 @@ static bool ccache_unchanged(const char *path, const uint8_t *before,
 }
 
 /* One refusal by gk5's KDC client, checked: GK5_S_UNAVAILABLE for rc4,
- * words naming RFC 8429, the cache as it was.  Returns 1 if not so. */
+ * words naming RFC 8429, the cache as it was; tkt_et, when not 0, what
+ * gk5_kvno says the refused ticket was encrypted in.  Returns 1 if not
+ * so. */
 static int rc4_refusal_line(const char *label, const char *call, uint32_t major,
-                            uint32_t minor, const char *path,
+                            uint32_t minor, int32_t tkt_et, const char *path,
                             const uint8_t *before, size_t before_len)
 {
     char why[768];
@@ -454,10 +456,8 @@ static int rc4_refusal_line(const char *label, const char *call, uint32_t major,
     }
     snprintf(why, sizeof(why), "%s: %s", gk5_major_name(major),
              gk5_strerror(minor));
-    /* gk5 asks for no rc4 session key (default_tgs_enctypes filtered), so
-     * an rc4 refusal of this reply is its ticket's: the service's key. */
     if (major != GK5_S_UNAVAILABLE || GK5_ERR_ENCTYPE(minor) != 23 ||
-        strstr(why, "RFC 8429") == NULL) {
+        strstr(why, "RFC 8429") == NULL || (tkt_et != 0 && tkt_et != 23)) {
         printf("  %-9s FAILED: not the rc4 refusal: %s: %s\n", label, call,
                why);
         return 1;
@@ -467,9 +467,14 @@ static int rc4_refusal_line(const char *label, const char *call, uint32_t major,
                label, call, why);
         return 1;
     }
-    printf("  %-9s refused the KDC's reply, ccache unchanged (%s): a ticket "
-           "in the service's rc4 key, no AES key to use: %s\n",
-           label, call, why);
+    if (tkt_et != 0) {
+        printf("  %-9s refused the KDC's reply, ccache unchanged (%s): the "
+               "ticket is in the service's rc4 key, it has no AES key: %s\n",
+               label, call, why);
+    } else {
+        printf("  %-9s refused the same reply, ccache unchanged (%s): %s\n",
+               label, call, why);
+    }
     return 0;
 }
 
@@ -520,9 +525,19 @@ int demo_rc4(const gk5_mit_realm *realm, const struct gk5_mit_ends *ends,
     memset(&ko, 0, sizeof(ko));
     ko.ccache = ccache;
     major = gk5_kvno(&minor, GK5_MIT_RC4_SERVICE, &ko, &info);
+    /* Which part of the reply was refused: the ticket's (the service's
+     * key), not a session key (gk5 asks for no rc4 one). */
+    if (GK5_ERROR(major) && info.ticket_enctype == 0) {
+        printf("  gk5 kvno  FAILED: refused, but not for the ticket's "
+               "enctype: %s: %s\n",
+               gk5_major_name(major), gk5_strerror(minor));
+        failed++;
+    } else {
+        failed +=
+            rc4_refusal_line("gk5 kvno", "gk5_kvno", major, minor,
+                             info.ticket_enctype, path, before, before_len);
+    }
     gk5_kvno_info_release(&info);
-    failed += rc4_refusal_line("gk5 kvno", "gk5_kvno", major, minor, path,
-                               before, before_len);
 
     /* gk5's initiator: no ticket in the cache, the same TGS exchange. */
     memset(&io, 0, sizeof(io));
@@ -530,7 +545,7 @@ int demo_rc4(const gk5_mit_realm *realm, const struct gk5_mit_ends *ends,
     major = gk5_initiator_create(&minor, GK5_MIT_RC4_SERVICE, &io, &init);
     gk5_initiator_free(init);
     failed += rc4_refusal_line("gk5 init", "gk5_initiator_create", major, minor,
-                               path, before, before_len);
+                               0, path, before, before_len);
     zap(before, before_len);
     free(before);
 
