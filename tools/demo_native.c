@@ -89,7 +89,7 @@ static int native_kinit(const struct gk5_mit_ends *ends, const char *ccache)
     uint32_t major, minor = 0;
     size_t tgts = 0, tickets = 0;
     int32_t ses = 0;
-    char why[768], col[64];
+    char why[768] = "", col[64];
 
     memset(&o, 0, sizeof(o));
     o.ccache = ccache;
