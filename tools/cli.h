@@ -217,6 +217,7 @@ int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
 struct cli_nfs4_transfer {
     const char *hostport, *path, *sec, *target;
     const char *client_keytab, *client_principal;
+    gk5_rpc_establish establish; /* who makes the RPCSEC_GSS context */
     const uint8_t *data;
     size_t len;
     unsigned rounds;     /* puts, then cats, of the same file (0: 1) */

@@ -873,15 +873,31 @@ int interop_native_setup(struct interop_native *n, const struct gk5_mit_ends *e,
     return 0;
 }
 
+int interop_native_use(struct interop_native *n, const char *ccache)
+{
+    memset(n, 0, sizeof(*n));
+    if (snprintf(n->ccache, sizeof(n->ccache), "%s", ccache) >=
+        (int)sizeof(n->ccache)) {
+        n->ccache[0] = '\0';
+        return -1;
+    }
+    n->caller_filled = true;
+    return 0;
+}
+
 /* The run's ccache afresh for a row: a TGT from the KDC through gk5's own
  * client (gk5_kinit with the client keytab), or the caller's cache
- * copied.  No service ticket of an earlier row is left in it. */
+ * copied.  No service ticket of an earlier row is left in it.  A cache
+ * the caller filled is left as it is. */
 static bool native_fill_ccache(const struct gk5_mit_ends *e,
                                const struct interop_native *n, char *why,
                                size_t len)
 {
     const char *path = n->ccache + strlen("FILE:");
 
+    if (n->caller_filled) {
+        return true;
+    }
     if (e->client_keytab != NULL) {
         gk5_kinit_opts o;
         gk5_kinit_info info;
@@ -918,9 +934,12 @@ static bool native_fill_ccache(const struct gk5_mit_ends *e,
     return ok;
 }
 
-/* The session key enctype of the service ticket in the run's ccache: the
- * one credential that is neither a TGT nor a configuration entry. */
-static int32_t native_ticket_enctype(const struct interop_native *n)
+/* The session key enctype of the service ticket in the run's ccache: a
+ * credential that is neither a TGT nor a configuration entry, the one of
+ * want when there is one (a cache the caller filled may hold a ticket per
+ * enctype), else the last. */
+static int32_t native_ticket_enctype(const struct interop_native *n,
+                                     int32_t want)
 {
     gk5_ccache_info *info = NULL;
     uint32_t minor = 0;
@@ -931,7 +950,7 @@ static int32_t native_ticket_enctype(const struct interop_native *n)
     }
     for (size_t i = 0; i < info->n; i++) {
         const gk5_ccache_cred *c = &info->creds[i];
-        if (!c->config && strncmp(c->server, "krbtgt/", 7) != 0) {
+        if (!c->config && strncmp(c->server, "krbtgt/", 7) != 0 && et != want) {
             et = c->session_enctype;
         }
     }
@@ -994,7 +1013,7 @@ static enum interop_outcome native_initiator(const struct gk5_mit_ends *e,
         }
         goto cleanup;
     }
-    res->issued = native_ticket_enctype(n);
+    res->issued = native_ticket_enctype(n, et);
     if (res->issued != 0 && res->issued != et) {
         snprintf(res->note, sizeof(res->note), "not issued: KDC issued %s",
                  interop_et_col(res->issued, col, sizeof(col)));

@@ -762,6 +762,7 @@ int cli_nfs4_put_cat(struct cli_nfs4_transfer *t)
     a.target = t->target;
     a.client_keytab = t->client_keytab;
     a.client_principal = t->client_principal;
+    a.establish = t->establish;
     a.rsize = a.wsize = NFS4_DEFAULT_IO;
     a.timeout_ms = NFS4_TIMEOUT_MS;
     if (client_open(&c, &a) != 0) {

@@ -630,6 +630,17 @@ int gk5_cli_kvno(int argc, char **argv)
             tickets_fail("kvno", argv[i], minor);
             break;
         default:
+            if (info.ticket_enctype != 0) {
+                /* The KDC's reply refused for the service's own key. */
+                char name[32];
+                cli_error("kvno: %s: the KDC encrypted the ticket in the "
+                          "service's %s (%d) key, which gk5 refuses: the "
+                          "service needs an AES key: %s",
+                          argv[i],
+                          etype_name(info.ticket_enctype, name, sizeof(name)),
+                          (int)info.ticket_enctype, gk5_strerror(minor));
+                break;
+            }
             tickets_fail("kvno", argv[i], minor);
             break;
         }

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
 # gk5's main job on a fresh Debian 12 machine (as root): install what is
-# missing, build, run `gk5 demo` (a throwaway MIT KDC on loopback, MIT
-# GSS-API contexts per enctype, gk5 and MIT exchanging tokens both ways,
-# gk5's RPCSEC_GSS client and server, NFS-Ganesha with gk5's NFSv4 client).
+# missing, build, run `gk5 demo` (a throwaway MIT KDC on loopback, gk5's
+# own KDC client, initiator and acceptor against it and MIT's GSS-API per
+# enctype, then MIT GSS-API contexts moved into gk5 for comparison, gk5
+# and MIT exchanging tokens both ways, rc4 refused, gk5's RPCSEC_GSS
+# client and server, NFS-Ganesha with gk5's NFSv4 client).
 # A step that fails says which it was on stderr, and the status is not 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -91,10 +91,12 @@ struct interop_row {
 
 /* What the native column keeps for a run: a folder of its own with a
  * FILE ccache that gk5_kinit (with the client keytab) or a copy of the
- * caller's FILE ccache fills afresh for each row. */
+ * caller's FILE ccache fills afresh for each row -- or, after
+ * interop_native_use(), the caller's own FILE ccache, used as it is. */
 struct interop_native {
     char dir[256];
     char ccache[300];    /* "FILE:dir/ccache" */
+    bool caller_filled;  /* ccache is the caller's: never refilled */
     unsigned char *copy; /* the caller's FILE ccache, without a keytab */
     size_t copy_len;
     char skip[512];  /* non-empty: why gk5's initiator cannot run here */
@@ -121,6 +123,10 @@ int interop_native_setup(struct interop_native *n,
                          const struct gk5_mit_ends *ends, char *why,
                          size_t len);
 void interop_native_done(struct interop_native *n);
+/* Make n use ccache ("FILE:path"), which the caller filled (a TGT, and
+ * service tickets the initiator may take): no folder, nothing refilled or
+ * removed.  0, or -1 if the name does not fit. */
+int interop_native_use(struct interop_native *n, const char *ccache);
 /* The native column for one enctype, after interop_row_run(). */
 void interop_row_run_native(const struct gk5_mit_ends *ends,
                             struct interop_native *n, int32_t enctype,

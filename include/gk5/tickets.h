@@ -221,7 +221,10 @@ typedef struct {
     uint32_t kvno;
     /** The session key's enctype. */
     int32_t session_enctype;
-    /** The enctype of the ticket's encrypted part (its service key's). */
+    /** The enctype of the ticket's encrypted part (its service key's).
+     *  Also after a failure at GK5_TKT_STEP_KDC when the KDC's reply was
+     *  refused for it (an rc4 or DES service key, RFC 8429: the service
+     *  has no key gk5 uses); else 0 after a failure. */
     int32_t ticket_enctype;
 } gk5_kvno_info;
 

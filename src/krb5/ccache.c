@@ -312,6 +312,14 @@ const struct gk5i_cc_cred *
 gk5i_ccache_find(const struct gk5i_ccache *cc, struct gk5i_view realm,
                  const struct gk5i_krb_principal *server, int64_t now)
 {
+    return gk5i_ccache_find_keytype(cc, realm, server, now, NULL, 0);
+}
+
+const struct gk5i_cc_cred *
+gk5i_ccache_find_keytype(const struct gk5i_ccache *cc, struct gk5i_view realm,
+                         const struct gk5i_krb_principal *server, int64_t now,
+                         const int32_t *keytypes, size_t n_keytypes)
+{
     size_t i;
 
     if (cc == NULL || server == NULL) {
@@ -323,6 +331,10 @@ gk5i_ccache_find(const struct gk5i_ccache *cc, struct gk5i_view realm,
         /* A user-to-user ticket (is_skey) is encrypted in another
          * ticket's session key: not one to present to the service. */
         if (c->config || c->is_skey || (int64_t)c->endtime <= now) {
+            continue;
+        }
+        if (keytypes != NULL &&
+            !gk5i_enctype_listed(keytypes, n_keytypes, c->keytype)) {
             continue;
         }
         if (gk5i_principal_equal(c->client_realm, &c->client, cc->realm,

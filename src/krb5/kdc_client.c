@@ -136,6 +136,9 @@ static _Thread_local bool last_error_set;
 /* The skew this thread's exchange allows, for the words of
  * KRB_AP_ERR_SKEW (the KRB-ERROR does not carry the peer's). */
 static _Thread_local uint32_t note_skew = 300;
+/* The enctype of the ticket whose encrypted part (the service's key) the
+ * last reply on this thread was refused for; 0 if none. */
+static _Thread_local int32_t refused_ticket;
 
 static const char *krb_error_name(int32_t code)
 {
@@ -150,6 +153,12 @@ void gk5i_krb_error_clear(void)
 {
     last_error_set = false;
     last_error[0] = '\0';
+    refused_ticket = 0;
+}
+
+int32_t gk5i_kdc_refused_ticket(void)
+{
+    return refused_ticket;
 }
 
 GK5_EXPORT const char *gk5_krb_last_error(void)
@@ -619,6 +628,7 @@ static uint32_t check_reply(const struct gk5i_krb_kdc_rep *rep,
     }
     err = gk5i_enctype_usable(rep->ticket.enc_part.etype, &tkt_et);
     if (err != GK5_OK) {
+        refused_ticket = rep->ticket.enc_part.etype;
         return err;
     }
     err = gk5i_enctype_usable(part->key.keytype, &key_et);
@@ -994,6 +1004,7 @@ uint32_t gk5i_kdc_reply(const struct gk5i_kdc_expect *x, const uint8_t *reply,
         return GK5_ERR_INVALID_ARGUMENT;
     }
     note_skew = x->skew;
+    refused_ticket = 0;
     err = read_reply(reply, len,
                      x->tgs ? GK5I_KRB_TAG_TGS_REP : GK5I_KRB_TAG_AS_REP, &rep,
                      kerr, &is_error);
@@ -1448,9 +1459,11 @@ uint32_t gk5i_get_service_cred(const struct gk5i_krb5_config *cfg,
     }
     /* A cached ticket serves only when its session key is of an enctype
      * asked for (cfg->tgs_enctypes: krb5.conf's, or the caller's), as
-     * MIT's cache lookup for the supported enctypes does; else the KDC is
-     * asked again. */
-    c = gk5i_ccache_find(cc, realm, server, now);
+     * MIT's cache lookup for the supported enctypes does: the newest such
+     * one, whatever newer tickets of other types follow it; else the KDC
+     * is asked again. */
+    c = gk5i_ccache_find_keytype(cc, realm, server, now, cfg->tgs_enctypes,
+                                 cfg->n_tgs);
     if (c != NULL && gk5i_enctype_usable(c->keytype, &et) == GK5_OK &&
         gk5i_enctype_listed(cfg->tgs_enctypes, cfg->n_tgs, et->num)) {
         if (GK5_TRACE_ON()) {

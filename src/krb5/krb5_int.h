@@ -471,6 +471,14 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_destroy(const char *path);
 GK5_HIDDEN const struct gk5i_cc_cred *
 gk5i_ccache_find(const struct gk5i_ccache *cc, struct gk5i_view realm,
                  const struct gk5i_krb_principal *server, int64_t now);
+/* The same, among the credentials whose session key is of one of
+ * keytypes (NULL: any): the newest such, as MIT's lookup for the
+ * supported enctypes takes it -- a newer ticket of another type does not
+ * hide it. */
+GK5_HIDDEN const struct gk5i_cc_cred *
+gk5i_ccache_find_keytype(const struct gk5i_ccache *cc, struct gk5i_view realm,
+                         const struct gk5i_krb_principal *server, int64_t now,
+                         const int32_t *keytypes, size_t n_keytypes);
 GK5_HIDDEN void gk5i_ccache_free(struct gk5i_ccache *cc);
 
 /* ---- kdc_send.c ----
@@ -611,9 +619,14 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_get_service_cred(
  * on this thread. */
 GK5_HIDDEN uint32_t gk5i_krb_error_note(const struct gk5i_krb_error *e,
                                         bool as_kdc, int64_t now);
-/* Clear this thread's last KRB-ERROR (at the start of a call that may
- * set it). */
+/* Clear this thread's last KRB-ERROR and refused ticket enctype (at the
+ * start of a call that may set them). */
 GK5_HIDDEN void gk5i_krb_error_clear(void);
+/* The enctype of the ticket's encrypted part -- the service's key -- that
+ * the last KDC reply checked on this thread (gk5i_kdc_reply) was refused
+ * for (RFC 8429: a service with no key gk5 uses); 0 when that reply was
+ * refused for anything else or taken, or since gk5i_krb_error_clear. */
+GK5_HIDDEN int32_t gk5i_kdc_refused_ticket(void);
 
 /* ---- initiator.c ---- */
 /* gk5_initiator_create from a service ticket in hand (a test seam, and

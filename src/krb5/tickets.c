@@ -400,6 +400,10 @@ GK5_EXPORT uint32_t gk5_kvno(uint32_t *minor, const char *service,
     info->ticket_enctype = t.enc_part.etype;
     info->step = GK5_TKT_STEP_NONE;
 cleanup:
+    if (err != GK5_OK && info->step == GK5_TKT_STEP_KDC) {
+        /* The KDC's reply refused for its ticket's enctype: which. */
+        info->ticket_enctype = gk5i_kdc_refused_ticket();
+    }
     gk5i_owned_cred_clear(&oc);
     gk5i_name_free(&name);
     gk5i_ccache_free(cc);

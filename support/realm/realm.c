@@ -524,6 +524,41 @@ cleanup:
     return ret;
 }
 
+/* rc4/localhost with an rc4-hmac key alone, into rc4.keytab: the KDC
+ * (MIT 1.20.1, rc4-hmac in supported_enctypes, which addprinc -e does
+ * not even need) encrypts its tickets in that key and picks an AES
+ * session key -- the ticket a KDC client must refuse before storing it
+ * (RFC 8429).  Its own principal, so that no other service's keys or
+ * first key type change.  0, or -1 if kadmin.local failed. */
+static int make_rc4_service(const gk5_mit_realm *realm, char **env,
+                            char *kadmin, char *db)
+{
+    char keytab[PATH_MAX], query[PATH_MAX + 128];
+    struct stat sb;
+
+    if (path_in(keytab, sizeof(keytab), realm->dir, "rc4.keytab") != 0) {
+        return -1;
+    }
+    for (int step = 0; step < 2; step++) {
+        int n = step == 0 ? snprintf(query, sizeof(query),
+                                     "addprinc -randkey -e arcfour-hmac:normal "
+                                     "%s",
+                                     GK5_MIT_RC4_SERVICE)
+                          : snprintf(query, sizeof(query),
+                                     "ktadd -k %s -norandkey %s", keytab,
+                                     GK5_MIT_RC4_SERVICE);
+        if (n < 0 || (size_t)n >= sizeof(query)) {
+            return -1;
+        }
+        char *argv[] = {kadmin, "-r", GK5_MIT_REALM_NAME, "-d", db, "-q",
+                        query,  NULL};
+        if (run_tool(realm, env, argv, NULL) != 0) {
+            return -1;
+        }
+    }
+    return stat(keytab, &sb) == 0 && sb.st_size > 0 ? 0 : -1;
+}
+
 static int make_database(const gk5_mit_realm *realm, char **env)
 {
     char kdb5_util[PATH_MAX], kadmin[PATH_MAX];
@@ -599,6 +634,9 @@ static int make_database(const gk5_mit_realm *realm, char **env)
         if (run_tool(realm, env, argv, NULL) != 0) {
             goto cleanup;
         }
+    }
+    if (make_rc4_service(realm, env, kadmin, db) != 0) {
+        goto cleanup;
     }
     /* Empty: nobody has an administrative privilege. */
     if (write_text(acl, "") != 0) {

@@ -10,7 +10,8 @@
  * KRB5_KDC_PROFILE, so nothing in /etc is read or written), the database,
  * client.keytab for gk5-client@GK5.TEST, service.keytab for
  * gk5/localhost@GK5.TEST and nfs.keytab for nfs/localhost@GK5.TEST (an NFS
- * server's acceptor), the principal kadmin/localhost@GK5.TEST (the target
+ * server's acceptor), rc4.keytab for rc4/localhost@GK5.TEST (an rc4-hmac
+ * key and no other), the principal kadmin/localhost@GK5.TEST (the target
  * kadmind clients name; kadmind takes its keys from the database) and
  * kadm5.acl, empty: nobody has an administrative privilege.  kdc.pid and
  * kdc.port name the running KDC.
@@ -46,6 +47,10 @@
 #define GK5_MIT_NFS_SERVICE "nfs/localhost@GK5.TEST"
 /* The target kadmind clients name (its keys stay in the database). */
 #define GK5_MIT_KADMIN_SERVICE "kadmin/localhost@GK5.TEST"
+/* A service with an rc4-hmac key alone (rc4.keytab in the folder): the KDC
+ * encrypts its tickets in rc4 whatever session key it picks, for the
+ * refusal of such a ticket by a KDC client (RFC 8429). */
+#define GK5_MIT_RC4_SERVICE "rc4/localhost@GK5.TEST"
 
 typedef struct {
     char dir[PATH_MAX]; /* holds krb5.conf, kdc.conf, database, keytabs */

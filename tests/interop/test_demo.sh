@@ -1,11 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
-# `gk5 demo` end to end: it must pass every row, refuse rc4 with RFC 8429's
-# reason, show the Heimdal block all ok when tests/heimdal is built beside
-# it (else say Heimdal is not available), finish in under a minute and
-# leave no KDC process, no NFS server and no temporary folder behind --
-# also when it is killed by SIGTERM half-way.
+# `gk5 demo` end to end: it must pass every row -- gk5's own block first
+# (gk5 kinit and kvno against the KDC, gk5's initiator and acceptor against
+# MIT's for each enctype, the initiator taking the stored tickets), then
+# the MIT bridge for comparison -- refuse rc4 with RFC 8429's reason in the
+# KDC's reply (ccache unchanged, MIT's client storing the ticket for
+# contrast) and at import, run RPCSEC_GSS and NFS natively and through the
+# MIT bridge, show the Heimdal block all ok when tests/heimdal is built
+# beside it (else say Heimdal is not available), finish in under a minute
+# and leave no KDC process, no NFS server and no temporary folder behind
+# -- also when it is killed by SIGTERM half-way.
 #   test_demo.sh PATH_TO_GK5
 set -u
 GK5=$1
@@ -82,21 +87,69 @@ cat "$work/out"
 [ $elapsed -lt 60 ] || fail "gk5 demo took $elapsed s (limit: 60)"
 check_gone "normal exit" "$(kdc_pid_of "$work/out")" "$(folder_of "$work/out")"
 grep -q 'FAILED' "$work/out" && fail "a row failed"
-# The MIT table's rows; the Heimdal block's end in "cells ok".
-rows=$(grep ' ok$' "$work/out" | grep -vc ' cells ok$')
+# The blocks, by their first lines: gk5's own, the MIT bridge, rc4.
+block() { sed -n "/$1/,/$2/p" "$work/out"; }
+block "^gk5's own Kerberos" '^For comparison, the MIT bridge' >"$work/native"
+block '^For comparison, the MIT bridge' '^rc4-hmac (23), refused' >"$work/bridge"
+block '^rc4-hmac (23), refused' '^rc4-hmac (23): MIT established' >"$work/rc4"
 # GK5_DES3: set by meson from -Ddes3 (tests/meson.build).
 if [ "${GK5_DES3:-0}" = 1 ]; then
-    want_rows=28
+    n_et=7
 else
-    want_rows=24
+    n_et=6
     [ "$(grep -c 'import refused, GSS_S_UNAVAILABLE: des3-cbc-sha1 .*not built' "$work/out")" -ge 2 ] ||
         fail "des3 was not shown refused as not built by both imports"
 fi
-[ "$rows" -eq "$want_rows" ] || fail "$rows rows ok, expected $want_rows"
+want_rows=$((4 * n_et))
+# Each table's rows: four per enctype, each ending in "ok".
+for b in native bridge; do
+    rows=$(grep -c ' ok$' "$work/$b")
+    [ "$rows" -eq "$want_rows" ] || fail "$b block: $rows rows ok, expected $want_rows"
+done
+# gk5's own block: kinit, a ticket per enctype, both native roles per
+# enctype, and the initiator taking the stored tickets.
+grep -q '^gk5 kinit  gk5-client@GK5.TEST from client.keytab: a TGT' "$work/native" ||
+    fail "gk5's own block has no gk5 kinit line"
+grep -q '^gk5 kvno   gk5/localhost@GK5.TEST, one session-key enctype at a time: 20 19 18 17 26 25' "$work/native" ||
+    fail "gk5's own block has no ticket per enctype from gk5 kvno"
+for role in 'initiator (native)' 'acceptor (native) '; do
+    n=$(grep -c "  $role gk5 -> MIT .* ok\$" "$work/native")
+    [ "$n" -eq "$n_et" ] || fail "'$role' rows ok: $n, expected $n_et"
+done
+grep -q "^gk5.ccache: the TGT and $n_et service tickets," "$work/native" &&
+    grep -q 'each initiator took its ticket from the cache' "$work/native" ||
+    fail "the initiator did not take the tickets gk5 kvno stored"
+grep -q '  initiator (lucid)  gk5 -> MIT .* ok$' "$work/bridge" ||
+    fail "the MIT bridge's rows are missing"
+# rc4: refused in the KDC's reply by gk5's client, stored by MIT's.
+grep -q '^rc4/localhost@GK5.TEST has no AES key: rc4.keytab holds rc4-hmac (23)\.$' "$work/rc4" ||
+    fail "the rc4 block does not show an rc4-only service"
+grep -q "^  gk5 kvno  refused the KDC's reply, ccache unchanged (gk5_kvno): the ticket is in the service's rc4 key, it has no AES key: GSS_S_UNAVAILABLE: rc4-hmac (23) .*RFC 8429" "$work/rc4" ||
+    fail "gk5 kvno did not refuse the KDC's rc4 ticket with RFC 8429's reason, ccache unchanged"
+grep -q "^  gk5 init  refused the same reply, ccache unchanged (gk5_initiator_create): GSS_S_UNAVAILABLE: rc4-hmac (23) .*RFC 8429" "$work/rc4" ||
+    fail "gk5's initiator did not refuse the KDC's rc4 ticket with RFC 8429's reason, ccache unchanged"
+
+grep -A1 '^  MIT       for contrast, accepts it: krb5_get_credentials stored the ticket$' "$work/rc4" |
+    grep -q '(encrypted in rc4-hmac (23), session key ' ||
+    fail "the rc4 block has no MIT contrast line"
 grep -q 'rc4-hmac (23): MIT established the context (lucid enctype 23)' "$work/out" ||
     fail "the KDC did not issue the rc4 context"
 [ "$(grep -c 'import refused, GSS_S_UNAVAILABLE: rc4-hmac .*RFC 8429' "$work/out")" -ge 2 ] ||
     fail "rc4 was not refused with RFC 8429's reason by both imports"
+# RPCSEC_GSS (when built with libgk5_rpc): native rows, then the MIT
+# bridge's; NFS the same when Ganesha ran.
+if grep -q '^RPCSEC_GSS (RFC 2203)' "$work/out"; then
+    for mode in native MIT; do
+        n=$(grep -Ec "^krb5[ip]? +$mode +[a-z0-9-]+ \([0-9]+\) +128 " "$work/out")
+        [ "$n" -eq 3 ] || fail "RPCSEC_GSS: $n rows established by '$mode', expected 3"
+    done
+fi
+if grep -q '^ganesha.nfsd pid [0-9]* on ' "$work/out"; then
+    for mode in native MIT; do
+        n=$(grep -Ec "^krb5[ip]? +$mode +[0-9].* ok, the same bytes$" "$work/out")
+        [ "$n" -eq 3 ] || fail "NFS: $n rows established by '$mode', expected 3"
+    done
+fi
 if [ -x "$heimdal_peer" ]; then
     grep -q '^Heimdal [0-9][0-9.]* <-> gk5: ' "$work/out" ||
         fail "tests/heimdal/test_heimdal is built, but the demo has no Heimdal block"

@@ -124,8 +124,9 @@ done
 # An rc4-only service: the KDC issues an rc4 ticket, gk5 refuses it.
 kadm "addprinc -randkey -e arcfour-hmac:normal svc/rc4"
 if grep -q 'svc/rc4' "$work/kadmin.log" && ! grep -q 'while creating "svc/rc4' "$work/kadmin.log"; then
-    refused "an rc4 service ticket is refused (RFC 8429)" \
-        'rc4|arcfour|RFC 8429|ETYPE_NOSUPP' "$GK5" kvno -c "$work/cc.kt" svc/rc4
+    refused "an rc4 service ticket is refused (RFC 8429), the service's key named" \
+        "the KDC encrypted the ticket in the service's rc4-hmac \\(23\\) key, which gk5 refuses: the service needs an AES key: .*RFC 8429" \
+        "$GK5" kvno -c "$work/cc.kt" svc/rc4
     if klist -c "$work/cc.kt" 2>/dev/null | grep -q 'svc/rc4'; then
         not_ok "nothing stored for the refused rc4 ticket"
     else

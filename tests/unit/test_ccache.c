@@ -1046,6 +1046,57 @@ static void test_find(void **state)
     rmdir_all(dir);
 }
 
+/* The newest credential whose session key is of a type asked for: a
+ * newer one of another type does not hide it. */
+static void test_find_keytype(void **state)
+{
+    static const int32_t aes128[] = {ET_AES128}, aes256[] = {ET_AES256},
+                         both[] = {ET_AES128, ET_AES256}, other[] = {20};
+    struct gk5i_ccache *cc = NULL;
+    struct mk m[2];
+    struct gk5i_cc_cred creds[2];
+    struct name me, svc;
+    char dir[64], path[128];
+
+    (void)state;
+    tmpdir(dir, sizeof(dir));
+    snprintf(path, sizeof(path), "%s/cc", dir);
+    name_set(&me, "u@R", 1);
+    name_set(&svc, "host/h@R", 3);
+    mk_cred(&m[0], "u@R", "host/h@R", 2); /* older, aes128 */
+    m[0].c.endtime = 2000;
+    mk_cred(&m[1], "u@R", "host/h@R", 1); /* newer, aes256 */
+    m[1].c.endtime = 3000;
+    assert_int_equal(m[0].c.keytype, ET_AES128);
+    assert_int_equal(m[1].c.keytype, ET_AES256);
+    creds[0] = m[0].c;
+    creds[1] = m[1].c;
+    assert_int_equal(gk5i_ccache_write(path, me.realm, &me.p, creds, 2),
+                     GK5_OK);
+    assert_int_equal(gk5i_ccache_read(path, &cc), GK5_OK);
+    assert_ptr_equal(gk5i_ccache_find(cc, svc.realm, &svc.p, 1000),
+                     &cc->creds[1]);
+    assert_ptr_equal(
+        gk5i_ccache_find_keytype(cc, svc.realm, &svc.p, 1000, NULL, 0),
+        &cc->creds[1]);
+    assert_ptr_equal(
+        gk5i_ccache_find_keytype(cc, svc.realm, &svc.p, 1000, aes128, 1),
+        &cc->creds[0]);
+    assert_ptr_equal(
+        gk5i_ccache_find_keytype(cc, svc.realm, &svc.p, 1000, aes256, 1),
+        &cc->creds[1]);
+    assert_ptr_equal(
+        gk5i_ccache_find_keytype(cc, svc.realm, &svc.p, 1000, both, 2),
+        &cc->creds[1]);
+    assert_null(
+        gk5i_ccache_find_keytype(cc, svc.realm, &svc.p, 1000, other, 1));
+    /* Expired, the older one is not found by its type either. */
+    assert_null(
+        gk5i_ccache_find_keytype(cc, svc.realm, &svc.p, 2000, aes128, 1));
+    gk5i_ccache_free(cc);
+    rmdir_all(dir);
+}
+
 /* ---- append, destroy ---- */
 
 static void test_append(void **state)
@@ -1292,6 +1343,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_write_refused),
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_find),
+        cmocka_unit_test(test_find_keytype),
         cmocka_unit_test(test_append),
         cmocka_unit_test(test_destroy),
         cmocka_unit_test(test_locks),

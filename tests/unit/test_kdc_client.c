@@ -77,6 +77,7 @@ enum flaw {
     FLAW_SNAME,       /* the encrypted part names another service */
     FLAW_TKT_SNAME,   /* the ticket's clear sname is not the encrypted one */
     FLAW_RC4_KEY,     /* an rc4-hmac session key */
+    FLAW_RC4_TICKET,  /* TGS-REP: a ticket in the service's rc4-hmac key */
     FLAW_SESSKEY,     /* TGS-REP under the TGT's session key, usage 8 */
     FLAW_WRONG_USAGE, /* TGS-REP under the TGT's session key, usage 9 */
     FLAW_REFERRAL,    /* TGS-REP for krbtgt/OTHER.REALM@REALM */
@@ -538,7 +539,7 @@ static size_t make_tgs_reply(enum flaw fl, const struct req_view *r,
     if (fl == FLAW_TKT_SNAME) {
         rep.ticket.sname.comp[0] = sv("evil");
     }
-    rep.ticket.enc_part.etype = ET;
+    rep.ticket.enc_part.etype = fl == FLAW_RC4_TICKET ? 23 : ET;
     rep.ticket.enc_part.has_kvno = true;
     rep.ticket.enc_part.kvno = 3;
     rep.ticket.enc_part.cipher.p = tkt_cipher;
@@ -1112,6 +1113,80 @@ static void test_service_cred_good(void **state)
     gk5i_owned_cred_clear(&c);
 }
 
+/* A cached ticket whose session key is of an enctype asked for serves
+ * even when a newer one of another type follows it in the cache (a cache
+ * holding a ticket per session-key type, as `gk5 kvno -e` leaves it):
+ * no TGS exchange, nothing appended. */
+static void test_service_cred_older_type(void **state)
+{
+    struct gk5i_owned_cred c, again;
+    struct gk5i_cc_cred newer;
+    struct gk5i_ccache *cc = NULL;
+    int32_t saved[GK5I_KRB_MAX_ETYPES];
+    size_t saved_n = cfg->n_tgs;
+    unsigned before;
+    (void)state;
+
+    write_cache();
+    set_flaw(FLAW_NONE);
+    assert_int_equal(
+        gk5i_get_service_cred(cfg, cc_path, sv(REALM), &service_p, &c), GK5_OK);
+    kdc_check();
+    expect_service_cred(&c);
+    /* A newer ticket for the same service, its session key aes128. */
+    newer = c.cred;
+    newer.keytype = 17;
+    newer.key_len = 16;
+    newer.authtime++;
+    assert_int_equal(gk5i_ccache_append(cc_path, &newer), GK5_OK);
+
+    memcpy(saved, cfg->tgs_enctypes, sizeof(saved));
+    cfg->tgs_enctypes[0] = ET;
+    cfg->n_tgs = 1;
+    before = tgs_reqs();
+    assert_int_equal(
+        gk5i_get_service_cred(cfg, cc_path, sv(REALM), &service_p, &again),
+        GK5_OK);
+    memcpy(cfg->tgs_enctypes, saved, sizeof(saved));
+    cfg->n_tgs = saved_n;
+    assert_int_equal(tgs_reqs(), before);
+    assert_int_equal(again.cred.keytype, ET);
+    assert_memory_equal(again.cred.key, svc_key, 32);
+    assert_int_equal(gk5i_ccache_read(cc_path, &cc), GK5_OK);
+    assert_int_equal(cc->n, 3); /* the TGT and the two tickets */
+    gk5i_ccache_free(cc);
+    gk5i_owned_cred_clear(&again);
+    gk5i_owned_cred_clear(&c);
+}
+
+/* A ticket in the service's rc4 key (an AES session key): refused
+ * (RFC 8429), and gk5i_kdc_refused_ticket says it was the ticket's
+ * enctype; for an rc4 session key it says nothing, and
+ * gk5i_krb_error_clear forgets it. */
+static void test_tgs_rc4_ticket(void **state)
+{
+    struct gk5i_owned_cred c;
+    uint32_t err;
+    (void)state;
+
+    err = run_tgs(FLAW_RC4_TICKET, &c);
+    assert_int_equal(GK5_ERR_CODE(err), GK5_ERR_ENCTYPE_REJECTED);
+    assert_int_equal(GK5_ERR_ENCTYPE(err), 23);
+    expect_empty(&c);
+    assert_int_equal(gk5i_kdc_refused_ticket(), 23);
+    gk5i_krb_error_clear();
+    assert_int_equal(gk5i_kdc_refused_ticket(), 0);
+
+    assert_int_equal(run_tgs(FLAW_RC4_TICKET, &c), err);
+    assert_int_equal(gk5i_kdc_refused_ticket(), 23);
+    err = run_tgs(FLAW_RC4_KEY, &c);
+    assert_int_equal(GK5_ERR_ENCTYPE(err), 23);
+    assert_int_equal(gk5i_kdc_refused_ticket(), 0);
+    assert_int_equal(run_tgs(FLAW_NONE, &c), GK5_OK);
+    assert_int_equal(gk5i_kdc_refused_ticket(), 0);
+    gk5i_owned_cred_clear(&c);
+}
+
 /* rc4 refused (RFC 8429), through the exchange and through the cache:
  * nothing appended. */
 static void test_tgs_rc4_key(void **state)
@@ -1167,7 +1242,9 @@ int main(void)
         cmocka_unit_test(test_tgs_principal_unknown),
         cmocka_unit_test(test_tgs_skew),
         cmocka_unit_test(test_service_cred_good),
+        cmocka_unit_test(test_service_cred_older_type),
         cmocka_unit_test(test_tgs_rc4_key),
+        cmocka_unit_test(test_tgs_rc4_ticket),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
