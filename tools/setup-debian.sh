@@ -12,7 +12,8 @@
 #                                Heimdal's client libraries,
 #                                Ganesha's VFS FSAL, clang, the sanitizer
 #                                and libFuzzer runtimes, valgrind, llvm,
-#                                clang-format and the man page tools
+#                                clang-format, the man page tools,
+#                                debhelper and lintian
 #   tools/setup-debian.sh        the same as test
 #
 # Exit status: 0 when everything is installed, 2 usage error, else apt's.
@@ -49,6 +50,8 @@ test_packages=(
     clang libclang-rt-14-dev valgrind clang-format llvm-14
     # manual pages: made with help2man and scdoc, checked with man -l
     help2man scdoc man-db
+    # the Debian packages: dpkg-buildpackage's helpers and lintian
+    debhelper lintian
     # scripts
     procps coreutils
 )

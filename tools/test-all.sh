@@ -5,7 +5,8 @@
 # 12, as root), then builds and tests every configuration:
 #   default, -Ddes3=true, -Dfastpath=false, ASan+UBSan, valgrind memcheck over
 #   the unit suite, ThreadSanitizer on the threaded test, fuzz smoke runs,
-#   the constant-time check, the source checks and clang-format.
+#   the constant-time check, the source checks, clang-format, and last the
+#   Debian packages and the meson dist tarball (tools/ci-package.sh).
 # Usage: tools/test-all.sh [--fuzz-seconds N] [--quick]
 #   --quick: default and des3 builds only.
 set -euo pipefail
@@ -130,8 +131,8 @@ if [ -f tests/unit/test_threads.c ]; then
     step "ThreadSanitizer: the threaded tests, RPCSEC_GSS threads, the interposer's threads"
     CC=clang configure "$builddir/tsan" -Dmit=enabled -Db_sanitize=thread -Db_lundef=false
     TSAN_OPTIONS="halt_on_error=1 suppressions=$top/tests/tsan.supp" \
-        meson test -C "$builddir/tsan" --print-errorlogs test_threads test_rcache \
-        test_acceptor rpc-threads interposer-api
+        meson test -C "$builddir/tsan" --print-errorlogs test_threads test_seqstate \
+        test_rcache test_acceptor rpc-threads interposer-api
 fi
 
 if [ -f tests/fuzz/run.sh ]; then
@@ -155,5 +156,10 @@ fi
 
 step "clang-format"
 git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror
+
+# Last: it installs the packages it builds (and removes them), which the
+# steps above must not see.
+step "Debian packages (dpkg-buildpackage, lintian, installed and used), meson dist"
+tools/ci-package.sh "$builddir/default"
 
 step "all green"
