@@ -4,7 +4,8 @@
  * gk5 realm: the throwaway MIT realm of support/realm (realm.h) for the
  * tests, benchmarks and anyone at a shell -- start one in a folder, stop
  * it, or run a command inside a fresh one that is removed afterwards.
- * tests/interop/kdc.sh is a wrapper over this command.
+ * tests/interop/kdc.sh is a wrapper over this command.  --kdc heimdal
+ * makes the same realm on Heimdal's KDC (heimdal_kdc.h).
  */
 #include <errno.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "heimdal_kdc.h"
 #include "realm.h"
 
 /* The "skipped" status of meson and automake. */
@@ -24,9 +26,10 @@
 
 static void realm_usage(FILE *f)
 {
-    fprintf(f, "Usage: gk5 realm start DIR\n"
+    fprintf(f, "Usage: gk5 realm start [--kdc mit|heimdal] DIR\n"
                "       gk5 realm stop DIR\n"
-               "       gk5 realm run [--tap] [--] COMMAND [ARGS...]\n"
+               "       gk5 realm run [--kdc mit|heimdal] [--tap] [--] COMMAND "
+               "[ARGS...]\n"
                "\n"
                "A throwaway MIT krb5 realm, " GK5_MIT_REALM_NAME
                ", with a real krb5kdc on 127.0.0.1:\n"
@@ -53,6 +56,16 @@ static void realm_usage(FILE *f)
                "             Without the MIT KDC programs: SKIP and why, "
                "status 77, or with\n"
                "             --tap a TAP skip plan and status 0\n"
+               "  --kdc KIND mit (the default): MIT's krb5kdc; heimdal: "
+               "Heimdal's kdc, the\n"
+               "             same principals and keytabs (no camellia: "
+               "Heimdal has none),\n"
+               "             its programs from $GK5_HEIMDAL_KDC_DIR, else\n"
+               "             " GK5_HEIMDAL_KDC_DEFAULT_DIR
+               " (tools/fetch-heimdal-kdc.sh),\n"
+               "             else installed.  run sets GK5_REALM_KDC to KIND; "
+               "stop knows\n"
+               "             the kind from DIR/kdc.kind\n"
                "  -h, --help show this help\n"
                "\n"
                "GK5_KDC_ENCTYPES: the KDC's supported_enctypes (MIT names) "
@@ -61,14 +74,40 @@ static void realm_usage(FILE *f)
                "the folder of a realm that failed to start.\n"
                "\n"
                "Needs the MIT KDC programs: apt-get install krb5-kdc "
-               "krb5-admin-server.\n"
+               "krb5-admin-server;\n"
+               "--kdc heimdal: tools/fetch-heimdal-kdc.sh (heimdal-kdc "
+               "conflicts with them).\n"
                "Exit status (start, stop): 0 done, 1 failed, 2 bad usage.\n");
 }
 
-static void print_started(FILE *f, const gk5_mit_realm *realm)
+static void print_started(FILE *f, const gk5_mit_realm *realm, int heimdal)
 {
-    fprintf(f, "gk5 realm: realm %s, krb5kdc pid %ld on 127.0.0.1:%d, %s\n",
-            GK5_MIT_REALM_NAME, (long)realm->kdc_pid, realm->port, realm->dir);
+    fprintf(f, "gk5 realm: realm %s, %s pid %ld on 127.0.0.1:%d, %s\n",
+            GK5_MIT_REALM_NAME, heimdal ? "Heimdal kdc" : "krb5kdc",
+            (long)realm->kdc_pid, realm->port, realm->dir);
+}
+
+/* --kdc KIND at argv[*i]: 0 mit, 1 heimdal, -1 bad (said); *i moves past
+ * it.  2 when argv[*i] is not --kdc. */
+static int kdc_option(int argc, char **argv, int *i)
+{
+    if (*i >= argc || strcmp(argv[*i], "--kdc") != 0) {
+        return 2;
+    }
+    if (*i + 1 >= argc) {
+        cli_error("realm: --kdc needs mit or heimdal");
+        return -1;
+    }
+    const char *kind = argv[*i + 1];
+    *i += 2;
+    if (strcmp(kind, "mit") == 0) {
+        return 0;
+    }
+    if (strcmp(kind, "heimdal") == 0) {
+        return 1;
+    }
+    cli_error("realm: unknown KDC '%s' (mit or heimdal)", kind);
+    return -1;
 }
 
 /* The last LOG_TAIL lines of the realm's kdc.log, to stderr. */
@@ -93,6 +132,15 @@ static void show_kdc_log(const gk5_mit_realm *realm)
     }
 }
 
+static void stop_realm(gk5_mit_realm *realm, int heimdal)
+{
+    if (heimdal) {
+        gk5_heimdal_realm_stop(realm);
+    } else {
+        gk5_mit_realm_stop(realm);
+    }
+}
+
 /* HUP, INT and TERM while the command runs: noted, and acted on once it
  * has exited (the command gets them too when they go to the process
  * group), as a shell's trap would. */
@@ -103,7 +151,7 @@ static void note_signal(int sig)
     g_signal = sig;
 }
 
-static int run_in_realm(int tap, char **cmd)
+static int run_in_realm(int tap, int heimdal, char **cmd)
 {
     static const int deferred[] = {SIGHUP, SIGINT, SIGTERM};
     gk5_mit_realm realm;
@@ -111,7 +159,8 @@ static int run_in_realm(int tap, char **cmd)
     int status, rc;
     pid_t pid;
 
-    if (gk5_mit_realm_tools_present(err, sizeof(err)) != 0) {
+    if ((heimdal ? gk5_heimdal_kdc_tools_present(err, sizeof(err))
+                 : gk5_mit_realm_tools_present(err, sizeof(err))) != 0) {
         if (tap) {
             printf("1..0 # SKIP %s\n", err);
             return CLI_EXIT_OK;
@@ -119,14 +168,16 @@ static int run_in_realm(int tap, char **cmd)
         printf("SKIP: %s\n", err);
         return SKIP_STATUS;
     }
-    if (gk5_mit_realm_start(&realm, err, sizeof(err)) != 0) {
+    if ((heimdal ? gk5_heimdal_realm_start(&realm, err, sizeof(err))
+                 : gk5_mit_realm_start(&realm, err, sizeof(err))) != 0) {
         cli_error("realm: %s", err);
         return CLI_EXIT_FAIL;
     }
     gk5_mit_realm_stop_on_signals(&realm);
-    print_started(stderr, &realm);
-    if (setenv("GK5_REALM_DIR", realm.dir, 1) != 0) {
-        gk5_mit_realm_stop(&realm);
+    print_started(stderr, &realm, heimdal);
+    if (setenv("GK5_REALM_DIR", realm.dir, 1) != 0 ||
+        setenv("GK5_REALM_KDC", heimdal ? "heimdal" : "mit", 1) != 0) {
+        stop_realm(&realm, heimdal);
         cli_error("realm: cannot set GK5_REALM_DIR");
         return CLI_EXIT_FAIL;
     }
@@ -163,7 +214,7 @@ static int run_in_realm(int tap, char **cmd)
                 cmd[0], rc);
         show_kdc_log(&realm);
     }
-    gk5_mit_realm_stop(&realm);
+    stop_realm(&realm, heimdal);
     return g_signal != 0 ? 128 + g_signal : rc;
 }
 
@@ -177,40 +228,61 @@ int gk5_cli_realm(int argc, char **argv)
         realm_usage(stdout);
         return CLI_EXIT_OK;
     }
-    if (strcmp(op, "start") == 0 || strcmp(op, "stop") == 0) {
+    if (strcmp(op, "stop") == 0) {
         if (argc != 3) {
-            cli_error("realm: usage: gk5 realm %s DIR", op);
+            cli_error("realm: usage: gk5 realm stop DIR");
             return cli_try_help("realm");
         }
-        if (op[2] == 'o') {
-            if (gk5_mit_realm_stop_in(argv[2], err, sizeof(err)) != 0) {
-                cli_error("realm: %s", err);
-                return CLI_EXIT_FAIL;
-            }
-            return CLI_EXIT_OK;
-        }
-        if (gk5_mit_realm_start_in(&realm, argv[2], err, sizeof(err)) != 0) {
+        if ((gk5_realm_is_heimdal(argv[2])
+                 ? gk5_heimdal_realm_stop_in(argv[2], err, sizeof(err))
+                 : gk5_mit_realm_stop_in(argv[2], err, sizeof(err))) != 0) {
             cli_error("realm: %s", err);
             return CLI_EXIT_FAIL;
         }
-        print_started(stdout, &realm);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(op, "start") == 0) {
+        int i = 2, heimdal = kdc_option(argc, argv, &i);
+        if (heimdal < 0) {
+            return cli_try_help("realm");
+        }
+        if (argc != i + 1) {
+            cli_error("realm: usage: gk5 realm start [--kdc mit|heimdal] DIR");
+            return cli_try_help("realm");
+        }
+        if ((heimdal == 1
+                 ? gk5_heimdal_realm_start_in(&realm, argv[i], err, sizeof(err))
+                 : gk5_mit_realm_start_in(&realm, argv[i], err, sizeof(err))) !=
+            0) {
+            cli_error("realm: %s", err);
+            return CLI_EXIT_FAIL;
+        }
+        print_started(stdout, &realm, heimdal == 1);
         return CLI_EXIT_OK;
     }
     if (strcmp(op, "run") == 0) {
-        int i = 2, tap = 0;
-        if (i < argc && strcmp(argv[i], "--tap") == 0) {
-            tap = 1;
-            i++;
+        int i = 2, tap = 0, heimdal = 0;
+        for (int k = 0; k < 2; k++) {
+            int r = kdc_option(argc, argv, &i);
+            if (r < 0) {
+                return cli_try_help("realm");
+            }
+            if (r != 2) {
+                heimdal = r;
+            } else if (i < argc && strcmp(argv[i], "--tap") == 0) {
+                tap = 1;
+                i++;
+            }
         }
         if (i < argc && strcmp(argv[i], "--") == 0) {
             i++;
         }
         if (i >= argc) {
-            cli_error("realm: usage: gk5 realm run [--tap] [--] COMMAND "
-                      "[ARGS...]");
+            cli_error("realm: usage: gk5 realm run [--kdc mit|heimdal] "
+                      "[--tap] [--] COMMAND [ARGS...]");
             return cli_try_help("realm");
         }
-        return run_in_realm(tap, argv + i);
+        return run_in_realm(tap, heimdal, argv + i);
     }
     if (op[0] == '\0') {
         cli_error("realm: start, stop or run is required");

@@ -13,7 +13,9 @@
 #                                Ganesha's VFS FSAL, clang, the sanitizer
 #                                and libFuzzer runtimes, valgrind, llvm,
 #                                clang-format, the man page tools,
-#                                debhelper and lintian
+#                                debhelper and lintian; and Heimdal's
+#                                KDC programs, extracted, not installed
+#                                (tools/fetch-heimdal-kdc.sh)
 #   tools/setup-debian.sh        the same as test
 #
 # Exit status: 0 when everything is installed, 2 usage error, else apt's.
@@ -42,8 +44,9 @@ test_packages=(
     krb5-user nfs-ganesha-vfs
     # the interposer: MIT's sample GSS-API programs run with gk5_mech.so
     krb5-gss-samples
-    # Heimdal's GSS-API as the second interop peer (client libraries only:
-    # heimdal-kdc conflicts with MIT's KDC and is not needed)
+    # Heimdal's GSS-API as the second interop peer, and the libraries of
+    # Heimdal's KDC (heimdal-kdc itself conflicts with MIT's KDC: its
+    # programs are extracted by tools/fetch-heimdal-kdc.sh, below)
     heimdal-multidev libgssapi3-heimdal
     # hardening: clang, libFuzzer + sanitizer runtimes, valgrind; llvm-profdata
     # and llvm-cov for the fuzz corpora's coverage; clang-format
@@ -88,3 +91,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # The krb5-kdc package may start a system KDC on a configured machine; gk5
 # never uses it (its tests run their own throwaway KDC on loopback).
+# Heimdal's KDC for the realm on Heimdal (`gk5 realm --kdc heimdal`):
+# downloaded and extracted into /var/cache/gk5/heimdal-kdc, not installed.
+if [ "${1-test}" = test ]; then
+    "$(dirname "$0")/fetch-heimdal-kdc.sh"
+fi

@@ -26,6 +26,7 @@
 
 #include "common/util.h"
 #include "realm.h"
+#include "realm_impl.h"
 
 extern char **environ;
 
@@ -1188,4 +1189,84 @@ void gk5_mit_realm_stop(gk5_mit_realm *realm)
     realm->owned = 0;
     restore_signals();
     (void)sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* ---- For the realms of other KDCs (realm_impl.h) ---- */
+
+pid_t gk5_realm_spawn(const char *path, char *const argv[], char *const envp[],
+                      int in_fd, const char *log, int die_with_parent)
+{
+    return spawn(path, argv, envp, in_fd, log, die_with_parent);
+}
+
+int gk5_realm_run_tool(const gk5_mit_realm *realm, char **env,
+                       char *const argv[], const char *input)
+{
+    return run_tool(realm, env, argv, input);
+}
+
+char **gk5_realm_environ(const gk5_mit_realm *realm)
+{
+    return realm_environ(realm);
+}
+
+void gk5_realm_free_environ(char **env)
+{
+    free_realm_environ(env);
+}
+
+void gk5_realm_stop_pid(pid_t pid)
+{
+    stop_pid(pid);
+}
+
+int gk5_realm_alive(pid_t pid)
+{
+    return alive(pid);
+}
+
+int gk5_realm_port_users(int port)
+{
+    return port_users(port);
+}
+
+int gk5_realm_pick_port(int tries)
+{
+    return tries == 0 && first_port() != 0 ? first_port() : random_port();
+}
+
+int gk5_realm_write_text(const char *path, const char *text)
+{
+    return write_text(path, text);
+}
+
+int gk5_realm_write_number(const gk5_mit_realm *realm, const char *name, long v)
+{
+    return write_number(realm, name, v);
+}
+
+int gk5_realm_make_dirs(const char *dir)
+{
+    return make_dirs(dir);
+}
+
+int gk5_realm_set_krb5_config(const gk5_mit_realm *realm)
+{
+    return set_krb5_config(realm);
+}
+
+int gk5_realm_enctype_wanted(int32_t enctype, int state)
+{
+    return state != GK5_ENCTYPE_REJECTED ||
+           in_list(enctype, rejected_issued, GK5_ARRAY_SIZE(rejected_issued));
+}
+
+int gk5_realm_enctype_first(int32_t enctype)
+{
+    return in_list(enctype, first_enctypes, GK5_ARRAY_SIZE(first_enctypes));
+}
+
+void gk5_realm_nap(void)
+{
+    nap();
 }

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
+/*
+ * Inside support/realm only: realm.c's process and file helpers, for the
+ * throwaway realms of other KDCs (heimdal_kdc.c), so that there is one
+ * spawner, one PID stopper and one port picker.  Each is a thin entry to
+ * the static function of realm.c with the same name.
+ */
+#ifndef GK5_SUPPORT_REALM_IMPL_H
+#define GK5_SUPPORT_REALM_IMPL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "realm.h"
+
+/* fork + execve: stdin from in_fd (or /dev/null), stdout and stderr
+ * appended to log; die_with_parent: SIGKILL when we go.  The PID or -1. */
+pid_t gk5_realm_spawn(const char *path, char *const argv[], char *const envp[],
+                      int in_fd, const char *log, int die_with_parent);
+/* Run a program to completion with input (or none) on its stdin, its
+ * output appended to realm->dir/tools.log; 0 when it exited 0. */
+int gk5_realm_run_tool(const gk5_mit_realm *realm, char **env,
+                       char *const argv[], const char *input);
+/* environ with KRB5_CONFIG (and KRB5_KDC_PROFILE) pointing into the
+ * realm's folder; NULL when out of memory. */
+char **gk5_realm_environ(const gk5_mit_realm *realm);
+void gk5_realm_free_environ(char **env);
+/* TERM, then KILL after 5 s, and reap: a child of ours. */
+void gk5_realm_stop_pid(pid_t pid);
+/* Running, and not a zombie? */
+int gk5_realm_alive(pid_t pid);
+/* UDP and listening TCP sockets on the local port, IPv4 and IPv6. */
+int gk5_realm_port_users(int port);
+/* The port to try first (GK5_KDC_PORT) when tries is 0 and it is set,
+ * else a random one in the test range. */
+int gk5_realm_pick_port(int tries);
+int gk5_realm_write_text(const char *path, const char *text);
+int gk5_realm_write_number(const gk5_mit_realm *realm, const char *name,
+                           long v);
+int gk5_realm_make_dirs(const char *dir);
+/* KRB5_CONFIG=realm->dir/krb5.conf in this process. */
+int gk5_realm_set_krb5_config(const gk5_mit_realm *realm);
+/* A realm's enctype when gk5's table has it as supported or not built,
+ * or it is rc4-hmac (kept for the refusal cases); the KDC must implement
+ * it too, which the caller asks its KDC. */
+int gk5_realm_enctype_wanted(int32_t enctype, int state);
+/* 1 for the enctypes every realm lists first (RFC 3962 AES). */
+int gk5_realm_enctype_first(int32_t enctype);
+/* The 10 ms pause of the polling loops. */
+void gk5_realm_nap(void);
+
+#endif /* GK5_SUPPORT_REALM_IMPL_H */
