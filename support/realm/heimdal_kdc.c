@@ -178,6 +178,61 @@ static int realm_enctypes(const gk5_mit_realm *realm, char **env,
     return used > 0 ? 0 : -1;
 }
 
+/* kdc.enctypes: the realm's enctypes by number, on one line. */
+static int write_enctype_numbers(const gk5_mit_realm *realm,
+                                 const char *enctypes)
+{
+    char text[256], path[PATH_MAX];
+    size_t used = 0, count = gk5_enctype_count();
+
+    text[0] = '\0';
+    for (const char *p = enctypes; *p != '\0';) {
+        size_t len = strcspn(p, " ");
+        for (size_t i = 0; i < count; i++) {
+            gk5_enctype_desc d;
+            if (gk5_enctype_row(i, &d) == GK5_OK && strlen(d.name) == len &&
+                strncmp(d.name, p, len) == 0) {
+                int n = snprintf(text + used, sizeof(text) - used, "%s%d",
+                                 used > 0 ? " " : "", (int)d.enctype);
+                if (n < 0 || (size_t)n >= sizeof(text) - used) {
+                    return -1;
+                }
+                used += (size_t)n;
+            }
+        }
+        p += len;
+        p += strspn(p, " ");
+    }
+    if (used + 2 > sizeof(text)) {
+        return -1;
+    }
+    text[used] = '\n';
+    text[used + 1] = '\0';
+    return path_in(path, sizeof(path), realm->dir, "kdc.enctypes") == 0 &&
+                   gk5_realm_write_text(path, text) == 0
+               ? 0
+               : -1;
+}
+
+int gk5_realm_has_enctype(const char *dir, int32_t enctype)
+{
+    char path[PATH_MAX];
+    int has = 0, v;
+    FILE *f;
+
+    if (path_in(path, sizeof(path), dir, "kdc.enctypes") != 0 ||
+        (f = fopen(path, "re")) == NULL) {
+        return 1; /* a realm that does not say: every enctype */
+    }
+    while (fscanf(f, "%d", &v) == 1) {
+        if (v == enctype) {
+            has = 1;
+        }
+    }
+    fclose(f);
+    return has;
+}
+
 /* ---- Files ---- */
 
 static int write_configs(const gk5_mit_realm *realm, int port,
@@ -583,6 +638,7 @@ static int make_realm(gk5_mit_realm *realm, int detached, char *err,
         goto cleanup;
     }
     if (write_configs(realm, 0, enctypes, keys) != 0 ||
+        write_enctype_numbers(realm, enctypes) != 0 ||
         make_database(realm, env, &t, enctypes) != 0) {
         snprintf(err, err_len,
                  "creating the realm with Heimdal's kstash and kadmin -l "

@@ -19,15 +19,16 @@
  * and its master key (m-key, kstash), heimdal.root (where the programs
  * are), the keytabs of realm.h (written by
  * `kadmin -l ext_keytab`, which MIT and gk5 read), kdc.kind ("heimdal"),
- * kdc.port, and for `gk5 realm start` kdc.pid.  The enctypes: every one of
- * gk5's table that a realm has (realm_impl.h) and that Heimdal's kadmin
- * knows (asked with string2key), RFC 3962 AES first; every principal has
- * a key of each, but rc4/localhost.  Heimdal issues a session key only of
- * a type the service has a key of, so rc4/localhost has its rc4-hmac key
- * first (rc4.keytab holds it alone) and an RFC 3962 AES key after it, in
- * the database only; with use-strongest-server-key off the KDC encrypts a
- * ticket in the service's first key: for rc4/localhost an rc4 ticket with
- * an AES session key, as MIT's KDC issues for its rc4-only service.
+ * kdc.enctypes (the realm's enctypes by number), kdc.port, and for `gk5 realm
+ * start` kdc.pid.  The enctypes: every one of gk5's table that a realm has
+ * (realm_impl.h) and that Heimdal's kadmin knows (asked with string2key), RFC
+ * 3962 AES first; every principal has a key of each, but rc4/localhost. Heimdal
+ * issues a session key only of a type the service has a key of, so
+ * rc4/localhost has its rc4-hmac key first (rc4.keytab holds it alone) and an
+ * RFC 3962 AES key after it, in the database only; with
+ * use-strongest-server-key off the KDC encrypts a ticket in the service's first
+ * key: for rc4/localhost an rc4 ticket with an AES session key, as MIT's KDC
+ * issues for its rc4-only service.
  *
  * Processes: Heimdal's kdc is a master with one worker (num-kdc-processes
  * = 1); the master, stopped by its PID, stops its worker, and a worker
@@ -40,6 +41,7 @@
 #define GK5_SUPPORT_HEIMDAL_KDC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "realm.h"
 
@@ -63,6 +65,10 @@ int gk5_heimdal_realm_stop_in(const char *dir, char *err, size_t err_len);
 
 /* As gk5_mit_realm_stop, and the worker too. */
 void gk5_heimdal_realm_stop(gk5_mit_realm *realm);
+
+/* 0 if the realm in dir says (kdc.enctypes, which the Heimdal realm
+ * writes) that its KDC has no key of enctype; else 1. */
+int gk5_realm_has_enctype(const char *dir, int32_t enctype);
 
 /* 1 if dir holds a Heimdal realm (kdc.kind says "heimdal"), else 0. */
 int gk5_realm_is_heimdal(const char *dir);

@@ -51,6 +51,7 @@
 
 #include "bridge/gk5_mit.h"
 #include "establish.h"
+#include "heimdal_kdc.h"
 #include "tap_cells.h"
 
 #define LONG_RUN 300 /* messages each way, in turn */
@@ -1415,6 +1416,21 @@ static void run_no_cred(struct world *W)
  * then allows {want, ses}, reuses that ticket and lists both in its
  * authenticator: gk5's acceptor subkey is `want`, the session key stays
  * `ses`, and tokens flow under the subkey. */
+/* A realm whose KDC has no key of et (its kdc.enctypes says so: Heimdal's
+ * has no camellia): one skipped cell, saying why, for the enctype's. */
+static bool realm_lacks(const struct world *W, int32_t et, const char *what)
+{
+    char name[128];
+
+    if (gk5_realm_has_enctype(W->realm.dir, et)) {
+        return false;
+    }
+    snprintf(name, sizeof(name), "%s(%d) %s", enctype_name(et), (int)et, what);
+    skip_cell(name, "the realm's KDC has no key of this enctype "
+                    "(kdc.enctypes)");
+    return true;
+}
+
 static void run_negotiation(struct world *W, int32_t want, int32_t ses)
 {
     static const char cc[] = "MEMORY:gk5-native-accept-4537";
@@ -1576,6 +1592,9 @@ int main(int argc, char **argv)
 
     for (size_t i = 0; i < sizeof(enctypes) / sizeof(enctypes[0]); i++) {
         int32_t et = enctypes[i];
+        if (realm_lacks(&W, et, "every cell")) {
+            continue;
+        }
         run_establish(&W, et, true, true);
         run_establish(&W, et, false, true);
         run_bindings(&W, et, true, 0, 0);
@@ -1590,7 +1609,9 @@ int main(int argc, char **argv)
     run_no_cred(&W);
     run_negotiation(&W, 18, 17);
     run_negotiation(&W, 20, 19);
-    run_negotiation(&W, 26, 18);
+    if (!realm_lacks(&W, 26, "RFC 4537 negotiation")) {
+        run_negotiation(&W, 26, 18);
+    }
 
     printf("# MIT's initiator seq-numbers seen: %" PRIu32 "..%" PRIu32
            " (never negative as Int32: %s); MIT's gss_wrap RRC %u..%u\n",

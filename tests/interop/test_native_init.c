@@ -50,6 +50,7 @@
 
 #include "bridge/gk5_mit.h"
 #include "establish.h"
+#include "heimdal_kdc.h"
 #include "tap_cells.h"
 /* after tap_cells.h: */
 #include "init_peer_cells.h"
@@ -803,6 +804,21 @@ static void run_bindings_gk5_only(struct world *W, const char *cc)
  * offers [want, ses] and reuses the ticket.  MIT's acceptor picks the
  * first of its own permitted_enctypes (the realm lists 18 and 17 first)
  * that the list holds: `expect`, and the context is of it. */
+/* A realm whose KDC has no key of et (its kdc.enctypes says so: Heimdal's
+ * has no camellia): one skipped cell, saying why, for the enctype's. */
+static bool realm_lacks(const struct world *W, int32_t et, const char *what)
+{
+    char name[128];
+
+    if (gk5_realm_has_enctype(W->realm.dir, et)) {
+        return false;
+    }
+    snprintf(name, sizeof(name), "%s(%d) %s", enctype_name(et), (int)et, what);
+    skip_cell(name, "the realm's KDC has no key of this enctype "
+                    "(kdc.enctypes)");
+    return true;
+}
+
 static void run_negotiation(struct world *W, int32_t want, int32_t ses,
                             int32_t expect)
 {
@@ -1227,14 +1243,18 @@ int main(int argc, char **argv)
            GK5_MIT_CLIENT);
 
     for (size_t i = 0; i < sizeof(enctypes) / sizeof(enctypes[0]); i++) {
-        run_enctype(&W, enctypes[i]);
+        if (!realm_lacks(&W, enctypes[i], "every cell")) {
+            run_enctype(&W, enctypes[i]);
+        }
     }
     cc_path(cc, sizeof(cc), &W, "et18");
     run_bindings_differ(&W, cc, true);
     run_bindings_differ(&W, cc, false);
     run_bindings_gk5_only(&W, cc);
     run_negotiation(&W, 18, 17, 18);
-    run_negotiation(&W, 18, 26, 18);
+    if (!realm_lacks(&W, 26, "RFC 4537 gk5 offers [18,26]")) {
+        run_negotiation(&W, 18, 26, 18);
+    }
     run_negotiation(&W, 20, 19, 20);
     /* MIT's preference, not the list's order: 18, the session key's. */
     run_negotiation(&W, 17, 18, 18);
