@@ -14,7 +14,8 @@
 # interop` (the MIT bridge and the native column); rc4 where it lives:
 # Heimdal's rc4 ticket with an AES session key refused by gk5's client
 # naming RFC 8429 with the ccache unchanged, and a service with an rc4 key
-# alone refused by the KDC itself; `gk5 realm start --kdc heimdal` and
+# alone refused by the KDC itself; the single-DES session key Heimdal
+# issues for nfs/ services refused (RFC 6649); `gk5 realm start --kdc heimdal` and
 # `stop`, the KDC and its worker gone by their PIDs.
 set -u
 GK5=${1:?usage: test_heimdal_kdc.sh GK5 MIT_INITIATOR}
@@ -201,6 +202,29 @@ if "${KADMIN[@]}" get rc4only/localhost 2>/dev/null | grep -Eq 'Keytypes: arcfou
     fi
 else
     not_ok "kadmin -l could not leave rc4only/localhost with an rc4-hmac key alone: $(tail -3 kadmin.log)"
+fi
+
+# Single DES where Heimdal still issues it: for nfs/ (and afs/) services
+# its KDC falls back to a des-cbc-crc session key when the client asks for
+# no type the service has a key of.  gk5 refuses it (RFC 6649); MIT's
+# kvno, as observed, stores it.
+lacking=""
+for et in $supported; do in_realm "$et" || { lacking=$et; break; }; done
+if [ -n "$lacking" ]; then
+    cp cc cc.des
+    sum=$(md5sum <cc.des)
+    refused "nfs/localhost asked for $(et_name "$lacking") alone: Heimdal's single-DES session key refused by gk5 (RFC 6649)"         'des-cbc-crc \(1\) is deliberately unsupported: RFC 6649'         "$GK5" kvno -e "$lacking" -c cc.des nfs/localhost
+    if [ "$(md5sum <cc.des)" = "$sum" ]; then
+        ok "nfs/localhost, single DES: the ccache unchanged"
+    else
+        not_ok "nfs/localhost, single DES: the ccache changed"
+    fi
+    cp cc cc.mit-des
+    if kvno -e "$(et_name "$lacking")" -c cc.mit-des nfs/localhost >/dev/null 2>&1; then
+        echo "# MIT kvno -e $(et_name "$lacking") nfs/localhost stored: $(klist -e -c cc.mit-des | grep -A1 nfs/localhost | tail -1 | tr -s ' \t' ' ')"
+    fi
+else
+    tap_skip "nfs/localhost: Heimdal's single-DES fallback" "the realm has every enctype gk5 supports"
 fi
 
 # ---- gk5's initiator to gk5's acceptor ----

@@ -109,6 +109,16 @@ basic_cells() {
     done
 
     for e in $ENCTYPES; do
+        # A realm that lists its enctypes (kdc.enctypes: Heimdal's KDC has
+        # no camellia) is not asked for others.
+        num=$("$GK5" enctypes | awk -v n="$e" '$2 == n { print $1 }')
+        if [ -f "$GK5_REALM_DIR/kdc.enctypes" ] &&
+            ! grep -qw -- "$num" "$GK5_REALM_DIR/kdc.enctypes"; then
+            for sec in krb5 krb5i krb5p; do
+                tap_skip "$sec, enctype $e" "the realm's KDC has no key of this enctype (kdc.enctypes)"
+            done
+            continue
+        fi
         for sec in krb5 krb5i krb5p; do
             head -c 4097 /dev/urandom >"$WORK/in"
             if nfs "$sec" put "$WORK/in" "$SERVER:/gk5-enctype" --enctype "$e" &&
