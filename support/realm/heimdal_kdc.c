@@ -576,7 +576,9 @@ static int start_kdc_on(gk5_mit_realm *realm, char **env, heimdal_tools *t,
     for (int i = 0; i < START_POLLS; i++) {
         int status, users;
         if (waitpid(pid, &status, WNOHANG) == pid) {
-            return 0; /* the port was taken after all, or worse: retry */
+            /* Someone took the port meanwhile: retry elsewhere.  A port
+             * still free: it failed for another reason (kdc.log). */
+            return gk5_realm_port_users(port) > 0 ? 0 : -1;
         }
         users = gk5_realm_port_users(port);
         if (users == 2) {
@@ -619,6 +621,14 @@ static int make_realm(gk5_mit_realm *realm, int detached, char *err,
     int ret = -1;
 
     if (find_tools(&t, err, err_len) != 0) {
+        return -1;
+    }
+    /* kadmin reads the folder's name inside its command lines. */
+    if (strpbrk(realm->dir, " \t\n\"'\\") != NULL) {
+        snprintf(err, err_len,
+                 "%s: Heimdal's kadmin cannot take a folder whose name holds "
+                 "a space, a quote or a backslash",
+                 realm->dir);
         return -1;
     }
     env = gk5_realm_environ(realm);
@@ -738,6 +748,14 @@ int gk5_heimdal_realm_start_in(gk5_mit_realm *realm, const char *dir, char *err,
         return -1;
     }
     if (make_realm(realm, 1, err, err_len) != 0) {
+        /* A KDC that started before a later step failed is not left. */
+        if (realm->kdc_pid > 0) {
+            pid_t workers[MAX_WORKERS];
+            size_t n = read_workers(realm->dir, workers, MAX_WORKERS);
+            gk5_realm_stop_pid(realm->kdc_pid);
+            realm->kdc_pid = 0;
+            stop_workers(realm->dir, workers, n);
+        }
         return -1;
     }
     if (gk5_realm_write_number(realm, "kdc.pid", (long)realm->kdc_pid) != 0) {
