@@ -149,11 +149,10 @@ static int heimdal_knows(const gk5_mit_realm *realm, char **env,
     return gk5_realm_run_tool(realm, env, argv, NULL) == 0;
 }
 
-/* The realm's enctypes by gk5's names, separated by spaces, each followed
- * by suffix; RFC 3962 AES first.  0, or -1. */
+/* The realm's enctypes by gk5's names, separated by spaces; RFC 3962 AES
+ * first.  0, or -1. */
 static int realm_enctypes(const gk5_mit_realm *realm, char **env,
-                          heimdal_tools *t, char *out, size_t out_len,
-                          const char *suffix)
+                          heimdal_tools *t, char *out, size_t out_len)
 {
     size_t used = 0, count = gk5_enctype_count();
 
@@ -167,8 +166,8 @@ static int realm_enctypes(const gk5_mit_realm *realm, char **env,
                 !heimdal_knows(realm, env, t, d.name)) {
                 continue;
             }
-            int n = snprintf(out + used, out_len - used, "%s%s%s",
-                             used > 0 ? " " : "", d.name, suffix);
+            int n = snprintf(out + used, out_len - used, "%s%s",
+                             used > 0 ? " " : "", d.name);
             if (n < 0 || (size_t)n >= out_len - used) {
                 return -1;
             }
@@ -176,6 +175,26 @@ static int realm_enctypes(const gk5_mit_realm *realm, char **env,
         }
     }
     return used > 0 ? 0 : -1;
+}
+
+/* [kadmin] default_keys: each of the enctypes with the default salt. */
+static int with_salt(char *out, size_t out_len, const char *enctypes)
+{
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (const char *p = enctypes; *p != '\0';) {
+        size_t len = strcspn(p, " ");
+        int n = snprintf(out + used, out_len - used, "%s%.*s:pw-salt",
+                         used > 0 ? " " : "", (int)len, p);
+        if (n < 0 || (size_t)n >= out_len - used) {
+            return -1;
+        }
+        used += (size_t)n;
+        p += len;
+        p += strspn(p, " ");
+    }
+    return 0;
 }
 
 /* kdc.enctypes: the realm's enctypes by number, on one line. */
@@ -639,8 +658,8 @@ static int make_realm(gk5_mit_realm *realm, int detached, char *err,
                  realm->dir);
         goto cleanup;
     }
-    if (realm_enctypes(realm, env, &t, enctypes, sizeof(enctypes), "") != 0 ||
-        realm_enctypes(realm, env, &t, keys, sizeof(keys), ":pw-salt") != 0) {
+    if (realm_enctypes(realm, env, &t, enctypes, sizeof(enctypes)) != 0 ||
+        with_salt(keys, sizeof(keys), enctypes) != 0) {
         snprintf(err, err_len,
                  "Heimdal's string2key knows none of gk5's enctypes "
                  "(see %s/tools.log)",
