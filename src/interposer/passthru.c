@@ -36,10 +36,34 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred(
     gss_OID_set *actual_mechs, OM_uint32 *time_rec)
 {
     gss_OID mech = first_mech(desired_mechs);
+    OM_uint32 major;
 
-    return gss_acquire_cred(minor, desired_name, time_req,
-                            gki_special_set(mech), cred_usage, output_cred,
-                            actual_mechs, time_rec);
+    major =
+        gss_acquire_cred(minor, desired_name, time_req, gki_special_set(mech),
+                         cred_usage, output_cred, actual_mechs, time_rec);
+    if (!GSS_ERROR(major) && cred_usage != GSS_C_INITIATE) {
+        gki_cred_note(*output_cred, desired_name, NULL);
+    }
+    return major;
+}
+
+/* The keytab a credential store names for accepting: 1 and *keytab (NULL
+ * for the default) when the store holds nothing else gk5 would have to
+ * honour, else 0 (the credential stays MIT's alone). */
+static int store_keytab(gss_const_key_value_set_t store, const char **keytab)
+{
+    *keytab = NULL;
+    if (store == GSS_C_NO_CRED_STORE) {
+        return 1;
+    }
+    for (OM_uint32 i = 0; i < store->count; i++) {
+        if (store->elements[i].key == NULL ||
+            strcmp(store->elements[i].key, "keytab") != 0 || *keytab != NULL) {
+            return 0;
+        }
+        *keytab = store->elements[i].value;
+    }
+    return 1;
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_from(
@@ -49,10 +73,17 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_from(
     gss_OID_set *actual_mechs, OM_uint32 *time_rec)
 {
     gss_OID mech = first_mech(desired_mechs);
+    const char *keytab;
+    OM_uint32 major;
 
-    return gss_acquire_cred_from(minor, desired_name, time_req,
-                                 gki_special_set(mech), cred_usage, cred_store,
-                                 output_cred, actual_mechs, time_rec);
+    major = gss_acquire_cred_from(minor, desired_name, time_req,
+                                  gki_special_set(mech), cred_usage, cred_store,
+                                  output_cred, actual_mechs, time_rec);
+    if (!GSS_ERROR(major) && cred_usage != GSS_C_INITIATE &&
+        store_keytab(cred_store, &keytab)) {
+        gki_cred_note(*output_cred, desired_name, keytab);
+    }
+    return major;
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_with_password(
@@ -84,6 +115,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_impersonate_name(
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_cred(OM_uint32 *minor,
                                                      gss_cred_id_t *cred)
 {
+    if (cred != NULL) {
+        gki_cred_forget(*cred);
+    }
     return gss_release_cred(minor, cred);
 }
 
@@ -116,7 +150,13 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV
 gssi_set_cred_option(OM_uint32 *minor, gss_cred_id_t *cred,
                      const gss_OID desired, const gss_buffer_t value)
 {
-    return gss_set_cred_option(minor, cred, desired, value);
+    gss_cred_id_t was = cred != NULL ? *cred : GSS_C_NO_CREDENTIAL;
+    OM_uint32 major = gss_set_cred_option(minor, cred, desired, value);
+
+    if (cred != NULL && *cred != was) {
+        gki_cred_moved(was, *cred);
+    }
+    return major;
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_store_cred(
@@ -285,6 +325,15 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_import_sec_context_by_mech(
     if (c == NULL) {
         *minor = gki_minor(GK5_ERR_NOMEM);
         return GSS_S_FAILURE;
+    }
+    major = gki_native_import(minor, token, c);
+    if (major != GKI_TO_MIT) {
+        if (GSS_ERROR(major)) {
+            gki_ctx_free(c);
+            return major;
+        }
+        *context_handle = (gss_ctx_id_t)c;
+        return major;
     }
     major = with_special_header(minor, mech_type, token, 0, &full);
     if (!GSS_ERROR(major)) {
@@ -512,9 +561,23 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_mech_invoke(OM_uint32 *minor,
                                                     const gss_OID desired,
                                                     gss_buffer_t value)
 {
-    return gssspi_mech_invoke(
+    /* GSS_KRB5_REGISTER_ACCEPTOR_IDENTITY_OID (1.2.840.113554.1.2.2.5.12),
+     * whose value is the keytab name: native acceptance uses it too. */
+    static const uint8_t register_kt[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12,
+                                          0x01, 0x02, 0x02, 0x05, 0x0c};
+    OM_uint32 major;
+
+    major = gssspi_mech_invoke(
         minor, gki_special_oid(mech != GSS_C_NO_OID ? mech : &gki_mechs[0]),
         desired, value);
+    /* OIDs are public: a plain memcmp. */
+    if (!GSS_ERROR(major) && desired != GSS_C_NO_OID &&
+        desired->length == sizeof(register_kt) &&
+        memcmp(desired->elements, register_kt, sizeof(register_kt)) == 0) {
+        gki_register_keytab(value != GSS_C_NO_BUFFER ? value->value : NULL,
+                            value != GSS_C_NO_BUFFER ? value->length : 0);
+    }
+    return major;
 }
 
 /* ---- context extensions that keep to MIT's context ---- */
@@ -530,6 +593,9 @@ gssi_set_sec_context_option(OM_uint32 *minor, gss_ctx_id_t *context_handle,
         return GSS_S_UNAVAILABLE;
     }
     c = (gki_ctx *)*context_handle;
+    if (c->native) {
+        return gki_native_unavailable(minor, c, "gss_set_sec_context_option");
+    }
     return gss_set_sec_context_option(minor, &c->mit, desired, value);
 }
 
@@ -542,6 +608,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_pseudo_random(
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
     }
+    if (c->native) {
+        return gki_native_unavailable(minor, c, "gss_pseudo_random");
+    }
     return gss_pseudo_random(minor, c->mit, prf_key, prf_in, desired_output_len,
                              prf_out);
 }
@@ -553,6 +622,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_complete_auth_token(
 
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
+    }
+    if (c->native) {
+        return gki_native_unavailable(minor, c, "gss_complete_auth_token");
     }
     return gss_complete_auth_token(minor, c->mit, input);
 }
