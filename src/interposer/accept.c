@@ -54,6 +54,7 @@
 
 #include "common/bytes.h"
 #include "common/util.h"
+#include "crypto/crypto_int.h"
 #include "interposer/interposer.h"
 #include "krb5/krb5_int.h"
 #include "mech/gss_framing.h"
@@ -683,10 +684,11 @@ static int take_native(OM_uint32 *minor, gki_ctx *c, gss_buffer_t input,
     info->initiator = NULL;
     info->acceptor = NULL;
     (void)out;
-    gki_trace("gk5_mech: context %p accepted natively: %s for %s, enctype "
-              "%d, flags 0x%x",
-              (void *)c, c->initiator, c->acceptor, (int)info->context_enctype,
-              (unsigned)c->flags);
+    const struct gk5_enctype *et = gk5i_enctype_get(info->context_enctype);
+    gki_trace("gk5_mech: context %p accepted natively: %s for %s, %s (%d), "
+              "flags 0x%x",
+              (void *)c, c->initiator, c->acceptor, et != NULL ? et->name : "?",
+              (int)info->context_enctype, (unsigned)c->flags);
     return 1;
 }
 

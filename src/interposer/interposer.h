@@ -148,7 +148,8 @@ OM_uint32 gki_native_import(OM_uint32 *minor, gss_buffer_t token, gki_ctx *c);
 void gki_cred_note(gss_cred_id_t mit, gss_name_t desired, const char *keytab);
 void gki_cred_forget(gss_cred_id_t mit);
 void gki_cred_moved(gss_cred_id_t from, gss_cred_id_t to);
-/* krb5_gss_register_acceptor_identity's keytab (NULL: none again). */
+/* krb5_gss_register_acceptor_identity's keytab (its value may end in the
+ * NUL MIT counts in; NULL or empty: none again). */
 void gki_register_keytab(const char *name, size_t len);
 
 /* The mechanism's own token inside a mechglue export ([u32be OID length]

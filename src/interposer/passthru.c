@@ -561,10 +561,10 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_mech_invoke(OM_uint32 *minor,
                                                     const gss_OID desired,
                                                     gss_buffer_t value)
 {
-    /* GSS_KRB5_REGISTER_ACCEPTOR_IDENTITY_OID (1.2.840.113554.1.2.2.5.12),
+    /* GSS_KRB5_REGISTER_ACCEPTOR_IDENTITY_OID (1.2.840.113554.1.2.2.5.9),
      * whose value is the keytab name: native acceptance uses it too. */
     static const uint8_t register_kt[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12,
-                                          0x01, 0x02, 0x02, 0x05, 0x0c};
+                                          0x01, 0x02, 0x02, 0x05, 0x09};
     OM_uint32 major;
 
     major = gssspi_mech_invoke(

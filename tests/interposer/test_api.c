@@ -2406,7 +2406,10 @@ static void run_native_enctype(const struct enctype *e, enum how how)
     cell_tamper_wrap(&nat, 1);
     cell_tamper_mic(&nat);
     /* Export (after use: gk5's own format keeps the sequence state) and
-     * import; the imported context goes on talking to the initiator. */
+     * import; the imported context goes on talking to the initiator.  The
+     * mechglue heads the token with the special OID, for which its import
+     * calls MIT's own krb5 mechanism, which cannot read gk5's format: the
+     * token comes back to the module under the krb5 OID. */
     gss_buffer_desc exp = GSS_C_EMPTY_BUFFER;
     gss_ctx_id_t back = GSS_C_NO_CONTEXT;
     uint8_t *msg = message(1000, 950);
