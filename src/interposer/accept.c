@@ -44,6 +44,7 @@
  * holds) accept what gk5 found replayed.
  */
 #include <glob.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -544,6 +545,140 @@ static int name_matches(const char *desired, const char *service)
     return ok;
 }
 
+/* ---- the initiator's name of a native context ----
+ * Every call of MIT's krb5 mechanism on a name makes a krb5 context of
+ * its own (tens of microseconds each): importing and canonicalizing the
+ * initiator's name, and the display the mechglue asks for at once, would
+ * cost more than gk5's whole accept.  A native context's names are the
+ * module's own objects, holding the principal as gk5 writes it (MIT's
+ * syntax, RFC 1964 2.1.1): displayed, duplicated and released here; for
+ * anything else the MIT name is made once, on first need, and the call
+ * goes to MIT with it (gki_name_mit).  The magic tells them from MIT's
+ * names, whose first word is a pointer (the mechglue's loopback). */
+#define GKI_NAME_MAGIC 0x676b356e616d6521ull /* "gk5name!" */
+
+typedef struct gki_name {
+    uint64_t magic;
+    char *principal;
+    _Atomic(gss_name_t) mit;
+} gki_name;
+
+static gki_name *as_native(gss_const_name_t name)
+{
+    gki_name *n = (gki_name *)(uintptr_t)name;
+
+    return n != NULL && n->magic == GKI_NAME_MAGIC ? n : NULL;
+}
+
+OM_uint32 gki_native_name(OM_uint32 *minor, const char *principal,
+                          gss_name_t *out)
+{
+    gki_name *n = calloc(1, sizeof(*n));
+
+    *out = GSS_C_NO_NAME;
+    if (n == NULL || (n->principal = strdup(principal)) == NULL) {
+        free(n);
+        *minor = gki_minor(GK5_ERR_NOMEM);
+        return GSS_S_FAILURE;
+    }
+    n->magic = GKI_NAME_MAGIC;
+    atomic_init(&n->mit, GSS_C_NO_NAME);
+    *out = (gss_name_t)n;
+    return GSS_S_COMPLETE;
+}
+
+OM_uint32 gki_name_mit(OM_uint32 *minor, gss_const_name_t name, gss_name_t *mit)
+{
+    gki_name *n = as_native(name);
+    gss_name_t made = GSS_C_NO_NAME, none = GSS_C_NO_NAME;
+    OM_uint32 major, tmp;
+
+    if (n == NULL) {
+        *mit = (gss_name_t)(uintptr_t)name;
+        return GSS_S_COMPLETE;
+    }
+    *mit = atomic_load(&n->mit);
+    if (*mit != GSS_C_NO_NAME) {
+        return GSS_S_COMPLETE;
+    }
+    major = gki_krb5_name(minor, n->principal, &made);
+    if (GSS_ERROR(major)) {
+        return major;
+    }
+    if (!atomic_compare_exchange_strong(&n->mit, &none, made)) {
+        (void)gss_release_name(&tmp, &made); /* another thread's won */
+        made = none;
+    }
+    *mit = made;
+    return GSS_S_COMPLETE;
+}
+
+int gki_name_release(OM_uint32 *minor, gss_name_t *name)
+{
+    gki_name *n = as_native(*name);
+    gss_name_t mit;
+
+    if (n == NULL) {
+        return 0;
+    }
+    mit = atomic_load(&n->mit);
+    if (mit != GSS_C_NO_NAME) {
+        (void)gss_release_name(minor, &mit);
+    }
+    n->magic = 0;
+    free(n->principal);
+    free(n);
+    *name = GSS_C_NO_NAME;
+    *minor = 0;
+    return 1;
+}
+
+/* RFC 6112's anonymous principal: MIT displays it with its own name type;
+ * such a name goes to MIT. */
+static int is_anonymous(const char *principal)
+{
+    return strncmp(principal, "WELLKNOWN/ANONYMOUS@", 20) == 0;
+}
+
+int gki_name_display(OM_uint32 *minor, gss_const_name_t name, gss_buffer_t out,
+                     gss_OID *type, OM_uint32 *major)
+{
+    gki_name *n = as_native(name);
+    size_t len;
+
+    if (n == NULL || is_anonymous(n->principal) || out == NULL) {
+        return 0;
+    }
+    len = strlen(n->principal);
+    out->value = malloc(len + 1);
+    if (out->value == NULL) {
+        out->length = 0;
+        *minor = gki_minor(GK5_ERR_NOMEM);
+        *major = GSS_S_FAILURE;
+        return 1;
+    }
+    memcpy(out->value, n->principal, len + 1);
+    out->length = len;
+    if (type != NULL) {
+        *type = (gss_OID)GSS_KRB5_NT_PRINCIPAL_NAME;
+    }
+    *minor = 0;
+    *major = GSS_S_COMPLETE;
+    return 1;
+}
+
+int gki_name_duplicate(OM_uint32 *minor, gss_const_name_t name, gss_name_t *out,
+                       OM_uint32 *major)
+{
+    gki_name *n = as_native(name);
+
+    if (n == NULL) {
+        return 0;
+    }
+    *major = gki_native_name(minor, n->principal, out);
+    return 1;
+}
+
 OM_uint32 gki_krb5_name(OM_uint32 *minor, const char *principal,
                         gss_name_t *out)
 {
@@ -661,10 +796,10 @@ static int take_native(OM_uint32 *minor, gki_ctx *c, gss_buffer_t input,
         return 0;
     }
     if (src_name != NULL &&
-        GSS_ERROR(gki_krb5_name(minor, info->initiator, &src))) {
-        gki_trace("gk5_mech: context %p: accept by MIT (MIT does not take "
-                  "the initiator's name %s)",
-                  (void *)c, info->initiator);
+        GSS_ERROR(gki_native_name(minor, info->initiator, &src))) {
+        gki_trace("gk5_mech: context %p: accept by MIT (no memory for the "
+                  "initiator's name)",
+                  (void *)c);
         return 0;
     }
     if (src_name != NULL) {

@@ -190,6 +190,10 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_init_sec_context(
     if (major != GSS_S_COMPLETE) {
         return major;
     }
+    major = gki_name_mit(minor, target, &target);
+    if (GSS_ERROR(major)) {
+        return leg_end(major, context_handle, c, fresh);
+    }
     major = gss_init_sec_context(
         minor, cred, &c->mit, target, gki_special_oid(mech_type), req_flags,
         time_req, cb, input, &actual, output, ret_flags, time_rec);
@@ -312,13 +316,13 @@ static OM_uint32 native_inquire(OM_uint32 *minor, const gki_ctx *c,
 
     *minor = 0;
     if (src_name != NULL) {
-        major = gki_krb5_name(minor, c->initiator, src_name);
+        major = gki_native_name(minor, c->initiator, src_name);
         if (GSS_ERROR(major)) {
             return major;
         }
     }
     if (targ_name != NULL) {
-        major = gki_krb5_name(minor, c->acceptor, targ_name);
+        major = gki_native_name(minor, c->acceptor, targ_name);
         if (GSS_ERROR(major)) {
             if (src_name != NULL) {
                 (void)gss_release_name(&tmp, src_name);

@@ -137,6 +137,20 @@ OM_uint32 gki_native_ctx_time(const gki_ctx *c, OM_uint32 *time_rec);
 /* An MIT krb5 name (for the special OID) of a principal string. */
 OM_uint32 gki_krb5_name(OM_uint32 *minor, const char *principal,
                         gss_name_t *out);
+/* The names of a native context (accept.c): the module's own objects
+ * holding the principal, displayed, duplicated and released by the
+ * module; every other name call takes the MIT name gki_name_mit makes
+ * once (for an MIT name: the name itself). */
+OM_uint32 gki_native_name(OM_uint32 *minor, const char *principal,
+                          gss_name_t *out);
+OM_uint32 gki_name_mit(OM_uint32 *minor, gss_const_name_t name,
+                       gss_name_t *mit);
+/* 1 (and *major) when the module answered for its own name, else 0. */
+int gki_name_release(OM_uint32 *minor, gss_name_t *name);
+int gki_name_display(OM_uint32 *minor, gss_const_name_t name, gss_buffer_t out,
+                     gss_OID *type, OM_uint32 *major);
+int gki_name_duplicate(OM_uint32 *minor, gss_const_name_t name, gss_name_t *out,
+                       OM_uint32 *major);
 /* A native context as an export token (the mechglue adds its header), and
  * back; the import answers GKI_TO_MIT for a token of MIT's. */
 OM_uint32 gki_native_export(OM_uint32 *minor, const gki_ctx *c,

@@ -17,6 +17,17 @@
 #include "common/util.h"
 #include "interposer/interposer.h"
 
+/* The MIT name for a name the application hands back (the module's own
+ * name of a native context's initiator becomes an MIT name here), or
+ * return MIT's error. */
+#define MIT_NAME(name)                                                         \
+    do {                                                                       \
+        OM_uint32 mit_name_major = gki_name_mit(minor, (name), &(name));       \
+        if (GSS_ERROR(mit_name_major)) {                                       \
+            return mit_name_major;                                             \
+        }                                                                      \
+    } while (0)
+
 /* ---- credentials ---- */
 
 /* The mechanism a credential call asked for: the first of its set, if any.
@@ -38,6 +49,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred(
     gss_OID mech = first_mech(desired_mechs);
     OM_uint32 major;
 
+    MIT_NAME(desired_name);
     major =
         gss_acquire_cred(minor, desired_name, time_req, gki_special_set(mech),
                          cred_usage, output_cred, actual_mechs, time_rec);
@@ -76,6 +88,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_from(
     const char *keytab;
     OM_uint32 major;
 
+    MIT_NAME(desired_name);
     major = gss_acquire_cred_from(minor, desired_name, time_req,
                                   gki_special_set(mech), cred_usage, cred_store,
                                   output_cred, actual_mechs, time_rec);
@@ -94,9 +107,12 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_with_password(
 {
     gss_OID mech = first_mech(desired_mechs);
 
-    return gss_acquire_cred_with_password(
-        minor, desired_name, password, time_req, gki_special_set(mech),
-        cred_usage, output_cred, actual_mechs, time_rec);
+    gss_name_t name = desired_name;
+
+    MIT_NAME(name);
+    return gss_acquire_cred_with_password(minor, name, password, time_req,
+                                          gki_special_set(mech), cred_usage,
+                                          output_cred, actual_mechs, time_rec);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_impersonate_name(
@@ -107,9 +123,12 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_impersonate_name(
 {
     gss_OID mech = first_mech(desired_mechs);
 
+    gss_name_t name = desired_name;
+
+    MIT_NAME(name);
     return gss_acquire_cred_impersonate_name(
-        minor, impersonator, desired_name, time_req, gki_special_set(mech),
-        cred_usage, output_cred, actual_mechs, time_rec);
+        minor, impersonator, name, time_req, gki_special_set(mech), cred_usage,
+        output_cred, actual_mechs, time_rec);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_cred(OM_uint32 *minor,
@@ -388,6 +407,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_import_name(OM_uint32 *minor,
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_name(OM_uint32 *minor,
                                                      gss_name_t *name)
 {
+    if (name != NULL && minor != NULL && gki_name_release(minor, name)) {
+        return GSS_S_COMPLETE;
+    }
     return gss_release_name(minor, name);
 }
 
@@ -396,6 +418,12 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_display_name(OM_uint32 *minor,
                                                      gss_buffer_t out,
                                                      gss_OID *out_type)
 {
+    OM_uint32 major;
+
+    if (minor != NULL && gki_name_display(minor, name, out, out_type, &major)) {
+        return major;
+    }
+    MIT_NAME(name);
     return gss_display_name(minor, name, out, out_type);
 }
 
@@ -403,6 +431,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV
 gssi_display_name_ext(OM_uint32 *minor, gss_name_t name, gss_OID display_as,
                       gss_buffer_t display_name)
 {
+    MIT_NAME(name);
     return gss_display_name_ext(minor, name, display_as, display_name);
 }
 
@@ -410,6 +439,8 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_compare_name(OM_uint32 *minor,
                                                      gss_name_t a, gss_name_t b,
                                                      int *equal)
 {
+    MIT_NAME(a);
+    MIT_NAME(b);
     return gss_compare_name(minor, a, b, equal);
 }
 
@@ -417,20 +448,32 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_duplicate_name(OM_uint32 *minor,
                                                        const gss_name_t in,
                                                        gss_name_t *out)
 {
-    return gss_duplicate_name(minor, in, out);
+    gss_name_t name = in;
+    OM_uint32 major;
+
+    if (minor != NULL && out != NULL &&
+        gki_name_duplicate(minor, in, out, &major)) {
+        return major;
+    }
+    MIT_NAME(name);
+    return gss_duplicate_name(minor, name, out);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_export_name(OM_uint32 *minor,
                                                     const gss_name_t name,
                                                     gss_buffer_t out)
 {
-    return gss_export_name(minor, name, out);
+    gss_name_t n = name;
+
+    MIT_NAME(n);
+    return gss_export_name(minor, n, out);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_export_name_composite(OM_uint32 *minor,
                                                               gss_name_t name,
                                                               gss_buffer_t out)
 {
+    MIT_NAME(name);
     return gss_export_name_composite(minor, name, out);
 }
 
@@ -439,8 +482,11 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_localname(OM_uint32 *minor,
                                                   gss_const_OID mech_type,
                                                   gss_buffer_t localname)
 {
+    gss_name_t n = name;
+
+    MIT_NAME(n);
     return gss_localname(
-        minor, name,
+        minor, n,
         gki_special_oid(mech_type != GSS_C_NO_OID ? mech_type : &gki_mechs[0]),
         localname);
 }
@@ -449,9 +495,10 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV
 gssi_authorize_localname(OM_uint32 *minor, const gss_name_t name,
                          gss_const_buffer_t user, gss_const_OID user_type)
 {
-    gss_name_t local = GSS_C_NO_NAME;
+    gss_name_t local = GSS_C_NO_NAME, n = name;
     OM_uint32 major, tmp;
 
+    MIT_NAME(n);
     gss_buffer_desc user_buf = {user->length, user->value};
     gss_OID_desc type = {0, NULL};
     if (user_type != GSS_C_NO_OID) {
@@ -463,7 +510,7 @@ gssi_authorize_localname(OM_uint32 *minor, const gss_name_t name,
     if (GSS_ERROR(major)) {
         return major;
     }
-    major = gss_authorize_localname(minor, name, local);
+    major = gss_authorize_localname(minor, n, local);
     (void)gss_release_name(&tmp, &local);
     return major;
 }
@@ -477,6 +524,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_name(OM_uint32 *minor,
     gss_OID mech = GSS_C_NO_OID;
     OM_uint32 major;
 
+    MIT_NAME(name);
     major = gss_inquire_name(minor, name, name_is_mn, &mech, attrs);
     if (mn_mech != NULL) {
         *mn_mech = mech != GSS_C_NO_OID ? gki_public_oid(mech) : mech;
@@ -488,6 +536,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_name_attribute(
     OM_uint32 *minor, gss_name_t name, gss_buffer_t attr, int *authenticated,
     int *complete, gss_buffer_t value, gss_buffer_t display_value, int *more)
 {
+    MIT_NAME(name);
     return gss_get_name_attribute(minor, name, attr, authenticated, complete,
                                   value, display_value, more);
 }
@@ -498,6 +547,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_set_name_attribute(OM_uint32 *minor,
                                                            gss_buffer_t attr,
                                                            gss_buffer_t value)
 {
+    MIT_NAME(name);
     return gss_set_name_attribute(minor, name, complete, attr, value);
 }
 
@@ -505,6 +555,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_delete_name_attribute(OM_uint32 *minor,
                                                               gss_name_t name,
                                                               gss_buffer_t attr)
 {
+    MIT_NAME(name);
     return gss_delete_name_attribute(minor, name, attr);
 }
 
@@ -514,12 +565,14 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_map_name_to_any(OM_uint32 *minor,
                                                         gss_buffer_t type_id,
                                                         gss_any_t *output)
 {
+    MIT_NAME(name);
     return gss_map_name_to_any(minor, name, authenticated, type_id, output);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_any_name_mapping(
     OM_uint32 *minor, gss_name_t name, gss_buffer_t type_id, gss_any_t *input)
 {
+    MIT_NAME(name);
     return gss_release_any_name_mapping(minor, name, type_id, input);
 }
 
