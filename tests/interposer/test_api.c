@@ -2596,6 +2596,31 @@ static bool forwardable_config(char *saved, size_t len)
     return true;
 }
 
+/* A credential store gk5 would have to honour more of than the keytab (a
+ * replay cache of MIT's): the credential stays MIT's. */
+static void native_store_fallback(void)
+{
+    gss_key_value_element_desc el[2] = {{"keytab", g_service_kt},
+                                        {"rcache", "none:"}};
+    gss_key_value_set_desc store = {2, el};
+    gss_cred_id_t cred = GSS_C_NO_CREDENTIAL;
+    OM_uint32 major, minor;
+
+    major = gss_acquire_cred_from(&minor, GSS_C_NO_NAME, GSS_C_INDEFINITE,
+                                  (gss_OID_set)gss_mech_set_krb5, GSS_C_ACCEPT,
+                                  &store, &cred, NULL, NULL);
+    if (GSS_ERROR(major)) {
+        fail("gss_acquire_cred_from(keytab, rcache): %s", words(major, minor));
+        report(false, "native fallback, a keytab and rcache store");
+        return;
+    }
+    g_acc_cred = cred;
+    native_fallback("a keytab and rcache credential store", 18,
+                    "not made by gss_acquire_cred from a keytab", false);
+    g_acc_cred = GSS_C_NO_CREDENTIAL;
+    (void)gss_release_cred(&minor, &cred);
+}
+
 static void run_native(void)
 {
     long mark = trace_mark();
@@ -2607,6 +2632,7 @@ static void run_native(void)
     native_named_cred();
     native_replay();
     native_fallback("rc4-hmac ticket", 23, "rc4", false);
+    native_store_fallback();
     g_req_flags = FLAGS | GSS_C_DCE_STYLE;
     native_fallback("DCE style", 18, "DCE", false);
     g_req_flags = FLAGS;
