@@ -349,6 +349,18 @@ static gk5_acceptor_cred *kt_cred(const char *keytab, uint32_t *major,
 {
     gk5_acceptor_cred *cred = NULL;
 
+    /* "FILE:/x", "WRFILE:/x" and "/x" are one file, with one replay
+     * cache. */
+    if (strncmp(keytab, "FILE:", 5) == 0) {
+        keytab += 5;
+    } else if (strncmp(keytab, "WRFILE:", 7) == 0) {
+        keytab += 7;
+    }
+    if (*keytab == '\0') {
+        *major = GK5_S_BAD_NAME; /* gk5 would take it for its default */
+        *err = GK5_ERR_INVALID_ARGUMENT;
+        return NULL;
+    }
     *major = GK5_S_COMPLETE;
     *err = 0;
     pthread_mutex_lock(&kt_lock);
