@@ -46,11 +46,11 @@ static const struct command commands[] = {
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
     {"interop", gk5_cli_interop,
      "the interop matrix (enctype x cell) against a realm of yours"},
+#endif
     {"realm", gk5_cli_realm,
      "a throwaway MIT realm: start, stop, or run a command in one"},
 #ifdef GK5_HAVE_BENCH
     {"bench", gk5_cli_bench, "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
-#endif
 #endif
 #ifdef GK5_HAVE_RPC
     {"rpc", gk5_cli_rpc,
@@ -179,8 +179,15 @@ static int print_version(void)
 #endif
 #ifdef GK5_HAVE_RPC
     const char *rpc = "yes (gk5 rpc, gk5 nfs4)";
+    /* The RPC commands establish through libgk5_rpc: ask it. */
+    bool mit_bridge = gk5_rpc_establish_available(GK5_RPC_ESTABLISH_MIT);
 #else
     const char *rpc = "no (-Drpc=enabled builds it)";
+#endif
+#if defined(GK5_HAVE_MIT) && !defined(GK5_HAVE_RPC)
+    bool mit_bridge = true;
+#elif !defined(GK5_HAVE_RPC)
+    bool mit_bridge = false;
 #endif
     const char *no_onepass =
         (features & GK5_FEATURE_FASTPATH) != 0
@@ -192,6 +199,9 @@ static int print_version(void)
            des3_built ? "yes (RFC 1964 tokens)" : "no (-Ddes3=true builds it)");
     printf("MIT krb5 bridge: %s\n", mit);
     printf("RPCSEC_GSS: %s\n", rpc);
+    printf("establishment: %s\n", mit_bridge
+                                      ? "native; MIT bridge (libgk5_mit)"
+                                      : "native only (built without MIT krb5)");
     printf("AES-NI/SHA-NI one-pass path: %s\n",
            onepass ? "yes (this CPU: AES on AES-NI, RFC 3962 sealed in one "
                      "pass)"

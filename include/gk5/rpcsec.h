@@ -6,9 +6,11 @@
  * with the Kerberos V5 mechanism, for libtirpc clients and for any RPC
  * server.
  *
- * The client establishes its contexts with MIT's GSS-API (through
- * libgk5_mit); the server accepts them with gk5's own acceptor
- * (gk5/accept.h) unless told to use MIT's.  Every per-message operation
+ * Client and server establish their contexts with gk5's own initiator
+ * and acceptor (gk5/tickets.h, gk5/accept.h) unless told to use MIT's
+ * GSS-API through libgk5_mit (GK5_RPC_ESTABLISH_MIT), which a library
+ * built without MIT krb5 (meson -Dmit=disabled) does not have:
+ * gk5_rpc_establish_available() says.  Every per-message operation
  * after that is gk5's: the call and reply verifiers, rpc_gss_integ_data
  * and rpc_gss_priv_data bodies.  Bodies are marshalled into gk5's own
  * buffers and wrapped in place with the IOV API, so calls and replies of
@@ -186,6 +188,18 @@ typedef enum {
      *  a server's gss_minor is MIT's. */
     GK5_RPC_ESTABLISH_MIT = 1
 } gk5_rpc_establish;
+
+/**
+ * Can this libgk5_rpc establish contexts this way?  GK5_RPC_ESTABLISH_NATIVE
+ * always; GK5_RPC_ESTABLISH_MIT when the library was built with MIT krb5
+ * (libgk5_mit; meson -Dmit=enabled).  Built without, gk5_rpc_auth_create()
+ * and gk5_rpc_server_create() refuse GK5_RPC_ESTABLISH_MIT with
+ * GK5_RPC_E_INVALID and words that say so.
+ *
+ * @param[in] how  A gk5_rpc_establish.
+ * @return 1 if available, 0 if not (or not a gk5_rpc_establish).
+ */
+GK5_EXPORT int gk5_rpc_establish_available(gk5_rpc_establish how);
 
 /** Client options.  Zero-initialise; NULL/0 fields take the defaults.
  *  Copied by gk5_rpc_auth_create(): not needed afterwards. */
