@@ -74,8 +74,8 @@ for h in krb5.h gssapi.h gssapi/gssapi.h gssrpc/rpc.h kadm5/admin.h kdb.h profil
     fi
 done
 # The compiler's own folders, /usr/include replaced by the view; the
-# multiarch folder must hold nothing of MIT's.  Each -isystem is one word
-# with its folder: meson drops repeated words of CFLAGS.
+# multiarch folder must hold nothing of MIT's.  They go in CC itself:
+# meson drops flags naming the compiler's default folders from CFLAGS.
 cc=${CC:-gcc}
 multiarch=$($cc -print-multiarch)
 if grep -q "^/usr/include/$multiarch/" "$root/mit-dev.files"; then
@@ -84,15 +84,15 @@ fi
 cflags=-nostdinc
 while read -r dir; do
     if [ "$dir" = /usr/include ]; then
-        cflags+=" -isystem$view"
+        cflags+=" -isystem $view"
     else
-        cflags+=" -isystem$dir"
+        cflags+=" -isystem $dir"
     fi
 done < <($cc -xc -E -v /dev/null 2>&1 |
     sed -n '/#include <...> search starts here:/,/End of search list/p' |
     sed -n 's/^ \(\/.*\)$/\1/p')
-case " $cflags " in *" -isystem$view "*) ;; *) fail "no /usr/include in $cc's search list" ;; esac
-echo "CFLAGS: $cflags"
+case " $cflags " in *" -isystem $view "*) ;; *) fail "no /usr/include in $cc's search list" ;; esac
+echo "CC: $cc $cflags"
 
 # pkg-config: every .pc of its search path, MIT's left out.
 mkdir "$pc"
@@ -117,7 +117,7 @@ pkg-config --exists libcrypto libtirpc cmocka ||
     fail "pkg-config does not find libcrypto, libtirpc and cmocka"
 
 # ---- 3. configure, build, header dependencies ----
-if ! CC=$cc CFLAGS=$cflags meson setup "$build" "$src" -Dmit=disabled \
+if ! CC="$cc $cflags" meson setup "$build" "$src" -Dmit=disabled \
     -Drpc=enabled -Dtools=enabled -Dtests=enabled >"$root/setup.log" 2>&1; then
     tail -n 30 "$root/setup.log" >&2
     fail "meson setup failed (log: $root/setup.log)"
