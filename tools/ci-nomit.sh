@@ -143,7 +143,8 @@ tirpc_mit=$(ldd "$tirpc" | grep -oE "$MIT_LIBS[.0-9]*" | sort -u | tr '\n' ' ')
 libdirs=$(find "$dest" -name 'libgk5*.so*' -printf '%h\n' | sort -u | tr '\n' ':')
 n=0
 while read -r f; do
-    readelf -h "$f" >/dev/null 2>&1 || continue
+    # ELF files only (not the static archives, which link nothing).
+    [ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ] || continue
     n=$((n + 1))
     if readelf -d "$f" | grep NEEDED | grep -E "$MIT_LIBS"; then
         fail "${f#"$dest"} needs an MIT library (above)"
