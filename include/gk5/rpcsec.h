@@ -262,7 +262,9 @@ typedef struct {
  * @param[out] err      May be NULL; what failed.
  * @return The AUTH, released with auth_destroy() (which sends
  *         RPCSEC_GSS_DESTROY and wipes the keys); NULL on failure, with
- *         err->code typically GK5_RPC_E_INVALID, GK5_RPC_E_NOMEM,
+ *         err->code typically GK5_RPC_E_INVALID (also for
+ *         GK5_RPC_ESTABLISH_MIT in a library built without MIT krb5:
+ *         gk5_rpc_establish_available()), GK5_RPC_E_NOMEM,
  *         GK5_RPC_E_UNSUPPORTED (not a stream CLIENT), GK5_RPC_E_TRANSPORT,
  *         GK5_RPC_E_GSS (this side's MIT or gk5 call: major, minor; minor
  *         GK5_ERR_MIT for MIT's), GK5_RPC_E_SERVER_GSS (the server's INIT
@@ -356,7 +358,8 @@ typedef struct gk5_rpc_call gk5_rpc_call;
  * @param[out] out   The server, for gk5_rpc_server_free().
  * @param[out] err   May be NULL; what failed.
  * @return 0, or -1 with err->code GK5_RPC_E_INVALID (out NULL, window
- *         above 1024, establish not a gk5_rpc_establish), GK5_RPC_E_NOMEM
+ *         above 1024, establish not a gk5_rpc_establish or, in a library
+ *         built without MIT krb5, GK5_RPC_ESTABLISH_MIT), GK5_RPC_E_NOMEM
  *         or GK5_RPC_E_GSS (the credential: e.g. the keytab has no key for
  *         principal; major and minor as gk5_acceptor_cred_new(), or for
  *         GK5_RPC_ESTABLISH_MIT gk5_mit_acceptor_cred_create(), gave
