@@ -139,7 +139,8 @@ echo "header dependencies: $(wc -l <"$root/deps.real") files, none of libkrb5-de
 meson install -C "$build" --destdir "$dest" --no-rebuild >"$root/install.log"
 tirpc=$(ldconfig -p | awk '$1 == "libtirpc.so.3" { print $NF; exit }')
 [ -n "$tirpc" ] || fail "libtirpc.so.3 not found by ldconfig"
-tirpc_mit=$(ldd "$tirpc" | { grep -oE "$MIT_LIBS[.0-9]*" || true; } | sort -u | tr '\n' ' ')
+deps=$(ldd "$tirpc")
+tirpc_mit=$(grep -oE "$MIT_LIBS[.0-9]*" <<<"$deps" | sort -u | tr '\n' ' ') || true
 libdirs=$(find "$dest" -name 'libgk5*.so*' -printf '%h\n' | sort -u | tr '\n' ':')
 n=0
 while read -r f; do
@@ -149,10 +150,10 @@ while read -r f; do
     if readelf -d "$f" | grep NEEDED | grep -E "$MIT_LIBS"; then
         fail "${f#"$dest"} needs an MIT library (above)"
     fi
-    mit=$(LD_LIBRARY_PATH=$libdirs ldd "$f" | { grep -oE "$MIT_LIBS[.0-9]*" || true; } |
-        sort -u | tr '\n' ' ')
+    deps=$(LD_LIBRARY_PATH=$libdirs ldd "$f")
+    mit=$(grep -oE "$MIT_LIBS[.0-9]*" <<<"$deps" | sort -u | tr '\n' ' ') || true
     if [ -n "$mit" ]; then
-        if ! LD_LIBRARY_PATH=$libdirs ldd "$f" | grep -q 'libtirpc\.so\.3 '; then
+        if ! grep -q 'libtirpc\.so\.3 ' <<<"$deps"; then
             fail "${f#"$dest"}: ldd shows $mit without libtirpc.so.3"
         fi
         for m in $mit; do
