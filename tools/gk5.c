@@ -60,6 +60,43 @@ static const struct command commands[] = {
 #endif
 };
 
+/* Commands this build leaves out, and why: named in words instead of
+ * "unknown command". */
+static const struct {
+    const char *name, *why;
+} left_out[] = {
+#ifndef GK5_HAVE_MIT
+    {"demo", "it runs MIT krb5's initiator and acceptor in-process, and "
+             "this gk5 was built without MIT krb5 (-Dmit=disabled)"},
+    {"interop", "it runs MIT krb5's initiator and acceptor in-process, and "
+                "this gk5 was built without MIT krb5 (-Dmit=disabled)"},
+#endif
+#ifndef GK5_HAVE_BENCH
+    {"bench", "gk5-bench compares gk5 with MIT krb5 side by side "
+              "(-Dbench, which needs MIT krb5)"},
+#endif
+#ifndef GK5_HAVE_RPC
+    {"rpc", "it needs libgk5_rpc (libtirpc-dev, -Drpc)"},
+    {"nfs4", "it needs libgk5_rpc (libtirpc-dev, -Drpc)"},
+#endif
+    {NULL, NULL},
+};
+
+/* The words for an unknown command; CLI_EXIT_USAGE. */
+static int unknown_command(const char *name)
+{
+    for (size_t i = 0; left_out[i].name != NULL; i++) {
+        if (strcmp(left_out[i].name, name) == 0) {
+            cli_error("'%s' is not built into this gk5: %s", name,
+                      left_out[i].why);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    cli_error("unknown command '%s'", name);
+    fprintf(stderr, "Try 'gk5 --help'.\n");
+    return CLI_EXIT_USAGE;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: gk5 COMMAND [options]\n"
@@ -271,9 +308,7 @@ int main(int argc, char **argv)
                     return commands[i].run(2, hargv);
                 }
             }
-            cli_error("unknown command '%s'", argv[optind + 1]);
-            fprintf(stderr, "Try 'gk5 --help'.\n");
-            return CLI_EXIT_USAGE;
+            return unknown_command(argv[optind + 1]);
         }
         usage(stdout);
         return CLI_EXIT_OK;
@@ -286,7 +321,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - first, argv + first);
         }
     }
-    cli_error("unknown command '%s'", argv[optind]);
-    fprintf(stderr, "Try 'gk5 --help'.\n");
-    return CLI_EXIT_USAGE;
+    return unknown_command(argv[optind]);
 }
