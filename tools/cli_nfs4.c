@@ -29,7 +29,10 @@
 
 #include <openssl/rand.h>
 #include <pthread.h>
+#ifdef GK5_HAVE_MIT
+/* libtirpc's own RPCSEC_GSS client (--via libtirpc), on MIT's GSS-API. */
 #include <rpc/rpcsec_gss.h>
+#endif
 
 #include <gk5/accept.h>
 #include <gk5/crypto.h>
@@ -162,6 +165,7 @@ static int make_auth(struct nfs4_client *c)
             cli_error("%s: cannot make an AUTH_SYS credential", a->cmd);
             return -1;
         }
+#ifdef GK5_HAVE_MIT
     } else if (a->via_libtirpc) {
         /* libtirpc's own RPCSEC_GSS on MIT (credentials: KRB5CCNAME and
          * KRB5_CLIENT_KTNAME, set by the caller). */
@@ -179,6 +183,7 @@ static int make_auth(struct nfs4_client *c)
                       a->cmd, a->target, gerr.rpc_gss_error, gerr.system_error);
             return -1;
         }
+#endif
     } else {
         gk5_rpc_auth_options opts;
         gk5_rpc_error e;
@@ -2322,13 +2327,7 @@ int gk5_cli_nfs4(int argc, char **argv)
             a.client_principal = optarg;
             break;
         case OPT_ESTABLISH:
-            if (strcmp(optarg, "native") == 0) {
-                a.establish = GK5_RPC_ESTABLISH_NATIVE;
-            } else if (strcmp(optarg, "mit") == 0) {
-                a.establish = GK5_RPC_ESTABLISH_MIT;
-            } else {
-                cli_error("%s: --establish: '%s' is not native or mit", a.cmd,
-                          optarg);
+            if (cli_rpc_parse_establish(a.cmd, optarg, &a.establish) != 0) {
                 return CLI_EXIT_USAGE;
             }
             a.have_establish = true;
@@ -2381,6 +2380,15 @@ int gk5_cli_nfs4(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             a.via_libtirpc = strcmp(optarg, "libtirpc") == 0;
+#ifndef GK5_HAVE_MIT
+            if (a.via_libtirpc) {
+                cli_error("%s: --via libtirpc: libtirpc's RPCSEC_GSS client "
+                          "runs on MIT's GSS-API, and this gk5 was built "
+                          "without MIT krb5 (-Dmit=disabled)",
+                          a.cmd);
+                return CLI_EXIT_USAGE;
+            }
+#endif
             break;
         case OPT_CONTEXTS:
             if (cli_parse_u32(optarg, &v) != 0 || v == 0 ||
