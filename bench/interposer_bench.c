@@ -10,8 +10,15 @@
  * that the interposer's own cost shows in one process.
  *
  *   interposer_bench --label L [--direct] [--seconds S] [--enctypes LIST]
+ *   interposer_bench --label L --accept N [--enctypes LIST]
  *
- * Prints one CSV line per cell: label,enctype,op,size,MB/s.  The context
+ * Prints one CSV line per cell: label,enctype,op,size,MB/s.  With
+ * --accept: N AP-REQs made first (MIT's initiator, mutual authentication),
+ * then only gss_accept_sec_context timed on each, in a fresh context,
+ * with the initiator's name asked for and released:
+ * label,enctype,accept,N,microseconds per accept (MIT's acceptor, MIT's
+ * with the interposer's takeover, or gk5's own behind [accept=native],
+ * as the process's GSS_MECH_CONFIG says).  The context
  * pair is established in this process with MIT's GSS-API (initiator from
  * GK5_REALM_DIR/client.keytab, acceptor from service.keytab, target
  * gk5@localhost), one session-key enctype at a time.
@@ -27,6 +34,7 @@
 #include <gk5/mit.h>
 
 static const char *label = "mit";
+static int accept_n;
 static double seconds = 0.3;
 static int direct;
 
@@ -62,18 +70,17 @@ static void die(const char *what, OM_uint32 major, OM_uint32 minor)
     exit(1);
 }
 
-/* An initiator and an acceptor context of MIT's GSS-API (interposed when
- * the process has the interposer configured) with session key etype. */
-static void establish(int32_t etype, gss_ctx_id_t *ic, gss_ctx_id_t *ac)
+/* The initiator's credential (client.keytab, session keys of etype
+ * only), the acceptor's (service.keytab) and the target's name. */
+static void creds(int32_t etype, gss_cred_id_t *icred, gss_cred_id_t *acred,
+                  gss_name_t *target)
 {
     const char *dir = getenv("GK5_REALM_DIR");
     char ckt[512], skt[512], cc[64];
     gss_key_value_element_desc ie[2], ae[1];
     gss_key_value_set_desc is = {2, ie}, as = {1, ae};
-    gss_cred_id_t icred = GSS_C_NO_CREDENTIAL, acred = GSS_C_NO_CREDENTIAL;
-    gss_buffer_desc nb, t1 = GSS_C_EMPTY_BUFFER, t2 = GSS_C_EMPTY_BUFFER;
-    gss_name_t target = GSS_C_NO_NAME;
-    OM_uint32 major, minor, tmp;
+    gss_buffer_desc nb;
+    OM_uint32 major, minor;
     krb5_enctype et = etype;
 
     if (dir == NULL) {
@@ -82,32 +89,44 @@ static void establish(int32_t etype, gss_ctx_id_t *ic, gss_ctx_id_t *ac)
     }
     snprintf(ckt, sizeof(ckt), "%s/client.keytab", dir);
     snprintf(skt, sizeof(skt), "%s/service.keytab", dir);
-    snprintf(cc, sizeof(cc), "MEMORY:ib-%d", (int)etype);
+    snprintf(cc, sizeof(cc), "MEMORY:iba-%d", (int)etype);
     ie[0] = (gss_key_value_element_desc){"client_keytab", ckt};
     ie[1] = (gss_key_value_element_desc){"ccache", cc};
     ae[0] = (gss_key_value_element_desc){"keytab", skt};
     major = gss_acquire_cred_from(&minor, GSS_C_NO_NAME, GSS_C_INDEFINITE,
                                   (gss_OID_set)gss_mech_set_krb5,
-                                  GSS_C_INITIATE, &is, &icred, NULL, NULL);
+                                  GSS_C_INITIATE, &is, icred, NULL, NULL);
     if (GSS_ERROR(major)) {
         die("gss_acquire_cred_from (initiator)", major, minor);
     }
-    major = gss_krb5_set_allowable_enctypes(&minor, icred, 1, &et);
+    major = gss_krb5_set_allowable_enctypes(&minor, *icred, 1, &et);
     if (GSS_ERROR(major)) {
         die("gss_krb5_set_allowable_enctypes", major, minor);
     }
     major = gss_acquire_cred_from(&minor, GSS_C_NO_NAME, GSS_C_INDEFINITE,
                                   (gss_OID_set)gss_mech_set_krb5, GSS_C_ACCEPT,
-                                  &as, &acred, NULL, NULL);
+                                  &as, acred, NULL, NULL);
     if (GSS_ERROR(major)) {
         die("gss_acquire_cred_from (acceptor)", major, minor);
     }
     nb.value = (void *)"gk5@localhost";
     nb.length = strlen(nb.value);
-    major = gss_import_name(&minor, &nb, GSS_C_NT_HOSTBASED_SERVICE, &target);
+    major = gss_import_name(&minor, &nb, GSS_C_NT_HOSTBASED_SERVICE, target);
     if (GSS_ERROR(major)) {
         die("gss_import_name", major, minor);
     }
+}
+
+/* An initiator and an acceptor context of MIT's GSS-API (interposed when
+ * the process has the interposer configured) with session key etype. */
+static void establish(int32_t etype, gss_ctx_id_t *ic, gss_ctx_id_t *ac)
+{
+    gss_cred_id_t icred = GSS_C_NO_CREDENTIAL, acred = GSS_C_NO_CREDENTIAL;
+    gss_buffer_desc t1 = GSS_C_EMPTY_BUFFER, t2 = GSS_C_EMPTY_BUFFER;
+    gss_name_t target = GSS_C_NO_NAME;
+    OM_uint32 major, minor, tmp;
+
+    creds(etype, &icred, &acred, &target);
     *ic = *ac = GSS_C_NO_CONTEXT;
     major = gss_init_sec_context(
         &minor, icred, ic, target, (gss_OID)gss_mech_krb5,
@@ -135,6 +154,65 @@ static void establish(int32_t etype, gss_ctx_id_t *ic, gss_ctx_id_t *ac)
     (void)gss_release_name(&tmp, &target);
     (void)gss_release_cred(&tmp, &icred);
     (void)gss_release_cred(&tmp, &acred);
+}
+
+/* Microseconds per gss_accept_sec_context over accept_n fresh AP-REQs. */
+static double run_accept(int32_t etype)
+{
+    gss_cred_id_t icred = GSS_C_NO_CREDENTIAL, acred = GSS_C_NO_CREDENTIAL;
+    gss_name_t target = GSS_C_NO_NAME;
+    gss_buffer_desc *tok = calloc((size_t)accept_n, sizeof(*tok));
+    gss_ctx_id_t *acc = calloc((size_t)accept_n, sizeof(*acc));
+    OM_uint32 major, minor, tmp;
+    double t0, spent;
+
+    if (tok == NULL || acc == NULL) {
+        fprintf(stderr, "interposer_bench: out of memory\n");
+        exit(1);
+    }
+    creds(etype, &icred, &acred, &target);
+    for (int i = 0; i < accept_n; i++) {
+        gss_ctx_id_t ic = GSS_C_NO_CONTEXT;
+
+        major = gss_init_sec_context(
+            &minor, icred, &ic, target, (gss_OID)gss_mech_krb5,
+            GSS_C_MUTUAL_FLAG | GSS_C_REPLAY_FLAG | GSS_C_SEQUENCE_FLAG |
+                GSS_C_CONF_FLAG | GSS_C_INTEG_FLAG,
+            0, GSS_C_NO_CHANNEL_BINDINGS, GSS_C_NO_BUFFER, NULL, &tok[i], NULL,
+            NULL);
+        if (major != GSS_S_CONTINUE_NEEDED) {
+            die("gss_init_sec_context", major, minor);
+        }
+        (void)gss_delete_sec_context(&tmp, &ic, GSS_C_NO_BUFFER);
+    }
+    t0 = now();
+    for (int i = 0; i < accept_n; i++) {
+        gss_buffer_desc out = GSS_C_EMPTY_BUFFER;
+        gss_name_t src = GSS_C_NO_NAME;
+
+        /* As a server asks: the initiator's name too (released here, as
+         * a server would once it has looked at it). */
+        acc[i] = GSS_C_NO_CONTEXT;
+        major = gss_accept_sec_context(&minor, &acc[i], acred, &tok[i],
+                                       GSS_C_NO_CHANNEL_BINDINGS, &src, NULL,
+                                       &out, NULL, NULL, NULL);
+        if (major != GSS_S_COMPLETE) {
+            die("gss_accept_sec_context", major, minor);
+        }
+        (void)gss_release_buffer(&tmp, &out);
+        (void)gss_release_name(&tmp, &src);
+    }
+    spent = now() - t0;
+    for (int i = 0; i < accept_n; i++) {
+        (void)gss_delete_sec_context(&tmp, &acc[i], GSS_C_NO_BUFFER);
+        (void)gss_release_buffer(&tmp, &tok[i]);
+    }
+    free(tok);
+    free(acc);
+    (void)gss_release_name(&tmp, &target);
+    (void)gss_release_cred(&tmp, &icred);
+    (void)gss_release_cred(&tmp, &acred);
+    return spent * 1e6 / accept_n;
 }
 
 enum op { OP_WRAP, OP_UNWRAP, OP_MIC, OP_VERIFY };
@@ -275,9 +353,16 @@ int main(int argc, char **argv)
             only = argv[++i];
         } else if (strcmp(argv[i], "--direct") == 0) {
             direct = 1;
+        } else if (strcmp(argv[i], "--accept") == 0 && i + 1 < argc) {
+            accept_n = atoi(argv[++i]);
+            if (accept_n < 1 || accept_n > 1000000) {
+                fprintf(stderr, "interposer_bench: --accept takes 1 to "
+                                "1000000\n");
+                return 2;
+            }
         } else {
             fprintf(stderr, "usage: interposer_bench --label L [--direct] "
-                            "[--seconds S] [--enctypes a,b]\n");
+                            "[--seconds S] [--enctypes a,b] [--accept N]\n");
             return 2;
         }
     }
@@ -289,6 +374,12 @@ int main(int argc, char **argv)
         OM_uint32 tmp;
 
         if (only != NULL && strstr(only, enctypes[e].name) == NULL) {
+            continue;
+        }
+        if (accept_n > 0) {
+            printf("%s,%s,accept,%d,%.1f\n", label, enctypes[e].name, accept_n,
+                   run_accept(enctypes[e].etype));
+            fflush(stdout);
             continue;
         }
         establish(enctypes[e].etype, &ic, &ac);

@@ -40,8 +40,8 @@ int gk5_cli_kdestroy(int argc, char **argv);
 #ifdef GK5_HAVE_MIT
 int gk5_cli_demo(int argc, char **argv);    /* demo.c */
 int gk5_cli_interop(int argc, char **argv); /* cli_interop.c */
-int gk5_cli_realm(int argc, char **argv);   /* cli_realm.c */
 #endif
+int gk5_cli_realm(int argc, char **argv); /* cli_realm.c */
 #ifdef GK5_HAVE_BENCH
 int gk5_cli_bench(int argc, char **argv); /* cli_bench.c: runs gk5-bench */
 #endif
@@ -202,6 +202,12 @@ struct cli_rpc_opaque {
     u_int max;
 };
 bool_t cli_rpc_xdr_opaque(XDR *xdrs, struct cli_rpc_opaque *o);
+
+/* --establish native|mit for cmd: 0 with *out set, or -1 with the error
+ * printed (a word that is neither, or mit in a gk5 built without MIT
+ * krb5, whose libgk5_rpc establishes natively only). */
+int cli_rpc_parse_establish(const char *cmd, const char *arg,
+                            gk5_rpc_establish *out);
 
 /* A TCP socket bound to exactly the numeric "ADDRESS:PORT" and listening;
  * bound receives the address with the port picked for port 0.  0, or -1

@@ -204,6 +204,27 @@ bool_t cli_rpc_xdr_opaque(XDR *xdrs, struct cli_rpc_opaque *o)
     return xdr_bytes(xdrs, &o->val, &o->len, o->max);
 }
 
+int cli_rpc_parse_establish(const char *cmd, const char *arg,
+                            gk5_rpc_establish *out)
+{
+    if (strcmp(arg, "native") == 0) {
+        *out = GK5_RPC_ESTABLISH_NATIVE;
+    } else if (strcmp(arg, "mit") == 0) {
+        if (!gk5_rpc_establish_available(GK5_RPC_ESTABLISH_MIT)) {
+            cli_error("%s: --establish mit: this gk5 was built without MIT "
+                      "krb5 (-Dmit=disabled): only native establishment "
+                      "(gk5's own initiator and acceptor) is available",
+                      cmd);
+            return -1;
+        }
+        *out = GK5_RPC_ESTABLISH_MIT;
+    } else {
+        cli_error("%s: --establish: '%s' is not native or mit", cmd, arg);
+        return -1;
+    }
+    return 0;
+}
+
 static const char *auth_stat_words(enum auth_stat why)
 {
     switch ((int)why) {
@@ -845,13 +866,7 @@ static int client_option(struct client_args *a, int c, const char *arg)
         a->client_principal = arg;
         return 0;
     case OPT_ESTABLISH:
-        if (strcmp(arg, "native") == 0) {
-            a->establish = GK5_RPC_ESTABLISH_NATIVE;
-        } else if (strcmp(arg, "mit") == 0) {
-            a->establish = GK5_RPC_ESTABLISH_MIT;
-        } else {
-            cli_error("%s: --establish: '%s' is not native or mit", a->cmd,
-                      arg);
+        if (cli_rpc_parse_establish(a->cmd, arg, &a->establish) != 0) {
             return -1;
         }
         a->have_establish = true;
@@ -1900,13 +1915,8 @@ static int rpc_serve(int argc, char **argv)
             opts.window = window;
             break;
         case OPT_ESTABLISH:
-            if (strcmp(optarg, "native") == 0) {
-                opts.establish = GK5_RPC_ESTABLISH_NATIVE;
-            } else if (strcmp(optarg, "mit") == 0) {
-                opts.establish = GK5_RPC_ESTABLISH_MIT;
-            } else {
-                cli_error("rpc serve: --establish: '%s' is not native or mit",
-                          optarg);
+            if (cli_rpc_parse_establish("rpc serve", optarg, &opts.establish) !=
+                0) {
                 return CLI_EXIT_USAGE;
             }
             break;

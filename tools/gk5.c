@@ -46,11 +46,11 @@ static const struct command commands[] = {
      "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
     {"interop", gk5_cli_interop,
      "the interop matrix (enctype x cell) against a realm of yours"},
+#endif
     {"realm", gk5_cli_realm,
      "a throwaway MIT realm: start, stop, or run a command in one"},
 #ifdef GK5_HAVE_BENCH
     {"bench", gk5_cli_bench, "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
-#endif
 #endif
 #ifdef GK5_HAVE_RPC
     {"rpc", gk5_cli_rpc,
@@ -59,6 +59,43 @@ static const struct command commands[] = {
      "an NFSv4.0 client over RPCSEC_GSS: ls, cat, put, rm"},
 #endif
 };
+
+/* Commands this build leaves out, and why: named in words instead of
+ * "unknown command". */
+static const struct {
+    const char *name, *why;
+} left_out[] = {
+#ifndef GK5_HAVE_MIT
+    {"demo", "it runs MIT krb5's initiator and acceptor in-process, and "
+             "this gk5 was built without MIT krb5 (-Dmit=disabled)"},
+    {"interop", "it runs MIT krb5's initiator and acceptor in-process, and "
+                "this gk5 was built without MIT krb5 (-Dmit=disabled)"},
+#endif
+#ifndef GK5_HAVE_BENCH
+    {"bench", "gk5-bench compares gk5 with MIT krb5 side by side "
+              "(-Dbench, which needs MIT krb5)"},
+#endif
+#ifndef GK5_HAVE_RPC
+    {"rpc", "it needs libgk5_rpc (libtirpc-dev, -Drpc)"},
+    {"nfs4", "it needs libgk5_rpc (libtirpc-dev, -Drpc)"},
+#endif
+    {NULL, NULL},
+};
+
+/* The words for an unknown command; CLI_EXIT_USAGE. */
+static int unknown_command(const char *name)
+{
+    for (size_t i = 0; left_out[i].name != NULL; i++) {
+        if (strcmp(left_out[i].name, name) == 0) {
+            cli_error("'%s' is not built into this gk5: %s", name,
+                      left_out[i].why);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    cli_error("unknown command '%s'", name);
+    fprintf(stderr, "Try 'gk5 --help'.\n");
+    return CLI_EXIT_USAGE;
+}
 
 static void usage(FILE *f)
 {
@@ -179,8 +216,15 @@ static int print_version(void)
 #endif
 #ifdef GK5_HAVE_RPC
     const char *rpc = "yes (gk5 rpc, gk5 nfs4)";
+    /* The RPC commands establish through libgk5_rpc: ask it. */
+    bool mit_bridge = gk5_rpc_establish_available(GK5_RPC_ESTABLISH_MIT);
 #else
     const char *rpc = "no (-Drpc=enabled builds it)";
+#endif
+#if defined(GK5_HAVE_MIT) && !defined(GK5_HAVE_RPC)
+    bool mit_bridge = true;
+#elif !defined(GK5_HAVE_RPC)
+    bool mit_bridge = false;
 #endif
     const char *no_onepass =
         (features & GK5_FEATURE_FASTPATH) != 0
@@ -192,6 +236,9 @@ static int print_version(void)
            des3_built ? "yes (RFC 1964 tokens)" : "no (-Ddes3=true builds it)");
     printf("MIT krb5 bridge: %s\n", mit);
     printf("RPCSEC_GSS: %s\n", rpc);
+    printf("establishment: %s\n", mit_bridge
+                                      ? "native; MIT bridge (libgk5_mit)"
+                                      : "native only (built without MIT krb5)");
     printf("AES-NI/SHA-NI one-pass path: %s\n",
            onepass ? "yes (this CPU: AES on AES-NI, RFC 3962 sealed in one "
                      "pass)"
@@ -261,9 +308,7 @@ int main(int argc, char **argv)
                     return commands[i].run(2, hargv);
                 }
             }
-            cli_error("unknown command '%s'", argv[optind + 1]);
-            fprintf(stderr, "Try 'gk5 --help'.\n");
-            return CLI_EXIT_USAGE;
+            return unknown_command(argv[optind + 1]);
         }
         usage(stdout);
         return CLI_EXIT_OK;
@@ -276,7 +321,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - first, argv + first);
         }
     }
-    cli_error("unknown command '%s'", argv[optind]);
-    fprintf(stderr, "Try 'gk5 --help'.\n");
-    return CLI_EXIT_USAGE;
+    return unknown_command(argv[optind]);
 }

@@ -6,9 +6,11 @@
  * with the Kerberos V5 mechanism, for libtirpc clients and for any RPC
  * server.
  *
- * The client establishes its contexts with MIT's GSS-API (through
- * libgk5_mit); the server accepts them with gk5's own acceptor
- * (gk5/accept.h) unless told to use MIT's.  Every per-message operation
+ * Client and server establish their contexts with gk5's own initiator
+ * and acceptor (gk5/tickets.h, gk5/accept.h) unless told to use MIT's
+ * GSS-API through libgk5_mit (GK5_RPC_ESTABLISH_MIT), which a library
+ * built without MIT krb5 (meson -Dmit=disabled) does not have:
+ * gk5_rpc_establish_available() says.  Every per-message operation
  * after that is gk5's: the call and reply verifiers, rpc_gss_integ_data
  * and rpc_gss_priv_data bodies.  Bodies are marshalled into gk5's own
  * buffers and wrapped in place with the IOV API, so calls and replies of
@@ -187,6 +189,18 @@ typedef enum {
     GK5_RPC_ESTABLISH_MIT = 1
 } gk5_rpc_establish;
 
+/**
+ * Can this libgk5_rpc establish contexts this way?  GK5_RPC_ESTABLISH_NATIVE
+ * always; GK5_RPC_ESTABLISH_MIT when the library was built with MIT krb5
+ * (libgk5_mit; meson -Dmit=enabled).  Built without, gk5_rpc_auth_create()
+ * and gk5_rpc_server_create() refuse GK5_RPC_ESTABLISH_MIT with
+ * GK5_RPC_E_INVALID and words that say so.
+ *
+ * @param[in] how  A gk5_rpc_establish.
+ * @return 1 if available, 0 if not (or not a gk5_rpc_establish).
+ */
+GK5_EXPORT int gk5_rpc_establish_available(gk5_rpc_establish how);
+
 /** Client options.  Zero-initialise; NULL/0 fields take the defaults.
  *  Copied by gk5_rpc_auth_create(): not needed afterwards. */
 typedef struct {
@@ -248,7 +262,9 @@ typedef struct {
  * @param[out] err      May be NULL; what failed.
  * @return The AUTH, released with auth_destroy() (which sends
  *         RPCSEC_GSS_DESTROY and wipes the keys); NULL on failure, with
- *         err->code typically GK5_RPC_E_INVALID, GK5_RPC_E_NOMEM,
+ *         err->code typically GK5_RPC_E_INVALID (also for
+ *         GK5_RPC_ESTABLISH_MIT in a library built without MIT krb5:
+ *         gk5_rpc_establish_available()), GK5_RPC_E_NOMEM,
  *         GK5_RPC_E_UNSUPPORTED (not a stream CLIENT), GK5_RPC_E_TRANSPORT,
  *         GK5_RPC_E_GSS (this side's MIT or gk5 call: major, minor; minor
  *         GK5_ERR_MIT for MIT's), GK5_RPC_E_SERVER_GSS (the server's INIT
@@ -342,7 +358,8 @@ typedef struct gk5_rpc_call gk5_rpc_call;
  * @param[out] out   The server, for gk5_rpc_server_free().
  * @param[out] err   May be NULL; what failed.
  * @return 0, or -1 with err->code GK5_RPC_E_INVALID (out NULL, window
- *         above 1024, establish not a gk5_rpc_establish), GK5_RPC_E_NOMEM
+ *         above 1024, establish not a gk5_rpc_establish or, in a library
+ *         built without MIT krb5, GK5_RPC_ESTABLISH_MIT), GK5_RPC_E_NOMEM
  *         or GK5_RPC_E_GSS (the credential: e.g. the keytab has no key for
  *         principal; major and minor as gk5_acceptor_cred_new(), or for
  *         GK5_RPC_ESTABLISH_MIT gk5_mit_acceptor_cred_create(), gave

@@ -53,7 +53,20 @@ void gki_ctx_free(gki_ctx *c)
     if (c->accept != GSS_C_NO_CREDENTIAL) {
         (void)gss_release_cred(&tmp, &c->accept);
     }
+    free(c->initiator);
+    free(c->acceptor);
     free(c);
+}
+
+OM_uint32 gki_native_unavailable(OM_uint32 *minor, const gki_ctx *c,
+                                 const char *call)
+{
+    gki_trace("gk5_mech: context %p (accepted natively): %s unavailable",
+              (const void *)c, call);
+    if (minor != NULL) {
+        *minor = 0;
+    }
+    return GSS_S_UNAVAILABLE;
 }
 
 void gki_takeover(gki_ctx *c)
@@ -177,6 +190,10 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_init_sec_context(
     if (major != GSS_S_COMPLETE) {
         return major;
     }
+    major = gki_name_mit(minor, target, &target);
+    if (GSS_ERROR(major)) {
+        return leg_end(major, context_handle, c, fresh);
+    }
     major = gss_init_sec_context(
         minor, cred, &c->mit, target, gki_special_oid(mech_type), req_flags,
         time_req, cb, input, &actual, output, ret_flags, time_rec);
@@ -201,6 +218,22 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_accept_sec_context(
     major = leg_start(minor, context_handle, &c, &fresh);
     if (major != GSS_S_COMPLETE) {
         return major;
+    }
+    /* gk5's own acceptor first, when the config asks for it; what it
+     * cannot serve goes to MIT's with the same token. */
+    if (fresh) {
+        major =
+            gki_native_accept(minor, c, cred, input, cb, src_name, mech_type,
+                              output, ret_flags, time_rec, delegated);
+        if (major != GKI_TO_MIT) {
+            if (GSS_ERROR(major)) {
+                gki_ctx_free(c);
+                *context_handle = GSS_C_NO_CONTEXT;
+            } else {
+                *context_handle = (gss_ctx_id_t)c;
+            }
+            return major;
+        }
     }
     /* MIT's accept through the special OID needs a credential for it (with
      * none, the mechglue would come back here): the default acceptor
@@ -248,6 +281,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_process_context_token(
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
     }
+    if (c->native) {
+        return gki_native_unavailable(minor, c, "gss_process_context_token");
+    }
     return gss_process_context_token(minor, c->mit, token);
 }
 
@@ -260,7 +296,56 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_context_time(OM_uint32 *minor,
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
     }
+    if (c->native) {
+        *minor = 0;
+        return gki_native_ctx_time(c, time_rec);
+    }
     return gss_context_time(minor, c->mit, time_rec);
+}
+
+/* gss_inquire_context of a natively accepted context: the names as MIT
+ * krb5 names (what MIT's own context would give), the rest from gk5's
+ * accept. */
+static OM_uint32 native_inquire(OM_uint32 *minor, const gki_ctx *c,
+                                gss_name_t *src_name, gss_name_t *targ_name,
+                                OM_uint32 *lifetime_rec, gss_OID *mech_type,
+                                OM_uint32 *ctx_flags, int *locally_initiated,
+                                int *open)
+{
+    OM_uint32 major, tmp;
+
+    *minor = 0;
+    if (src_name != NULL) {
+        major = gki_native_name(minor, c->initiator, src_name);
+        if (GSS_ERROR(major)) {
+            return major;
+        }
+    }
+    if (targ_name != NULL) {
+        major = gki_native_name(minor, c->acceptor, targ_name);
+        if (GSS_ERROR(major)) {
+            if (src_name != NULL) {
+                (void)gss_release_name(&tmp, src_name);
+            }
+            return major;
+        }
+    }
+    if (lifetime_rec != NULL) {
+        (void)gki_native_ctx_time(c, lifetime_rec);
+    }
+    if (mech_type != NULL) {
+        *mech_type = c->mech;
+    }
+    if (ctx_flags != NULL) {
+        *ctx_flags = c->flags;
+    }
+    if (locally_initiated != NULL) {
+        *locally_initiated = 0;
+    }
+    if (open != NULL) {
+        *open = 1;
+    }
+    return GSS_S_COMPLETE;
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_context(
@@ -274,6 +359,10 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_context(
 
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
+    }
+    if (c->native) {
+        return native_inquire(minor, c, src_name, targ_name, lifetime_rec,
+                              mech_type, ctx_flags, locally_initiated, open);
     }
     major =
         gss_inquire_context(minor, c->mit, src_name, targ_name, lifetime_rec,
@@ -321,6 +410,17 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_export_sec_context(
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
     }
+    if (c->native) {
+        /* gk5's own export, which MIT cannot read: it comes back to
+         * gssi_import_sec_context_by_mech. */
+        major = gki_native_export(minor, c, token);
+        if (!GSS_ERROR(major)) {
+            gki_trace("gk5_mech: context %p exported natively", (void *)c);
+            gki_ctx_free(c);
+            *context_handle = GSS_C_NO_CONTEXT;
+        }
+        return major;
+    }
     if (stale_for_mit(c)) {
         gki_trace("gk5_mech: context %p: export refused (gk5 has used it)",
                   (void *)c);
@@ -354,6 +454,10 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_sec_context_by_oid(
 
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
+    }
+    if (c->native) {
+        return gki_native_unavailable(minor, c,
+                                      "gss_inquire_sec_context_by_oid");
     }
     major = gss_inquire_sec_context_by_oid(minor, c->mit, desired, data_set);
     if (GSS_ERROR(major) || c->gk5 == NULL || !is_lucid_oid(desired)) {

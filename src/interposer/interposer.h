@@ -69,7 +69,8 @@ struct gki_counts {
 };
 
 typedef struct gki_ctx {
-    gss_ctx_id_t mit;     /* MIT's context, for the special OID */
+    gss_ctx_id_t mit;     /* MIT's context, for the special OID; none for
+                             a context gk5 accepted natively */
     gss_cred_id_t accept; /* acceptor credential made for a NO_CREDENTIAL
                              accept (released with the context) */
     gk5_ctx *gk5;         /* set once complete, when gk5 serves it */
@@ -77,6 +78,12 @@ typedef struct gki_ctx {
     int open;             /* establishment complete */
     atomic_int used;      /* gk5 has made or taken a token */
     struct gki_counts n;  /* per-message calls gk5 served */
+    /* A context gk5 accepted natively (accept.c): MIT never saw it. */
+    int native;
+    gss_OID mech;    /* the krb5 OID the initiator's token named */
+    int64_t endtime; /* the ticket's */
+    char *initiator; /* "user@REALM", as gk5 unparses it */
+    char *acceptor;  /* the ticket's service */
 } gki_ctx;
 
 /* ---- status ---- */
@@ -102,6 +109,62 @@ int gki_tracing(void);
 void gki_takeover(gki_ctx *c);
 gki_ctx *gki_ctx_new(void);
 void gki_ctx_free(gki_ctx *c);
+
+/* ---- native acceptance (accept.c) ---- */
+
+/* What gki_native_accept and gki_native_import answer when the token is
+ * MIT's to handle (no GSS-API status has all these bits). */
+#define GKI_TO_MIT 0xffffffffu
+
+/* Whether the config line asks for native acceptance ([accept=native]). */
+int gki_accept_native(void);
+/* Accept input in c (a fresh context) with gk5, when the config asks for
+ * it and gk5 can serve the credential and the token: the GSS-API status
+ * (a refusal answered natively, with the KRB-ERROR token in output when
+ * the initiator expects one), or GKI_TO_MIT, nothing changed, for MIT's
+ * acceptor to take the same token.  The trace says which and why. */
+OM_uint32 gki_native_accept(OM_uint32 *minor, gki_ctx *c, gss_cred_id_t cred,
+                            gss_buffer_t input, gss_channel_bindings_t cb,
+                            gss_name_t *src_name, gss_OID *mech_type,
+                            gss_buffer_t output, OM_uint32 *ret_flags,
+                            OM_uint32 *time_rec, gss_cred_id_t *delegated);
+/* What a call MIT's context alone could answer gives for a native
+ * context: GSS_S_UNAVAILABLE, and a trace line naming the call. */
+OM_uint32 gki_native_unavailable(OM_uint32 *minor, const gki_ctx *c,
+                                 const char *call);
+/* GSS_S_COMPLETE and the seconds left, or GSS_S_CONTEXT_EXPIRED. */
+OM_uint32 gki_native_ctx_time(const gki_ctx *c, OM_uint32 *time_rec);
+/* An MIT krb5 name (for the special OID) of a principal string. */
+OM_uint32 gki_krb5_name(OM_uint32 *minor, const char *principal,
+                        gss_name_t *out);
+/* The names of a native context (accept.c): the module's own objects
+ * holding the principal, displayed, duplicated and released by the
+ * module; every other name call takes the MIT name gki_name_mit makes
+ * once (for an MIT name: the name itself). */
+OM_uint32 gki_native_name(OM_uint32 *minor, const char *principal,
+                          gss_name_t *out);
+OM_uint32 gki_name_mit(OM_uint32 *minor, gss_const_name_t name,
+                       gss_name_t *mit);
+/* 1 (and *major) when the module answered for its own name, else 0. */
+int gki_name_release(OM_uint32 *minor, gss_name_t *name);
+int gki_name_display(OM_uint32 *minor, gss_const_name_t name, gss_buffer_t out,
+                     gss_OID *type, OM_uint32 *major);
+int gki_name_duplicate(OM_uint32 *minor, gss_const_name_t name, gss_name_t *out,
+                       OM_uint32 *major);
+/* A native context as an export token (the mechglue adds its header), and
+ * back; the import answers GKI_TO_MIT for a token of MIT's. */
+OM_uint32 gki_native_export(OM_uint32 *minor, const gki_ctx *c,
+                            gss_buffer_t token);
+OM_uint32 gki_native_import(OM_uint32 *minor, gss_buffer_t token, gki_ctx *c);
+/* Credentials gss_acquire_cred made for accepting, noted with the keytab
+ * (NULL: the default one now) and the desired name; forgotten when
+ * released; moved when an option call gives a new handle. */
+void gki_cred_note(gss_cred_id_t mit, gss_name_t desired, const char *keytab);
+void gki_cred_forget(gss_cred_id_t mit);
+void gki_cred_moved(gss_cred_id_t from, gss_cred_id_t to);
+/* krb5_gss_register_acceptor_identity's keytab (its value may end in the
+ * NUL MIT counts in; NULL or empty: none again). */
+void gki_register_keytab(const char *name, size_t len);
 
 /* The mechanism's own token inside a mechglue export ([u32be OID length]
  * [OID][token]), copied to *out (released with gss_release_buffer). */

@@ -17,6 +17,17 @@
 #include "common/util.h"
 #include "interposer/interposer.h"
 
+/* The MIT name for a name the application hands back (the module's own
+ * name of a native context's initiator becomes an MIT name here), or
+ * return MIT's error. */
+#define MIT_NAME(name)                                                         \
+    do {                                                                       \
+        OM_uint32 mit_name_major = gki_name_mit(minor, (name), &(name));       \
+        if (GSS_ERROR(mit_name_major)) {                                       \
+            return mit_name_major;                                             \
+        }                                                                      \
+    } while (0)
+
 /* ---- credentials ---- */
 
 /* The mechanism a credential call asked for: the first of its set, if any.
@@ -36,10 +47,35 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred(
     gss_OID_set *actual_mechs, OM_uint32 *time_rec)
 {
     gss_OID mech = first_mech(desired_mechs);
+    OM_uint32 major;
 
-    return gss_acquire_cred(minor, desired_name, time_req,
-                            gki_special_set(mech), cred_usage, output_cred,
-                            actual_mechs, time_rec);
+    MIT_NAME(desired_name);
+    major =
+        gss_acquire_cred(minor, desired_name, time_req, gki_special_set(mech),
+                         cred_usage, output_cred, actual_mechs, time_rec);
+    if (!GSS_ERROR(major) && cred_usage != GSS_C_INITIATE) {
+        gki_cred_note(*output_cred, desired_name, NULL);
+    }
+    return major;
+}
+
+/* The keytab a credential store names for accepting: 1 and *keytab (NULL
+ * for the default) when the store holds nothing else gk5 would have to
+ * honour, else 0 (the credential stays MIT's alone). */
+static int store_keytab(gss_const_key_value_set_t store, const char **keytab)
+{
+    *keytab = NULL;
+    if (store == GSS_C_NO_CRED_STORE) {
+        return 1;
+    }
+    for (OM_uint32 i = 0; i < store->count; i++) {
+        if (store->elements[i].key == NULL ||
+            strcmp(store->elements[i].key, "keytab") != 0 || *keytab != NULL) {
+            return 0;
+        }
+        *keytab = store->elements[i].value;
+    }
+    return 1;
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_from(
@@ -49,10 +85,18 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_from(
     gss_OID_set *actual_mechs, OM_uint32 *time_rec)
 {
     gss_OID mech = first_mech(desired_mechs);
+    const char *keytab;
+    OM_uint32 major;
 
-    return gss_acquire_cred_from(minor, desired_name, time_req,
-                                 gki_special_set(mech), cred_usage, cred_store,
-                                 output_cred, actual_mechs, time_rec);
+    MIT_NAME(desired_name);
+    major = gss_acquire_cred_from(minor, desired_name, time_req,
+                                  gki_special_set(mech), cred_usage, cred_store,
+                                  output_cred, actual_mechs, time_rec);
+    if (!GSS_ERROR(major) && cred_usage != GSS_C_INITIATE &&
+        store_keytab(cred_store, &keytab)) {
+        gki_cred_note(*output_cred, desired_name, keytab);
+    }
+    return major;
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_with_password(
@@ -63,9 +107,12 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_with_password(
 {
     gss_OID mech = first_mech(desired_mechs);
 
-    return gss_acquire_cred_with_password(
-        minor, desired_name, password, time_req, gki_special_set(mech),
-        cred_usage, output_cred, actual_mechs, time_rec);
+    gss_name_t name = desired_name;
+
+    MIT_NAME(name);
+    return gss_acquire_cred_with_password(minor, name, password, time_req,
+                                          gki_special_set(mech), cred_usage,
+                                          output_cred, actual_mechs, time_rec);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_impersonate_name(
@@ -76,14 +123,20 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_acquire_cred_impersonate_name(
 {
     gss_OID mech = first_mech(desired_mechs);
 
+    gss_name_t name = desired_name;
+
+    MIT_NAME(name);
     return gss_acquire_cred_impersonate_name(
-        minor, impersonator, desired_name, time_req, gki_special_set(mech),
-        cred_usage, output_cred, actual_mechs, time_rec);
+        minor, impersonator, name, time_req, gki_special_set(mech), cred_usage,
+        output_cred, actual_mechs, time_rec);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_cred(OM_uint32 *minor,
                                                      gss_cred_id_t *cred)
 {
+    if (cred != NULL) {
+        gki_cred_forget(*cred);
+    }
     return gss_release_cred(minor, cred);
 }
 
@@ -116,7 +169,13 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV
 gssi_set_cred_option(OM_uint32 *minor, gss_cred_id_t *cred,
                      const gss_OID desired, const gss_buffer_t value)
 {
-    return gss_set_cred_option(minor, cred, desired, value);
+    gss_cred_id_t was = cred != NULL ? *cred : GSS_C_NO_CREDENTIAL;
+    OM_uint32 major = gss_set_cred_option(minor, cred, desired, value);
+
+    if (cred != NULL && *cred != was) {
+        gki_cred_moved(was, *cred);
+    }
+    return major;
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_store_cred(
@@ -286,6 +345,15 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_import_sec_context_by_mech(
         *minor = gki_minor(GK5_ERR_NOMEM);
         return GSS_S_FAILURE;
     }
+    major = gki_native_import(minor, token, c);
+    if (major != GKI_TO_MIT) {
+        if (GSS_ERROR(major)) {
+            gki_ctx_free(c);
+            return major;
+        }
+        *context_handle = (gss_ctx_id_t)c;
+        return major;
+    }
     major = with_special_header(minor, mech_type, token, 0, &full);
     if (!GSS_ERROR(major)) {
         major = gss_import_sec_context(minor, &full, &c->mit);
@@ -339,6 +407,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_import_name(OM_uint32 *minor,
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_name(OM_uint32 *minor,
                                                      gss_name_t *name)
 {
+    if (name != NULL && minor != NULL && gki_name_release(minor, name)) {
+        return GSS_S_COMPLETE;
+    }
     return gss_release_name(minor, name);
 }
 
@@ -347,6 +418,12 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_display_name(OM_uint32 *minor,
                                                      gss_buffer_t out,
                                                      gss_OID *out_type)
 {
+    OM_uint32 major;
+
+    if (minor != NULL && gki_name_display(minor, name, out, out_type, &major)) {
+        return major;
+    }
+    MIT_NAME(name);
     return gss_display_name(minor, name, out, out_type);
 }
 
@@ -354,6 +431,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV
 gssi_display_name_ext(OM_uint32 *minor, gss_name_t name, gss_OID display_as,
                       gss_buffer_t display_name)
 {
+    MIT_NAME(name);
     return gss_display_name_ext(minor, name, display_as, display_name);
 }
 
@@ -361,6 +439,8 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_compare_name(OM_uint32 *minor,
                                                      gss_name_t a, gss_name_t b,
                                                      int *equal)
 {
+    MIT_NAME(a);
+    MIT_NAME(b);
     return gss_compare_name(minor, a, b, equal);
 }
 
@@ -368,20 +448,32 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_duplicate_name(OM_uint32 *minor,
                                                        const gss_name_t in,
                                                        gss_name_t *out)
 {
-    return gss_duplicate_name(minor, in, out);
+    gss_name_t name = in;
+    OM_uint32 major;
+
+    if (minor != NULL && out != NULL &&
+        gki_name_duplicate(minor, in, out, &major)) {
+        return major;
+    }
+    MIT_NAME(name);
+    return gss_duplicate_name(minor, name, out);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_export_name(OM_uint32 *minor,
                                                     const gss_name_t name,
                                                     gss_buffer_t out)
 {
-    return gss_export_name(minor, name, out);
+    gss_name_t n = name;
+
+    MIT_NAME(n);
+    return gss_export_name(minor, n, out);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_export_name_composite(OM_uint32 *minor,
                                                               gss_name_t name,
                                                               gss_buffer_t out)
 {
+    MIT_NAME(name);
     return gss_export_name_composite(minor, name, out);
 }
 
@@ -390,8 +482,11 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_localname(OM_uint32 *minor,
                                                   gss_const_OID mech_type,
                                                   gss_buffer_t localname)
 {
+    gss_name_t n = name;
+
+    MIT_NAME(n);
     return gss_localname(
-        minor, name,
+        minor, n,
         gki_special_oid(mech_type != GSS_C_NO_OID ? mech_type : &gki_mechs[0]),
         localname);
 }
@@ -400,9 +495,10 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV
 gssi_authorize_localname(OM_uint32 *minor, const gss_name_t name,
                          gss_const_buffer_t user, gss_const_OID user_type)
 {
-    gss_name_t local = GSS_C_NO_NAME;
+    gss_name_t local = GSS_C_NO_NAME, n = name;
     OM_uint32 major, tmp;
 
+    MIT_NAME(n);
     gss_buffer_desc user_buf = {user->length, user->value};
     gss_OID_desc type = {0, NULL};
     if (user_type != GSS_C_NO_OID) {
@@ -414,7 +510,7 @@ gssi_authorize_localname(OM_uint32 *minor, const gss_name_t name,
     if (GSS_ERROR(major)) {
         return major;
     }
-    major = gss_authorize_localname(minor, name, local);
+    major = gss_authorize_localname(minor, n, local);
     (void)gss_release_name(&tmp, &local);
     return major;
 }
@@ -428,6 +524,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_name(OM_uint32 *minor,
     gss_OID mech = GSS_C_NO_OID;
     OM_uint32 major;
 
+    MIT_NAME(name);
     major = gss_inquire_name(minor, name, name_is_mn, &mech, attrs);
     if (mn_mech != NULL) {
         *mn_mech = mech != GSS_C_NO_OID ? gki_public_oid(mech) : mech;
@@ -439,6 +536,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_name_attribute(
     OM_uint32 *minor, gss_name_t name, gss_buffer_t attr, int *authenticated,
     int *complete, gss_buffer_t value, gss_buffer_t display_value, int *more)
 {
+    MIT_NAME(name);
     return gss_get_name_attribute(minor, name, attr, authenticated, complete,
                                   value, display_value, more);
 }
@@ -449,6 +547,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_set_name_attribute(OM_uint32 *minor,
                                                            gss_buffer_t attr,
                                                            gss_buffer_t value)
 {
+    MIT_NAME(name);
     return gss_set_name_attribute(minor, name, complete, attr, value);
 }
 
@@ -456,6 +555,7 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_delete_name_attribute(OM_uint32 *minor,
                                                               gss_name_t name,
                                                               gss_buffer_t attr)
 {
+    MIT_NAME(name);
     return gss_delete_name_attribute(minor, name, attr);
 }
 
@@ -465,12 +565,14 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_map_name_to_any(OM_uint32 *minor,
                                                         gss_buffer_t type_id,
                                                         gss_any_t *output)
 {
+    MIT_NAME(name);
     return gss_map_name_to_any(minor, name, authenticated, type_id, output);
 }
 
 GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_release_any_name_mapping(
     OM_uint32 *minor, gss_name_t name, gss_buffer_t type_id, gss_any_t *input)
 {
+    MIT_NAME(name);
     return gss_release_any_name_mapping(minor, name, type_id, input);
 }
 
@@ -512,9 +614,23 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_mech_invoke(OM_uint32 *minor,
                                                     const gss_OID desired,
                                                     gss_buffer_t value)
 {
-    return gssspi_mech_invoke(
+    /* GSS_KRB5_REGISTER_ACCEPTOR_IDENTITY_OID (1.2.840.113554.1.2.2.5.9),
+     * whose value is the keytab name: native acceptance uses it too. */
+    static const uint8_t register_kt[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12,
+                                          0x01, 0x02, 0x02, 0x05, 0x09};
+    OM_uint32 major;
+
+    major = gssspi_mech_invoke(
         minor, gki_special_oid(mech != GSS_C_NO_OID ? mech : &gki_mechs[0]),
         desired, value);
+    /* OIDs are public: a plain memcmp. */
+    if (!GSS_ERROR(major) && desired != GSS_C_NO_OID &&
+        desired->length == sizeof(register_kt) &&
+        memcmp(desired->elements, register_kt, sizeof(register_kt)) == 0) {
+        gki_register_keytab(value != GSS_C_NO_BUFFER ? value->value : NULL,
+                            value != GSS_C_NO_BUFFER ? value->length : 0);
+    }
+    return major;
 }
 
 /* ---- context extensions that keep to MIT's context ---- */
@@ -530,6 +646,9 @@ gssi_set_sec_context_option(OM_uint32 *minor, gss_ctx_id_t *context_handle,
         return GSS_S_UNAVAILABLE;
     }
     c = (gki_ctx *)*context_handle;
+    if (c->native) {
+        return gki_native_unavailable(minor, c, "gss_set_sec_context_option");
+    }
     return gss_set_sec_context_option(minor, &c->mit, desired, value);
 }
 
@@ -542,6 +661,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_pseudo_random(
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
     }
+    if (c->native) {
+        return gki_native_unavailable(minor, c, "gss_pseudo_random");
+    }
     return gss_pseudo_random(minor, c->mit, prf_key, prf_in, desired_output_len,
                              prf_out);
 }
@@ -553,6 +675,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_complete_auth_token(
 
     if (c == NULL) {
         return GSS_S_NO_CONTEXT;
+    }
+    if (c->native) {
+        return gki_native_unavailable(minor, c, "gss_complete_auth_token");
     }
     return gss_complete_auth_token(minor, c->mit, input);
 }

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "crypto/crypto_int.h"
 #include "interposer/interposer.h"
 
 /* A gk5 answer as the application gets it: gk5's major (the same numbers
@@ -308,6 +309,49 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_verify_mic_iov(OM_uint32 *minor,
     return answer(minor, major, m);
 }
 
+/* A context gk5 accepted natively has no MIT context to ask: an RFC 4121
+ * MIC token is its 16-byte header and the enctype's checksum (RFC 4121
+ * 4.2.6.1), whatever the message. */
+static OM_uint32 native_mic_iov_length(OM_uint32 *minor, const gki_ctx *c,
+                                       gss_qop_t qop, gss_iov_buffer_desc *iov,
+                                       int iov_count)
+{
+    const struct gk5_enctype *et;
+    gss_iov_buffer_desc *tok = NULL;
+    gk5_ctx_info info;
+    uint32_t m = 0;
+
+    if (qop != GSS_C_QOP_DEFAULT) {
+        return answer(minor, GSS_S_BAD_QOP, GK5_ERR_BAD_QOP);
+    }
+    if (GK5_ERROR(gk5_ctx_inquire(&m, c->gk5, &info)) != 0 || !info.cfx ||
+        (et = gk5i_enctype_get(info.enctype)) == NULL) {
+        return gki_native_unavailable(minor, c, "gss_get_mic_iov_length");
+    }
+    for (int i = 0; iov != NULL && i < iov_count; i++) {
+        if (GSS_IOV_BUFFER_TYPE(iov[i].type) == GSS_IOV_BUFFER_TYPE_MIC_TOKEN) {
+            if (tok != NULL) {
+                return answer(minor, GSS_S_FAILURE, GK5_ERR_BAD_IOV);
+            }
+            tok = &iov[i];
+        }
+    }
+    if (tok == NULL) {
+        return answer(minor, GSS_S_FAILURE, GK5_ERR_BAD_IOV);
+    }
+    size_t len = 16 + et->mac_bytes;
+    if (tok->type & GSS_IOV_BUFFER_FLAG_ALLOCATE) {
+        tok->buffer.value = malloc(len);
+        if (tok->buffer.value == NULL) {
+            return answer(minor, GSS_S_FAILURE, GK5_ERR_NOMEM);
+        }
+        tok->type |= GSS_IOV_BUFFER_FLAG_ALLOCATED;
+    }
+    tok->buffer.length = len;
+    *minor = 0;
+    return GSS_S_COMPLETE;
+}
+
 /* The MIC token's length does not depend on the sequence state: MIT's
  * context (kept alive beside gk5's, with the same keys) answers it. */
 GKI_EXPORT OM_uint32 KRB5_CALLCONV
@@ -318,6 +362,9 @@ gssi_get_mic_iov_length(OM_uint32 *minor, gss_ctx_id_t handle, gss_qop_t qop,
 
     if (c == NULL) {
         return no_context(minor);
+    }
+    if (c->mit == GSS_C_NO_CONTEXT) {
+        return native_mic_iov_length(minor, c, qop, iov, iov_count);
     }
     return gss_get_mic_iov_length(minor, c->mit, qop, iov, iov_count);
 }

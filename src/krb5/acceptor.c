@@ -84,6 +84,7 @@ struct accept_state {
     size_t tkt_plain_cap, auth_plain_cap;
     bool tkt_heap, auth_heap;
     uint32_t gss_flags;
+    bool deleg_offered; /* the 0x8003 checksum carried a KRB-CRED */
     uint64_t peer_seq;
     /* the context's key */
     const struct gk5_enctype *ctx_et;
@@ -376,6 +377,7 @@ static uint32_t check_gss_checksum(struct accept_state *st,
             return GK5_ERR_AP_CHECKSUM;
         }
         flags &= ~GK5_C_DELEG_FLAG;
+        st->deleg_offered = true;
     }
     st->gss_flags =
         flags & (GK5_C_MUTUAL_FLAG | GK5_C_REPLAY_FLAG | GK5_C_SEQUENCE_FLAG |
@@ -810,10 +812,12 @@ static uint32_t read_ap_req(const gk5_buffer *in, struct accept_state *st)
     return GK5_OK;
 }
 
-uint32_t gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred,
-                        const gk5_buffer *in, const gk5_channel_bindings *cb,
-                        gk5_buffer *out, gk5_ctx **ctx, gk5_accept_info *info,
-                        int64_t now, uint32_t now_usec)
+/* gk5i_accept_at, and whether the initiator offered a delegation. */
+static uint32_t accept_full(uint32_t *minor, gk5_acceptor_cred *cred,
+                            const gk5_buffer *in,
+                            const gk5_channel_bindings *cb, gk5_buffer *out,
+                            gk5_ctx **ctx, gk5_accept_info *info, int64_t now,
+                            uint32_t now_usec, bool *deleg_offered)
 {
     uint8_t tkt_stack[SCRATCH_STACK], auth_stack[SCRATCH_STACK];
     struct accept_state st;
@@ -946,6 +950,9 @@ cleanup:
         if (info != NULL) {
             *info = got;
         }
+        if (deleg_offered != NULL) {
+            *deleg_offered = st.deleg_offered;
+        }
     }
     zap(st.ctx_key, sizeof(st.ctx_key));
     gk5i_subkeys_wipe(&st.ses_sk[0]);
@@ -963,6 +970,28 @@ cleanup:
         }
     }
     return err == GK5_OK ? GK5_S_COMPLETE : gk5i_status(minor, err);
+}
+
+uint32_t gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred,
+                        const gk5_buffer *in, const gk5_channel_bindings *cb,
+                        gk5_buffer *out, gk5_ctx **ctx, gk5_accept_info *info,
+                        int64_t now, uint32_t now_usec)
+{
+    return accept_full(minor, cred, in, cb, out, ctx, info, now, now_usec,
+                       NULL);
+}
+
+uint32_t gk5i_accept_deleg(uint32_t *minor, gk5_acceptor_cred *cred,
+                           const gk5_buffer *in, const gk5_channel_bindings *cb,
+                           gk5_buffer *out, gk5_ctx **ctx,
+                           gk5_accept_info *info, bool *deleg_offered)
+{
+    struct timespec ts;
+
+    *deleg_offered = false;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return accept_full(minor, cred, in, cb, out, ctx, info, (int64_t)ts.tv_sec,
+                       (uint32_t)(ts.tv_nsec / 1000), deleg_offered);
 }
 
 GK5_EXPORT uint32_t gk5_accept(uint32_t *minor, gk5_acceptor_cred *cred,

@@ -249,6 +249,15 @@ GK5_HIDDEN GK5_WUR uint32_t
 gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
                const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
                gk5_accept_info *info, int64_t now, uint32_t now_usec);
+/* gk5_accept, and on success *deleg_offered: whether the initiator's
+ * 0x8003 checksum carried a delegated credential (a KRB-CRED), which
+ * gk5 skips and does not report in info->gss_flags.  For a caller that
+ * hands such contexts to an acceptor that takes delegations (gk5_mech.so
+ * falls back to MIT's).  The AP-REQ is in the replay cache by then. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_accept_deleg(
+    uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
+    const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
+    gk5_accept_info *info, bool *deleg_offered);
 
 /* ==== the initiator and KDC client (issue "native initiator") ==== */
 

@@ -51,6 +51,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdalign.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -625,7 +626,11 @@ uint32_t gk5i_rcache_new(const struct gk5i_rcache_opts *o, time_t now,
     rc->nshards = (size_t)1 << rc->shard_bits;
     rc->shard_mem = gk5i_zalloc(rc->nshards * sizeof(struct rc_shard) +
                                 alignof(struct rc_shard));
-    rc->slots = gk5i_zalloc(rc->max_entries * sizeof(struct rc_slot));
+    /* calloc, not gk5i_zalloc (which writes every byte): a large array
+     * comes as untouched zero pages, so a server that sees few
+     * authenticators does not pay the whole bound in memory (at the
+     * default a million slots, 20 MiB). */
+    rc->slots = calloc(rc->max_entries, sizeof(struct rc_slot));
     if (rc->shard_mem == NULL || rc->slots == NULL) {
         ret = GK5_ERR_NOMEM;
         goto cleanup;
@@ -782,7 +787,7 @@ void gk5i_rcache_free(struct gk5i_rcache *rc)
     if (rc->fd >= 0) {
         close(rc->fd); /* drops the OFD lock, were one held */
     }
-    gk5i_free(rc->slots);
+    free(rc->slots);
     gk5i_free(rc->shard_mem);
     gk5i_clear_free(rc, sizeof(*rc)); /* the hash secret */
 }

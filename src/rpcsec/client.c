@@ -50,13 +50,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef GK5_RPC_WITH_MIT
 #include <com_err.h>
+#endif
 #include <openssl/rand.h>
 #include <rpc/rpc.h>
 
 #include <gk5/accept.h>
 #include <gk5/gk5.h>
+#ifdef GK5_RPC_WITH_MIT
 #include <gk5/mit.h>
+#endif
 #include <gk5/rpcsec.h>
 
 #include "common/util.h"
@@ -1099,9 +1103,22 @@ static GK5I_RPC_WUR int init_leg(struct priv *p, const struct route *rt,
                             : leg_raw(p, rt->fd, cred, tok, what, leg, err);
 }
 
+/* A server's minor as a krb5 (com_err) code, in MIT's words when built
+ * with MIT krb5. */
+static const char *krb5_code_words(uint32_t minor)
+{
+#ifdef GK5_RPC_WITH_MIT
+    return error_message((long)(int32_t)minor);
+#else
+    (void)minor;
+    return "not known to this gk5, built without MIT krb5";
+#endif
+}
+
 /* The server's GSS failure in words.  A gk5 server's minor is a gk5 code
  * (gk5_display_status names, e.g., an rc4 session key it refuses); an MIT
- * server's is a com_err code that our krb5 libraries may know. */
+ * server's is a com_err code that our krb5 libraries may know (when built
+ * with them). */
 static void server_gss_err(gk5_rpc_error *err, const char *target,
                            uint32_t major, uint32_t minor)
 {
@@ -1124,7 +1141,7 @@ static void server_gss_err(gk5_rpc_error *err, const char *target,
                      "gss_major 0x%08x (%s), gss_minor %u (0x%08x; as a "
                      "krb5 code: %s)",
                      target, major, words, minor, minor,
-                     error_message((long)(int32_t)minor));
+                     krb5_code_words(minor));
     }
     if (err != NULL) {
         err->major = major;
@@ -1136,7 +1153,9 @@ static void server_gss_err(gk5_rpc_error *err, const char *target,
 
 struct initiator {
     gk5_initiator *native;
+#ifdef GK5_RPC_WITH_MIT
     gk5_mit_initiator *mit;
+#endif
 };
 
 /* The AUTH's private ccache for a client keytab (native only): made once,
@@ -1194,6 +1213,7 @@ static GK5I_RPC_WUR uint32_t initiator_create(uint32_t *minor, struct priv *p,
                                               struct initiator *in)
 {
     in->native = NULL;
+#ifdef GK5_RPC_WITH_MIT
     in->mit = NULL;
     if (p->establish == GK5_RPC_ESTABLISH_MIT) {
         gk5_mit_initiator_options mo = {
@@ -1206,6 +1226,7 @@ static GK5I_RPC_WUR uint32_t initiator_create(uint32_t *minor, struct priv *p,
         };
         return gk5_mit_initiator_create(minor, p->target, &mo, &in->mit);
     }
+#endif
     gk5_initiator_opts no = {
         .ccache = p->own_ccache != NULL ? p->own_ccache : p->ccache,
         .enctypes = p->enctypes,
@@ -1222,28 +1243,34 @@ static GK5I_RPC_WUR uint32_t initiator_step(uint32_t *minor,
                                             const gk5_buffer *tok_in,
                                             gk5_buffer *out)
 {
-    if (in->native != NULL) {
-        return gk5_initiator_step(minor, in->native, tok_in, out);
+#ifdef GK5_RPC_WITH_MIT
+    if (in->mit != NULL) {
+        return gk5_mit_initiator_step(minor, in->mit, tok_in, out);
     }
-    return gk5_mit_initiator_step(minor, in->mit, tok_in, out);
+#endif
+    return gk5_initiator_step(minor, in->native, tok_in, out);
 }
 
 static GK5I_RPC_WUR uint32_t initiator_finish(uint32_t *minor,
                                               struct initiator *in,
                                               int32_t *enctype, gk5_ctx **ctx)
 {
-    if (in->native != NULL) {
-        return gk5_initiator_finish(minor, in->native, enctype, ctx);
+#ifdef GK5_RPC_WITH_MIT
+    if (in->mit != NULL) {
+        return gk5_mit_initiator_finish(minor, in->mit, enctype, ctx);
     }
-    return gk5_mit_initiator_finish(minor, in->mit, enctype, ctx);
+#endif
+    return gk5_initiator_finish(minor, in->native, enctype, ctx);
 }
 
 static void initiator_free(struct initiator *in)
 {
     gk5_initiator_free(in->native);
-    gk5_mit_initiator_free(in->mit);
     in->native = NULL;
+#ifdef GK5_RPC_WITH_MIT
+    gk5_mit_initiator_free(in->mit);
     in->mit = NULL;
+#endif
 }
 
 /* The words after a failed native step: the acceptor's or KDC's
@@ -1269,7 +1296,7 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
                                   const struct route *rt, struct cctx **out,
                                   gk5_rpc_error *err)
 {
-    struct initiator init = {NULL, NULL};
+    struct initiator init = {.native = NULL};
     struct cctx *cc = NULL;
     gk5_buffer tok = {0, NULL};
     size_t verf_len = 0;
@@ -1302,9 +1329,13 @@ static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
         gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
                          "on this client, preparing to initiate (initiator "
                          "credential)");
+#ifdef GK5_RPC_WITH_MIT
         if (init.mit == NULL) {
             krb_error_words(err);
         }
+#else
+        krb_error_words(err);
+#endif
         goto cleanup;
     }
     for (int legs = 0;; legs++) {
@@ -2447,6 +2478,12 @@ AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
         gk5i_rpc_err(err, GK5_RPC_E_INVALID,
                      "gk5_rpc_auth_create: establish is not a "
                      "gk5_rpc_establish");
+        goto cleanup;
+    }
+    if (!gk5_rpc_establish_available(opts->establish)) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "gk5_rpc_auth_create: establish GK5_RPC_ESTABLISH_MIT: %s",
+                     GK5I_RPC_NO_MIT_WORDS);
         goto cleanup;
     }
     p->establish = opts->establish;

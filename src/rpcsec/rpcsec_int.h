@@ -33,6 +33,13 @@
 #define GK5I_RPCSEC_GSS_CREDPROBLEM 13u
 #define GK5I_RPCSEC_GSS_CTXPROBLEM 14u
 
+/* What gk5_rpc_auth_create() and gk5_rpc_server_create() say to
+ * GK5_RPC_ESTABLISH_MIT in a library built without MIT krb5. */
+#define GK5I_RPC_NO_MIT_WORDS                                                  \
+    "this libgk5_rpc was built without MIT krb5 (meson -Dmit=disabled): "      \
+    "only native establishment (GK5_RPC_ESTABLISH_NATIVE, gk5's own "          \
+    "initiator and acceptor) is available"
+
 /* RFC 5531: the credential and verifier bodies are opaque<400>. */
 #define GK5I_RPC_MAX_AUTH_BYTES 400u
 /* gk5's server handles; clients accept any length that fits the
@@ -143,7 +150,8 @@ GK5I_RPC_WUR int gk5i_rpc_body_open(gk5_ctx *ctx, gk5_rpc_service svc,
 void gk5i_rpc_err(gk5_rpc_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Set err for a GSS failure: code, major, minor, words "what: <gk5 or MIT
- * words>" (gk5_mit_display_status). */
+ * words>" (gk5_mit_display_status; gk5_display_status in a library built
+ * without MIT). */
 void gk5i_rpc_err_gss(gk5_rpc_error *err, int code, uint32_t major,
                       uint32_t minor, const char *what);
 void gk5i_rpc_err_clear(gk5_rpc_error *err);

@@ -19,7 +19,8 @@
  *
  * Establishment: gk5's own acceptor by default (accept_native.c, one leg),
  * or MIT's through libgk5_mit (GK5_RPC_ESTABLISH_MIT, CONTINUE_INIT legs
- * as MIT asks); either way the context then lives here as a gk5_ctx.
+ * as MIT asks; compiled only with MIT krb5, GK5_RPC_WITH_MIT); either way
+ * the context then lives here as a gk5_ctx.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -33,7 +34,9 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#ifdef GK5_RPC_WITH_MIT
 #include <gk5/mit.h>
+#endif
 
 #include "common/util.h"
 #include "rpcsec/accept_native.h"
@@ -101,7 +104,9 @@ struct sctx {
     /* Context lock: state, acc, the window. */
     pthread_mutex_t lock;
     enum sctx_state state;
+#ifdef GK5_RPC_WITH_MIT
     gk5_mit_acceptor *acc;
+#endif
 
     /* Set before the context is visible as ESTABLISHED, then constant. */
     gk5_ctx *ctx;
@@ -121,8 +126,10 @@ struct gk5_rpc_server {
     /* The acceptor credential of the establishment asked for; neither when
      * no RPCSEC_GSS service is allowed. */
     gk5_rpc_establish establish;
-    gk5_acceptor_cred *native;   /* GK5_RPC_ESTABLISH_NATIVE */
+    gk5_acceptor_cred *native; /* GK5_RPC_ESTABLISH_NATIVE */
+#ifdef GK5_RPC_WITH_MIT
     gk5_mit_acceptor_cred *cred; /* GK5_RPC_ESTABLISH_MIT */
+#endif
     uint32_t window;
     size_t max_contexts;
     uint32_t idle_timeout;
@@ -178,7 +185,9 @@ static void sctx_put(struct sctx *sc)
     if (sc == NULL || atomic_fetch_sub(&sc->refs, 1) != 1) {
         return;
     }
+#ifdef GK5_RPC_WITH_MIT
     gk5_mit_acceptor_free(sc->acc);
+#endif
     gk5_ctx_free(sc->ctx); /* wipes the keys */
     free(sc->principal);
     (void)pthread_mutex_destroy(&sc->lock);
@@ -900,6 +909,7 @@ dispatch_call(const struct call_hdr *h, uint32_t flavor, gk5_rpc_service svc,
  * error. */
 static uint32_t wire_minor(uint32_t minor)
 {
+#ifdef GK5_RPC_WITH_MIT
     uint32_t mit_major = 0;
     uint32_t mit_minor = 0;
     const char *what = NULL;
@@ -909,6 +919,9 @@ static uint32_t wire_minor(uint32_t minor)
     }
     gk5_mit_last_error(&mit_major, &mit_minor, &what);
     return mit_minor;
+#else
+    return minor; /* built without MIT: every minor is gk5's */
+#endif
 }
 
 /* The context could not be made: answer with the GSS status and an empty
@@ -956,6 +969,7 @@ GK5I_RPC_WUR static uint32_t init_adopt(struct sctx *sc, uint32_t *minor,
     return GK5_S_COMPLETE;
 }
 
+#ifdef GK5_RPC_WITH_MIT
 /* After MIT's acceptor completed: the gk5 context, adopted.  GSS status
  * with minor. */
 GK5I_RPC_WUR static uint32_t init_finish(struct sctx *sc, uint32_t *minor)
@@ -975,6 +989,7 @@ GK5I_RPC_WUR static uint32_t init_finish(struct sctx *sc, uint32_t *minor)
     sc->acc = NULL;
     return GK5_S_COMPLETE;
 }
+#endif
 
 /* The context is in the table (complete, or pending for MIT): answer with
  * its handle and the acceptor's token, and once complete the verifier, a
@@ -1075,6 +1090,34 @@ cleanup:
     return verdict;
 }
 
+/* The context a CONTINUE_INIT names, with a reference; NULL with *verdict
+ * set when it names none. */
+static struct sctx *continue_lookup(gk5_rpc_server *srv,
+                                    const struct call_hdr *h,
+                                    const gk5i_rpc_cred *cred,
+                                    gk5_buffer *reply, gk5_rpc_error *err,
+                                    gk5_rpc_verdict *verdict)
+{
+    struct sctx *sc = NULL;
+
+    switch (table_lookup(srv, cred->handle, cred->handle_len, &sc)) {
+    case LOOKUP_FOUND:
+        return sc;
+    case LOOKUP_IDLE:
+        *verdict = denyf(reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err,
+                         GK5_RPC_E_EXPIRED,
+                         "RPCSEC_GSS_CONTINUE_INIT: the context was idle "
+                         "too long and is gone");
+        return NULL;
+    default:
+        *verdict = denyf(reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err,
+                         GK5_RPC_E_CONTEXT,
+                         "RPCSEC_GSS_CONTINUE_INIT for an unknown handle");
+        return NULL;
+    }
+}
+
+#ifdef GK5_RPC_WITH_MIT
 /* RPCSEC_GSS_INIT and CONTINUE_INIT with MIT's acceptor: as many legs as
  * gss_accept_sec_context asks for, the context pending in the table
  * between them. */
@@ -1104,19 +1147,8 @@ init_mit(gk5_rpc_server *srv, const struct call_hdr *h,
             goto cleanup;
         }
     } else {
-        switch (table_lookup(srv, cred->handle, cred->handle_len, &sc)) {
-        case LOOKUP_FOUND:
-            break;
-        case LOOKUP_IDLE:
-            verdict = denyf(reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err,
-                            GK5_RPC_E_EXPIRED,
-                            "RPCSEC_GSS_CONTINUE_INIT: the context was idle "
-                            "too long and is gone");
-            goto cleanup;
-        default:
-            verdict = denyf(reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err,
-                            GK5_RPC_E_CONTEXT,
-                            "RPCSEC_GSS_CONTINUE_INIT for an unknown handle");
+        sc = continue_lookup(srv, h, cred, reply, err, &verdict);
+        if (sc == NULL) {
             goto cleanup;
         }
     }
@@ -1169,6 +1201,37 @@ cleanup:
     sctx_put(sc);
     return verdict;
 }
+#else
+/* CONTINUE_INIT when every context is made by gk5's acceptor, in one leg:
+ * it names an established context or none. */
+GK5I_RPC_WUR static gk5_rpc_verdict
+continue_init_one_leg(gk5_rpc_server *srv, const struct call_hdr *h,
+                      const gk5i_rpc_cred *cred, gk5_buffer *reply,
+                      gk5_rpc_error *err)
+{
+    gk5_rpc_verdict verdict;
+    struct sctx *sc = continue_lookup(srv, h, cred, reply, err, &verdict);
+
+    if (sc == NULL) {
+        return verdict;
+    }
+    verdict = denyf(reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err,
+                    GK5_RPC_E_CONTEXT,
+                    "RPCSEC_GSS_CONTINUE_INIT for an established context");
+    sctx_put(sc);
+    return verdict;
+}
+#endif
+
+/* Whether the server has an acceptor credential: gk5's or MIT's. */
+static bool has_acceptor_cred(const gk5_rpc_server *srv)
+{
+#ifdef GK5_RPC_WITH_MIT
+    return srv->native != NULL || srv->cred != NULL;
+#else
+    return srv->native != NULL;
+#endif
+}
 
 GK5I_RPC_WUR static gk5_rpc_verdict
 gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
@@ -1177,7 +1240,7 @@ gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
     struct rd r = {.p = h->args, .left = h->args_len, .bad = false};
     gk5_buffer in = {0, NULL};
 
-    if (srv->native == NULL && srv->cred == NULL) {
+    if (!has_acceptor_cred(srv)) {
         return denyf(reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
                      "this server has no acceptor credential (no RPCSEC_GSS "
                      "service is allowed)");
@@ -1204,7 +1267,11 @@ gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
     if (srv->native != NULL && cred->proc == GK5I_RPCSEC_GSS_INIT) {
         return init_native(srv, h, &in, reply, err);
     }
+#ifdef GK5_RPC_WITH_MIT
     return init_mit(srv, h, cred, &in, reply, err);
+#else
+    return continue_init_one_leg(srv, h, cred, reply, err);
+#endif
 }
 
 /* ------------------------------------------------------------------ */
@@ -1216,10 +1283,10 @@ gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
 static bool context_allows(const struct sctx *sc, gk5_rpc_service svc)
 {
     if (svc == GK5_RPC_SVC_PRIVACY) {
-        return (sc->ret_flags & GSS_C_CONF_FLAG) != 0;
+        return (sc->ret_flags & GK5_C_CONF_FLAG) != 0;
     }
     if (svc == GK5_RPC_SVC_INTEGRITY) {
-        return (sc->ret_flags & GSS_C_INTEG_FLAG) != 0;
+        return (sc->ret_flags & GK5_C_INTEG_FLAG) != 0;
     }
     return true;
 }
@@ -1762,8 +1829,10 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
 {
     static const gk5_rpc_server_options defaults;
     gk5_rpc_server *srv = NULL;
+#ifdef GK5_RPC_WITH_MIT
     uint32_t major;
     uint32_t minor = 0;
+#endif
     int rc = -1;
 
     gk5i_rpc_err_clear(err);
@@ -1787,6 +1856,12 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
                      "establish %d: must be GK5_RPC_ESTABLISH_NATIVE (0) or "
                      "GK5_RPC_ESTABLISH_MIT (1)",
                      (int)opts->establish);
+        return -1;
+    }
+    if (!gk5_rpc_establish_available(opts->establish)) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "establish GK5_RPC_ESTABLISH_MIT: %s",
+                     GK5I_RPC_NO_MIT_WORDS);
         return -1;
     }
     srv = calloc(1, sizeof(*srv));
@@ -1827,6 +1902,7 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
         *out = srv;
         return 0;
     }
+#ifdef GK5_RPC_WITH_MIT
     major = gk5_mit_acceptor_cred_create(&minor, opts->keytab, opts->principal,
                                          &srv->cred);
     if (GK5_ERROR(major)) {
@@ -1842,6 +1918,7 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
     *out = srv;
     srv = NULL;
     rc = 0;
+#endif
 cleanup:
     gk5_rpc_server_free(srv);
     return rc;
@@ -1864,7 +1941,9 @@ void gk5_rpc_server_free(gk5_rpc_server *srv)
     }
     free(srv->buckets);
     gk5_acceptor_cred_free(srv->native);
+#ifdef GK5_RPC_WITH_MIT
     gk5_mit_acceptor_cred_free(srv->cred);
+#endif
     (void)pthread_mutex_destroy(&srv->lock);
     free(srv);
 }
@@ -2006,7 +2085,7 @@ int gk5i_rpc_server_add_context(gk5_rpc_server *srv, gk5_ctx *ctx,
     sc->enctype = info.enctype;
     sc->endtime = info.endtime;
     /* What MIT grants every krb5 context it accepts. */
-    sc->ret_flags = GSS_C_CONF_FLAG | GSS_C_INTEG_FLAG;
+    sc->ret_flags = GK5_C_CONF_FLAG | GK5_C_INTEG_FLAG;
     sc->state = SCTX_ESTABLISHED;
     if (table_insert(srv, sc, err) != 0) {
         goto cleanup;

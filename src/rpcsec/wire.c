@@ -11,7 +11,9 @@
 #include <string.h>
 #include <strings.h>
 
+#ifdef GK5_RPC_WITH_MIT
 #include <gk5/mit.h>
+#endif
 
 #include "common/util.h"
 #include "rpcsec/rpcsec_int.h"
@@ -116,6 +118,21 @@ const char *gk5_rpc_strerror(int code)
     return rpc_err_words[code];
 }
 
+int gk5_rpc_establish_available(gk5_rpc_establish how)
+{
+    switch (how) {
+    case GK5_RPC_ESTABLISH_NATIVE:
+        return 1;
+    case GK5_RPC_ESTABLISH_MIT:
+#ifdef GK5_RPC_WITH_MIT
+        return 1;
+#else
+        return 0;
+#endif
+    }
+    return 0;
+}
+
 /* ---- errors ---- */
 
 void gk5i_rpc_err_clear(gk5_rpc_error *err)
@@ -148,8 +165,14 @@ void gk5i_rpc_err_gss(gk5_rpc_error *err, int code, uint32_t major,
     err->code = code;
     err->major = major;
     err->minor = minor;
+#ifdef GK5_RPC_WITH_MIT
     (void)snprintf(err->text, sizeof(err->text), "%s: %s", what,
                    gk5_mit_display_status(major, minor));
+#else
+    /* Built without MIT: every failure is gk5's. */
+    (void)snprintf(err->text, sizeof(err->text), "%s: %s", what,
+                   gk5_display_status(major, minor));
+#endif
 }
 
 /* ---- the credential (RFC 2203 5) ---- */

@@ -5,7 +5,8 @@
 # key length says expected and actual, the library's words are not said
 # twice, --version says what was built in, and `gk5 bench --enctypes`
 # refuses a list it cannot measure.  Each cell asserts the words and the
-# exit status.  Run by meson with GK5_CLI and GK5_DES3 (0/1).
+# exit status.  Run by meson with GK5_CLI, GK5_DES3, GK5_MIT and GK5_RPC
+# (0/1: what the build has).
 set -u
 
 # shellcheck source=tests/cli/lib.sh
@@ -35,15 +36,37 @@ k256=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 "$cli" --version >out 2>err
 rc=$?
 if [ "$des3" = 1 ]; then d=yes; else d=no; fi
+mit=${GK5_MIT:?run by meson (GK5_MIT: 0 or 1)}
+if [ "$mit" = 1 ]; then
+    m=yes est='native; MIT bridge (libgk5_mit)'
+else
+    m=no est='native only (built without MIT krb5)'
+fi
+if [ "${GK5_RPC:?run by meson (GK5_RPC: 0 or 1)}" = 1 ]; then r=yes; else r=no; fi
 if [ $rc = 0 ] && grep -Eq '^gk5 [0-9]+\.[0-9]+' out && grep -q "^des3: $d" out &&
-    grep -Eq '^MIT krb5 bridge: (yes|no)' out && grep -Eq '^RPCSEC_GSS: (yes|no)' out &&
+    grep -q "^MIT krb5 bridge: $m" out && grep -q "^RPCSEC_GSS: $r" out &&
+    grep -qxF "establishment: $est" out &&
     grep -Eq '^AES-NI/SHA-NI one-pass path: (yes|no)' out &&
     grep -Eq '^OpenSSL: OpenSSL [0-9]+\.[0-9]+' out; then
-    ok "gk5 --version: version, des3 $d, MIT, RPC, one-pass, OpenSSL"
+    ok "gk5 --version: version, des3 $d, MIT $m, RPC $r, establishment $est, one-pass, OpenSSL"
 else
     not_ok "gk5 --version: $(tr '\n' '|' <out)"
 fi
 expect 2 "option '--version' takes no argument" --version=1
+# Built without MIT krb5: what needs it is refused in words, or absent.
+if [ "$mit" = 0 ]; then
+    if [ "$r" = yes ]; then
+        nomit="--establish mit: this gk5 was built without MIT krb5"
+        expect 2 "rpc ping: $nomit" rpc ping --establish mit 127.0.0.1:1
+        expect 2 "nfs4 ls: $nomit" nfs4 ls --establish mit 127.0.0.1:1 /
+        expect 2 "--via libtirpc: libtirpc's RPCSEC_GSS client runs on MIT's GSS-API" \
+            nfs4 bench --via libtirpc 127.0.0.1:1 /
+    fi
+    for c in demo interop; do
+        expect 2 "'$c' is not built into this gk5: it runs MIT krb5's initiator and acceptor in-process, and this gk5 was built without MIT krb5" "$c"
+    done
+    expect 2 "'bench' is not built into this gk5: gk5-bench compares gk5 with MIT krb5" bench
+fi
 expect 2 "unknown option '-x'" -x
 expect 2 "unknown option '--frobnicate'" --frobnicate
 

@@ -80,6 +80,10 @@ T=${GK5_SAMPLES_TIMEOUT:-60}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gk5-samples.XXXXXX") || exit 1
 MECH_CONF=$WORK/mech.conf
 echo "gk5_mech $MECH_OID $SO <interposer>" >"$MECH_CONF"
+# The same module accepting natively (gk5's own acceptor behind MIT's
+# gss_accept_sec_context): the option on its config line.
+MECH_CONF_NATIVE=$WORK/mech-native.conf
+echo "gk5_mech $MECH_OID $SO [accept=native] <interposer>" >"$MECH_CONF_NATIVE"
 
 SERVER_PIDS=()
 N=0
@@ -180,11 +184,13 @@ enctype_profile() {
 }
 
 # side_env SIDE TRACE: the env(1) command line for one side in SIDE_ENV;
-# gk5: the interposer, mit: MIT alone (and GK5_TRACE nevertheless, which
-# nothing may write).
+# gk5: the interposer, nat: the interposer accepting natively, mit: MIT
+# alone (and GK5_TRACE nevertheless, which nothing may write).
 side_env() {
     if [ "$1" = gk5 ]; then
         SIDE_ENV=(env "GSS_MECH_CONFIG=$MECH_CONF" "GK5_TRACE=$2")
+    elif [ "$1" = nat ]; then
+        SIDE_ENV=(env "GSS_MECH_CONFIG=$MECH_CONF_NATIVE" "GK5_TRACE=$2")
     else
         SIDE_ENV=(env -u GSS_MECH_CONFIG "GK5_TRACE=$2")
     fi
@@ -329,6 +335,36 @@ check_trace() {
         problem "$side trace: $n of $CCOUNT 'deleted; gk5 served ...' lines with the expected counts"
 }
 
+# check_trace_native FILE ENCTYPE: a server accepting natively: every
+# context accepted by gk5's own acceptor with that enctype (none by MIT),
+# and its per-message counts exact.
+check_trace_native() {
+    local f=$1 e=$2 n counts w u g v
+    if [ ! -s "$f" ]; then
+        problem "server trace is empty: the mechglue did not load $SO"
+        return
+    fi
+    grep -q 'gk5_mech: accept: native (config line of ' "$f" ||
+        problem "server trace: the module did not read [accept=native]"
+    n=$(grep -cE "gk5_mech: context 0x[0-9a-f]+ accepted natively: gk5-client@GK5\.TEST for gk5/localhost@GK5\.TEST, $e \([0-9]+\), flags 0x[0-9a-f]+$" "$f")
+    [ "$n" = $CCOUNT ] ||
+        problem "server trace: $n of $CCOUNT contexts 'accepted natively: ... $e'"
+    n=$(grep -cE 'accept by MIT|stays with MIT|served by gk5' "$f")
+    [ "$n" = 0 ] || problem "server trace: $n lines of contexts not accepted natively"
+    counts=$(sed -n 's/.*gk5_mech: context 0x[0-9a-f]* deleted; gk5 served wrap \([0-9]*\), unwrap \([0-9]*\), get_mic \([0-9]*\), verify_mic \([0-9]*\), .*$/\1 \2 \3 \4/p' "$f")
+    n=0
+    while read -r w u g v; do
+        [ -n "$w" ] || continue
+        if [ "$w $u $g $v" = "0 $MCOUNT $MCOUNT 0" ]; then
+            n=$((n + 1))
+        else
+            problem "server trace: a native context counted wrap $w, unwrap $u, get_mic $g, verify_mic $v"
+        fi
+    done <<<"$counts"
+    [ "$n" = $CCOUNT ] ||
+        problem "server trace: $n of $CCOUNT native contexts deleted with the expected counts"
+}
+
 # The side without the interposer: GK5_TRACE set, nothing written.
 check_no_trace() {
     local f=$1 side=$2
@@ -380,7 +416,8 @@ summary() {
     local c=$1 f
     for f in client.trace server.trace; do
         [ -s "$c/$f" ] || continue
-        grep -E 'served by|stays with|deleted|refused' "$c/$f" |
+        grep -E 'served by|stays with|deleted|refused|natively|accept by' "$c/$f" |
+            sed -E 's/(natively: ).* for [^,]*, /\1/' |
             sed -E "s/^\[[0-9]+\] gk5_mech: context 0x[0-9a-f]+/${f%.trace}:/" |
             sort | uniq -c | sed 's/^ *//' | diag
     done
@@ -393,6 +430,8 @@ side_words() { # SERVER_SIDE CLIENT_SIDE: how a cell names them
         gk5mit) echo "interposer on the server only" ;;
         mitgk5) echo "interposer on the client only" ;;
         gk5gk5) echo "interposer on both sides" ;;
+        natmit) echo "server accepting natively ([accept=native]), MIT client" ;;
+        natgk5) echo "server accepting natively ([accept=native]), interposer on the client" ;;
         mitmit) echo "MIT on both sides (control)" ;;
     esac
 }
@@ -404,7 +443,8 @@ CELL=0
 
 for e in $ENCTYPES; do
     control=""
-    for sides in "mit mit" "gk5 mit" "mit gk5" "gk5 gk5" "gk5 gk5 -nx"; do
+    for sides in "mit mit" "gk5 mit" "mit gk5" "gk5 gk5" "gk5 gk5 -nx" \
+        "nat mit" "nat gk5"; do
         read -r sside cside copts <<<"$sides"
         desc="$e: $(side_words "$sside" "$cside")"
         [ -n "$copts" ] && desc="$desc, gss-client $copts (wrap without confidentiality)"
@@ -432,6 +472,8 @@ for e in $ENCTYPES; do
         check_enctype "$c" "$e"
         if [ "$sside" = gk5 ]; then
             check_trace "$c/server.trace" acceptor "$e"
+        elif [ "$sside" = nat ]; then
+            check_trace_native "$c/server.trace" "$e"
         else
             check_no_trace "$c/server.trace" server
         fi
@@ -509,6 +551,28 @@ if run_samples "$c" "$e" gk5 gk5 "" ""; then
         n=$(grep -c 'served by gk5' "$f")
         [ "$n" = 0 ] || problem "$side trace: $n rc4 contexts served by gk5"
     done
+else
+    problem "$WHY"
+fi
+if verdict "$desc" "$c"; then
+    summary "$c"
+fi
+
+# rc4-hmac with a server accepting natively: gk5 cannot serve the ticket;
+# MIT's acceptor takes the same token, as without the option.
+desc="$e: server accepting natively ([accept=native]): the contexts go to MIT's acceptor and work"
+CELL=$((CELL + 1))
+c=$WORK/cell-$CELL
+PROBLEMS=()
+if run_samples "$c" "$e" nat mit "" ""; then
+    check_programs "$c"
+    check_enctype "$c" "$e"
+    f=$c/server.trace
+    n=$(grep -cE 'gk5_mech: context 0x[0-9a-f]+: accept by MIT \(gk5 cannot serve: .*rc4-hmac' "$f")
+    [ "$n" = $CCOUNT ] ||
+        problem "server trace: $n of $CCOUNT contexts 'accept by MIT (gk5 cannot serve: ... rc4-hmac'"
+    n=$(grep -c 'accepted natively' "$f")
+    [ "$n" = 0 ] || problem "server trace: $n rc4 contexts accepted natively"
 else
     problem "$WHY"
 fi

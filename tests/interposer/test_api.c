@@ -354,6 +354,9 @@ enum how {
 
 struct pair {
     gss_ctx_id_t init, acc;
+    gss_name_t src;          /* the acceptor's src_name */
+    gss_cred_id_t delegated; /* the acceptor's delegated_cred_handle */
+    OM_uint32 acc_flags;     /* the acceptor's ret_flags */
     bool init_plain, acc_plain;
     int32_t et;
     char label[96];
@@ -365,7 +368,15 @@ static void pair_release(struct pair *p)
 
     (void)gss_delete_sec_context(&minor, &p->init, GSS_C_NO_BUFFER);
     (void)gss_delete_sec_context(&minor, &p->acc, GSS_C_NO_BUFFER);
+    (void)gss_release_name(&minor, &p->src);
+    (void)gss_release_cred(&minor, &p->delegated);
 }
+
+/* The initiator's flags for establish(); FLAGS unless a cell sets more. */
+static OM_uint32 g_req_flags = FLAGS;
+/* An acceptor credential for establish() instead of its own (not
+ * released there). */
+static gss_cred_id_t g_acc_cred = GSS_C_NO_CREDENTIAL;
 
 /* Run the token exchange to completion on both sides. */
 static bool establish(struct pair *p, int32_t et, bool init_plain,
@@ -382,6 +393,8 @@ static bool establish(struct pair *p, int32_t et, bool init_plain,
     memset(p, 0, sizeof(*p));
     p->init = GSS_C_NO_CONTEXT;
     p->acc = GSS_C_NO_CONTEXT;
+    p->src = GSS_C_NO_NAME;
+    p->delegated = GSS_C_NO_CREDENTIAL;
     p->init_plain = init_plain;
     p->acc_plain = acc_plain;
     p->et = et;
@@ -397,15 +410,16 @@ static bool establish(struct pair *p, int32_t et, bool init_plain,
     if (!initiator_cred(init_plain, et, &icred)) {
         goto cleanup;
     }
-    if ((how == HOW_CRED || acc_plain) && !acceptor_cred(acc_plain, &acred)) {
+    if (g_acc_cred == GSS_C_NO_CREDENTIAL && (how == HOW_CRED || acc_plain) &&
+        !acceptor_cred(acc_plain, &acred)) {
         goto cleanup;
     }
     for (int round = 0; round < 8; round++) {
         if (imaj == GSS_S_CONTINUE_NEEDED) {
             release(&itok);
-            imaj = gss_init_sec_context(&minor, icred, &p->init, target, mech,
-                                        FLAGS, 0, GSS_C_NO_CHANNEL_BINDINGS,
-                                        &atok, NULL, &itok, NULL, NULL);
+            imaj = gss_init_sec_context(
+                &minor, icred, &p->init, target, mech, g_req_flags, 0,
+                GSS_C_NO_CHANNEL_BINDINGS, &atok, NULL, &itok, NULL, NULL);
             if (GSS_ERROR(imaj)) {
                 fail("gss_init_sec_context (%s): %s", kind(init_plain),
                      words(imaj, minor));
@@ -417,9 +431,14 @@ static bool establish(struct pair *p, int32_t et, bool init_plain,
         }
         if (itok.length > 0) {
             release(&atok);
-            amaj = gss_accept_sec_context(&minor, &p->acc, acred, &itok,
-                                          GSS_C_NO_CHANNEL_BINDINGS, NULL, NULL,
-                                          &atok, NULL, NULL, NULL);
+            gss_name_t *src = p->src == GSS_C_NO_NAME ? &p->src : NULL;
+            gss_cred_id_t *deleg =
+                p->delegated == GSS_C_NO_CREDENTIAL ? &p->delegated : NULL;
+            amaj = gss_accept_sec_context(
+                &minor, &p->acc,
+                g_acc_cred != GSS_C_NO_CREDENTIAL ? g_acc_cred : acred, &itok,
+                GSS_C_NO_CHANNEL_BINDINGS, src, NULL, &atok, &p->acc_flags,
+                NULL, deleg);
             release(&itok);
             if (GSS_ERROR(amaj)) {
                 fail("gss_accept_sec_context (%s): %s", kind(acc_plain),
@@ -1869,6 +1888,14 @@ static void run_defaults(void)
         fail("%d 'served by gk5' lines (want 2)", served);
     }
     report(served == 2, "defaults: trace shows both contexts served by gk5");
+    /* Native acceptance is off unless the config line asks for it. */
+    bool off = strstr(text, "accept by MIT (native accept is off)") != NULL &&
+               strstr(text, "accepted natively") == NULL;
+    if (!off) {
+        fail("trace: %s", text);
+    }
+    report(off, "defaults: no [accept=native] on the config line: the "
+                "accept goes to MIT (trace says so)");
     free(text);
     ok = true;
     for (size_t i = 0; i < ARRAY_SIZE(sizes) && ok; i++) {
@@ -2220,6 +2247,494 @@ static void check_trace(void)
     free(text);
 }
 
+/* ---- native acceptance ([accept=native] on the config line) ---- */
+
+/* How many lines since mark hold what. */
+static int trace_count(long mark, const char *what)
+{
+    char *text = trace_since(mark);
+    int n = 0;
+
+    for (char *at = text; (at = strstr(at, what)) != NULL; at++) {
+        n++;
+    }
+    free(text);
+    return n;
+}
+
+static bool trace_has(long mark, const char *what)
+{
+    return trace_count(mark, what) > 0;
+}
+
+/* gss_display_name (text and type) and gss_export_name of two names:
+ * the same, byte for byte. */
+static bool same_name(gss_name_t a, gss_name_t b, char *shown, size_t len)
+{
+    gss_buffer_desc d[2] = {GSS_C_EMPTY_BUFFER, GSS_C_EMPTY_BUFFER};
+    gss_buffer_desc e[2] = {GSS_C_EMPTY_BUFFER, GSS_C_EMPTY_BUFFER};
+    gss_buffer_desc l[2] = {GSS_C_EMPTY_BUFFER, GSS_C_EMPTY_BUFFER};
+    gss_OID type[2] = {GSS_C_NO_OID, GSS_C_NO_OID};
+    OM_uint32 dm[2], em[2], lm[2], minor;
+    gss_name_t n[2] = {a, b};
+    bool ok = true;
+
+    for (int i = 0; i < 2; i++) {
+        dm[i] = gss_display_name(&minor, n[i], &d[i], &type[i]);
+        em[i] = gss_export_name(&minor, n[i], &e[i]);
+        lm[i] = gss_localname(&minor, n[i], GSS_C_NO_OID, &l[i]);
+    }
+    if (GSS_ERROR(dm[0]) || GSS_ERROR(dm[1]) || GSS_ERROR(em[0]) ||
+        GSS_ERROR(em[1])) {
+        ok = fail("display 0x%x/0x%x, export 0x%x/0x%x", (unsigned)dm[0],
+                  (unsigned)dm[1], (unsigned)em[0], (unsigned)em[1]);
+    } else if (!same_bytes(d[0].value, d[0].length, d[1].value, d[1].length)) {
+        ok = fail("display: native \"%.*s\", MIT \"%.*s\"", (int)d[0].length,
+                  (const char *)d[0].value, (int)d[1].length,
+                  (const char *)d[1].value);
+    } else if (type[0] == GSS_C_NO_OID || type[1] == GSS_C_NO_OID ||
+               !same_bytes(type[0]->elements, type[0]->length,
+                           type[1]->elements, type[1]->length)) {
+        ok = fail("display name types differ");
+    } else if (!same_bytes(e[0].value, e[0].length, e[1].value, e[1].length)) {
+        ok = fail("gss_export_name differs (%zu and %zu bytes)", e[0].length,
+                  e[1].length);
+    } else if (lm[0] != lm[1] ||
+               !same_bytes(l[0].value, l[0].length, l[1].value, l[1].length)) {
+        ok = fail("gss_localname: native 0x%x \"%.*s\", MIT 0x%x \"%.*s\"",
+                  (unsigned)lm[0], (int)l[0].length, (const char *)l[0].value,
+                  (unsigned)lm[1], (int)l[1].length, (const char *)l[1].value);
+    } else {
+        /* (gss_compare_name of the two says "different": the mechglue
+         * compares the names' mechanisms first, krb5 and the special
+         * OID.) */
+        snprintf(shown, len, "%.*s, localname %s", (int)d[0].length,
+                 (const char *)d[0].value, GSS_ERROR(lm[0]) ? "none" : "same");
+    }
+    for (int i = 0; i < 2; i++) {
+        release(&d[i]);
+        release(&e[i]);
+        release(&l[i]);
+    }
+    return ok;
+}
+
+/* A natively accepted context against MIT's own acceptor (the stock
+ * path) for the same initiator: accept outputs, names, inquire_context,
+ * context_time, wrap_size_limit, per-message calls, export and import. */
+static void run_native_enctype(const struct enctype *e, enum how how)
+{
+    struct pair nat, stock;
+    long mark = trace_mark();
+    const char *how_name =
+        how == HOW_CRED ? "acquired credential" : "GSS_C_NO_CREDENTIAL";
+    char shown[512];
+    bool ok;
+
+    ok = establish(&nat, e->et, true, false, how);
+    report(ok, "%d native (%s): MIT init / gk5 acc established", (int)e->et,
+           how_name);
+    if (!ok) {
+        return;
+    }
+    ok = trace_count(mark, "accepted natively") == 1 &&
+         !trace_has(mark, "accept by MIT");
+    if (!ok) {
+        char *t = trace_since(mark);
+        fail("trace: %s", t);
+        free(t);
+    }
+    report(ok, "%d native (%s) | trace: one 'accepted natively' line",
+           (int)e->et, how_name);
+    if (!establish(&stock, e->et, true, true, HOW_CRED)) {
+        report(false, "%d native: the stock MIT acceptor", (int)e->et);
+        pair_release(&nat);
+        return;
+    }
+    ok = nat.src != GSS_C_NO_NAME && stock.src != GSS_C_NO_NAME &&
+         same_name(nat.src, stock.src, shown, sizeof(shown));
+    report(ok,
+           "%d native | src_name: gss_display_name, its type, "
+           "gss_export_name, gss_localname as MIT's acceptor (%s)",
+           (int)e->et, ok ? shown : "-");
+    ok = nat.acc_flags == stock.acc_flags &&
+         nat.delegated == GSS_C_NO_CREDENTIAL;
+    if (!ok) {
+        fail("ret_flags 0x%x, MIT's 0x%x; delegated %p",
+             (unsigned)nat.acc_flags, (unsigned)stock.acc_flags,
+             (void *)nat.delegated);
+    }
+    report(ok,
+           "%d native | ret_flags as MIT's (0x%x), no delegated "
+           "credential",
+           (int)e->et, (unsigned)nat.acc_flags);
+    /* gss_inquire_context against MIT's acceptor: cell_inquire compares
+     * p's interposed side with other's MIT side of the same role. */
+    stock.init_plain = true;
+    cell_inquire(&nat, &stock);
+    /* Names from gss_inquire_context too. */
+    gss_name_t s[2] = {GSS_C_NO_NAME, GSS_C_NO_NAME};
+    gss_name_t t[2] = {GSS_C_NO_NAME, GSS_C_NO_NAME};
+    OM_uint32 minor, m0, m1;
+    m0 = gss_inquire_context(&minor, nat.acc, &s[0], &t[0], NULL, NULL, NULL,
+                             NULL, NULL);
+    m1 = gss_inquire_context(&minor, stock.acc, &s[1], &t[1], NULL, NULL, NULL,
+                             NULL, NULL);
+    char shown2[512];
+    ok = !GSS_ERROR(m0) && !GSS_ERROR(m1) &&
+         same_name(s[0], s[1], shown, sizeof(shown)) &&
+         same_name(t[0], t[1], shown2, sizeof(shown2));
+    report(ok,
+           "%d native | gss_inquire_context's src_name and targ_name as "
+           "MIT's (%s -> %s)",
+           (int)e->et, ok ? shown : "-", ok ? shown2 : "-");
+    for (int i = 0; i < 2; i++) {
+        (void)gss_release_name(&minor, &s[i]);
+        (void)gss_release_name(&minor, &t[i]);
+    }
+    /* wrap_size_limit against MIT's acceptor (p's gk5 side is acc). */
+    struct pair both = nat;
+    both.init = stock.acc; /* cell_size_limit: the MIT side of the role */
+    cell_size_limit(&both);
+    for (int dir = 1; dir >= 0; dir--) {
+        for (int op = OP_SEALED; op <= OP_MIC; op++) {
+            cell_contiguous(&nat, dir == 1, (enum op)op);
+        }
+        cell_iov(&nat, dir == 1, L_TRAILER, U_IOV);
+        cell_mic_iov(&nat, dir == 1, MIC_IOV_IOV);
+    }
+    cell_tamper_wrap(&nat, 1);
+    cell_tamper_mic(&nat);
+    /* Export (after use: gk5's own format keeps the sequence state) and
+     * import; the imported context goes on talking to the initiator.  The
+     * mechglue heads the token with the special OID, for which its import
+     * calls MIT's own krb5 mechanism, which cannot read gk5's format: the
+     * token comes back to the module under the krb5 OID. */
+    gss_buffer_desc exp = GSS_C_EMPTY_BUFFER;
+    gss_ctx_id_t back = GSS_C_NO_CONTEXT;
+    uint8_t *msg = message(1000, 950);
+    mark = trace_mark();
+    ok = export_ctx(&nat.acc, &exp) && nat.acc == GSS_C_NO_CONTEXT &&
+         import_as(&exp, &krb5_oid, &back) &&
+         wrap_unwrap(nat.init, back, 1, msg, 1000) &&
+         wrap_unwrap(back, nat.init, 1, msg, 1000) &&
+         mic_verify(back, nat.init, msg, 1000) &&
+         trace_has(mark, "imported natively");
+    report(ok,
+           "%d native | gss_export_sec_context of a used native context, "
+           "imported: talks to the initiator both ways",
+           (int)e->et);
+    OM_uint32 tr = 0, tm = 0;
+    ok = gss_context_time(&minor, back, &tr) == GSS_S_COMPLETE &&
+         gss_context_time(&minor, stock.acc, &tm) == GSS_S_COMPLETE && tr > 0 &&
+         (tr > tm ? tr - tm : tm - tr) <= 5;
+    report(ok,
+           "%d native | gss_context_time of the imported context %u s, "
+           "MIT's acceptor %u s",
+           (int)e->et, (unsigned)tr, (unsigned)tm);
+    free(msg);
+    release(&exp);
+    mark = trace_mark();
+    ok = gss_delete_sec_context(&minor, &back, GSS_C_NO_BUFFER) ==
+             GSS_S_COMPLETE &&
+         back == GSS_C_NO_CONTEXT && trace_has(mark, "deleted; gk5 served");
+    report(ok, "%d native | gss_delete_sec_context: trace counts the calls",
+           (int)e->et);
+    pair_release(&nat);
+    pair_release(&stock);
+}
+
+/* A context that must go to MIT's acceptor, with a trace line saying why,
+ * and still work. */
+static void native_fallback(const char *what, int32_t et, const char *why,
+                            bool optional)
+{
+    struct pair p;
+    long mark = trace_mark();
+    bool ok = establish(&p, et, true, false, HOW_CRED);
+
+    if (!ok && optional) {
+        skip("native fallback, %s: not established here (%s)", what, g_why);
+        g_why[0] = '\0';
+        return;
+    }
+    report(ok, "native fallback, %s: established", what);
+    if (!ok) {
+        return;
+    }
+    char *t = trace_since(mark);
+    ok = strstr(t, "accept by MIT (") != NULL && strstr(t, why) != NULL &&
+         strstr(t, "accepted natively") == NULL;
+    if (!ok) {
+        fail("trace: %s", t);
+    }
+    free(t);
+    report(ok, "native fallback, %s | trace: accept by MIT (%s)", what, why);
+    uint8_t *msg = message(100, 960);
+    ok = wrap_unwrap(p.init, p.acc, 1, msg, 100) &&
+         wrap_unwrap(p.acc, p.init, 1, msg, 100) &&
+         mic_verify(p.acc, p.init, msg, 100);
+    free(msg);
+    report(ok, "native fallback, %s | wrap and MIC both ways", what);
+    if (strstr(what, "deleg") != NULL) {
+        report(p.delegated != GSS_C_NO_CREDENTIAL,
+               "native fallback, %s | MIT's acceptor gave the delegated "
+               "credential",
+               what);
+    }
+    pair_release(&p);
+}
+
+/* The same AP-REQ twice: the second is gk5's to refuse (a replay), not
+ * MIT's to take. */
+static void native_replay(void)
+{
+    gss_cred_id_t icred = GSS_C_NO_CREDENTIAL, acred = GSS_C_NO_CREDENTIAL;
+    gss_ctx_id_t ictx = GSS_C_NO_CONTEXT, a1 = GSS_C_NO_CONTEXT,
+                 a2 = GSS_C_NO_CONTEXT;
+    gss_buffer_desc tok = GSS_C_EMPTY_BUFFER, o1 = GSS_C_EMPTY_BUFFER,
+                    o2 = GSS_C_EMPTY_BUFFER;
+    gss_name_t target = target_name();
+    OM_uint32 minor, m1 = 0, m2 = 0, maj1 = GSS_S_FAILURE, maj2 = 0;
+    long mark;
+    bool ok = false;
+
+    if (initiator_cred(true, 18, &icred) && acceptor_cred(false, &acred) &&
+        !GSS_ERROR(
+            gss_init_sec_context(&minor, icred, &ictx, target, &special_oid,
+                                 FLAGS, 0, GSS_C_NO_CHANNEL_BINDINGS,
+                                 GSS_C_NO_BUFFER, NULL, &tok, NULL, NULL))) {
+        maj1 = gss_accept_sec_context(&m1, &a1, acred, &tok,
+                                      GSS_C_NO_CHANNEL_BINDINGS, NULL, NULL,
+                                      &o1, NULL, NULL, NULL);
+        mark = trace_mark();
+        maj2 = gss_accept_sec_context(&m2, &a2, acred, &tok,
+                                      GSS_C_NO_CHANNEL_BINDINGS, NULL, NULL,
+                                      &o2, NULL, NULL, NULL);
+        ok = maj1 == GSS_S_COMPLETE && GSS_ERROR(maj2) &&
+             a2 == GSS_C_NO_CONTEXT && trace_has(mark, "refused natively") &&
+             !trace_has(mark, "accept by MIT") && o2.length > 0 &&
+             (m2 & 0xffffff00u) == GK5_MINOR_BASE;
+        if (!ok) {
+            char *t = trace_since(mark);
+            fail("first %s; second %s, %zu-byte answer; trace: %s",
+                 words(maj1, m1), words(maj2, m2), o2.length, t);
+            free(t);
+        }
+    }
+    report(ok,
+           "native: a replayed AP-REQ is refused by gk5 (%s), with a "
+           "KRB-ERROR token, not retried by MIT",
+           ok ? words(maj2, m2) : "-");
+    release(&tok);
+    release(&o1);
+    release(&o2);
+    (void)gss_delete_sec_context(&minor, &ictx, GSS_C_NO_BUFFER);
+    (void)gss_delete_sec_context(&minor, &a1, GSS_C_NO_BUFFER);
+    (void)gss_release_cred(&minor, &icred);
+    (void)gss_release_cred(&minor, &acred);
+    (void)gss_release_name(&minor, &target);
+}
+
+/* gss_acquire_cred (not _from) with the service's host-based name: the
+ * credential Ganesha and other servers make. */
+static void native_named_cred(void)
+{
+    gss_name_t name = target_name();
+    gss_cred_id_t cred = GSS_C_NO_CREDENTIAL;
+    OM_uint32 major, minor;
+    struct pair p;
+    long mark = trace_mark();
+    bool ok;
+
+    major = gss_acquire_cred(&minor, name, GSS_C_INDEFINITE,
+                             (gss_OID_set)gss_mech_set_krb5, GSS_C_ACCEPT,
+                             &cred, NULL, NULL);
+    ok = !GSS_ERROR(major);
+    if (!ok) {
+        fail("gss_acquire_cred(%s): %s", TARGET, words(major, minor));
+    }
+    if (ok) {
+        g_acc_cred = cred;
+        ok = establish(&p, 18, true, false, HOW_CRED);
+        g_acc_cred = GSS_C_NO_CREDENTIAL;
+        if (ok) {
+            ok = trace_count(mark, "accepted natively") == 1;
+            if (!ok) {
+                char *t = trace_since(mark);
+                fail("trace: %s", t);
+                free(t);
+            }
+            pair_release(&p);
+        }
+    }
+    report(ok,
+           "native: gss_acquire_cred(%s, GSS_C_ACCEPT) credential accepts "
+           "natively",
+           TARGET);
+    (void)gss_release_cred(&minor, &cred);
+    (void)gss_release_name(&minor, &name);
+}
+
+/* A krb5.conf asking for forwardable tickets in front of the realm's. */
+static bool forwardable_config(char *saved, size_t len)
+{
+    char path[600], list[2700];
+    const char *was = getenv("KRB5_CONFIG");
+    FILE *f;
+
+    snprintf(saved, len, "%s", was != NULL ? was : "");
+    snprintf(path, sizeof(path), "%s/forwardable.conf", g_tmp);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        return fail("cannot write %s", path);
+    }
+    fprintf(f, "[libdefaults]\n    forwardable = true\n");
+    fclose(f);
+    snprintf(list, sizeof(list), "%s:%s", path, saved);
+    setenv("KRB5_CONFIG", list, 1);
+    return true;
+}
+
+/* A credential store gk5 would have to honour more of than the keytab (a
+ * replay cache of MIT's): the credential stays MIT's. */
+static void native_store_fallback(void)
+{
+    gss_key_value_element_desc el[2] = {{"keytab", g_service_kt},
+                                        {"rcache", "none:"}};
+    gss_key_value_set_desc store = {2, el};
+    gss_cred_id_t cred = GSS_C_NO_CREDENTIAL;
+    OM_uint32 major, minor;
+
+    major = gss_acquire_cred_from(&minor, GSS_C_NO_NAME, GSS_C_INDEFINITE,
+                                  (gss_OID_set)gss_mech_set_krb5, GSS_C_ACCEPT,
+                                  &store, &cred, NULL, NULL);
+    if (GSS_ERROR(major)) {
+        fail("gss_acquire_cred_from(keytab, rcache): %s", words(major, minor));
+        report(false, "native fallback, a keytab and rcache store");
+        return;
+    }
+    g_acc_cred = cred;
+    native_fallback("a keytab and rcache credential store", 18,
+                    "not made by gss_acquire_cred from a keytab", false);
+    g_acc_cred = GSS_C_NO_CREDENTIAL;
+    (void)gss_release_cred(&minor, &cred);
+}
+
+/* SPNEGO (RFC 4178) over the module: MIT's SPNEGO on both ends, krb5
+ * inside; the acceptor's krb5 context is accepted natively and serves
+ * SPNEGO's mechListMIC and the messages. */
+static void native_spnego(void)
+{
+    static gss_OID_desc spnego = {6, (void *)"\x2b\x06\x01\x05\x05\x02"};
+    gss_cred_id_t icred = GSS_C_NO_CREDENTIAL;
+    gss_ctx_id_t ic = GSS_C_NO_CONTEXT, ac = GSS_C_NO_CONTEXT;
+    gss_buffer_desc it = GSS_C_EMPTY_BUFFER, at = GSS_C_EMPTY_BUFFER;
+    gss_name_t target = target_name();
+    OM_uint32 imaj = GSS_S_CONTINUE_NEEDED, amaj = GSS_S_CONTINUE_NEEDED;
+    OM_uint32 minor;
+    gss_OID mech = GSS_C_NO_OID;
+    long mark = trace_mark();
+    char ccache[64];
+    gss_key_value_element_desc el[2] = {{"client_keytab", g_client_kt},
+                                        {"ccache", ccache}};
+    gss_key_value_set_desc store = {2, el};
+    gss_OID_set_desc spnego_set = {1, &spnego};
+    OM_uint32 major;
+    bool ok = true;
+
+    /* SPNEGO offers krb5 (through the module on both ends here), which the
+     * acceptor's mechglue gives the module. */
+    snprintf(ccache, sizeof(ccache), "MEMORY:gk5-api-%d", ++g_ccache_serial);
+    major = gss_acquire_cred_from(&minor, GSS_C_NO_NAME, GSS_C_INDEFINITE,
+                                  &spnego_set, GSS_C_INITIATE, &store, &icred,
+                                  NULL, NULL);
+    if (GSS_ERROR(major)) {
+        ok = fail("gss_acquire_cred_from(SPNEGO initiator): %s",
+                  words(major, minor));
+    }
+    for (int round = 0; ok && round < 8; round++) {
+        if (imaj == GSS_S_CONTINUE_NEEDED) {
+            release(&it);
+            imaj = gss_init_sec_context(&minor, icred, &ic, target, &spnego,
+                                        FLAGS, 0, GSS_C_NO_CHANNEL_BINDINGS,
+                                        &at, NULL, &it, NULL, NULL);
+            if (GSS_ERROR(imaj)) {
+                ok =
+                    fail("SPNEGO gss_init_sec_context: %s", words(imaj, minor));
+                break;
+            }
+        }
+        if (it.length > 0) {
+            release(&at);
+            amaj = gss_accept_sec_context(&minor, &ac, GSS_C_NO_CREDENTIAL, &it,
+                                          GSS_C_NO_CHANNEL_BINDINGS, NULL,
+                                          &mech, &at, NULL, NULL, NULL);
+            release(&it);
+            if (GSS_ERROR(amaj)) {
+                ok = fail("SPNEGO gss_accept_sec_context: %s",
+                          words(amaj, minor));
+                break;
+            }
+        } else if (amaj != GSS_S_CONTINUE_NEEDED) {
+            break;
+        }
+        if (imaj == GSS_S_COMPLETE && amaj == GSS_S_COMPLETE) {
+            break;
+        }
+    }
+    if (ok && (imaj != GSS_S_COMPLETE || amaj != GSS_S_COMPLETE)) {
+        ok = fail("SPNEGO did not complete (init 0x%x, acc 0x%x)",
+                  (unsigned)imaj, (unsigned)amaj);
+    }
+    if (ok) {
+        uint8_t *msg = message(100, 970);
+        ok = wrap_unwrap(ic, ac, 1, msg, 100) &&
+             wrap_unwrap(ac, ic, 1, msg, 100) && mic_verify(ic, ac, msg, 100);
+        free(msg);
+    }
+    if (ok && trace_count(mark, "accepted natively") != 1) {
+        char *t = trace_since(mark);
+        ok = fail("trace: %s", t);
+        free(t);
+    }
+    report(ok, "native: SPNEGO on both ends (MIT's), krb5 inside accepted "
+               "natively; wrap and MIC both ways");
+    release(&it);
+    release(&at);
+    (void)gss_delete_sec_context(&minor, &ic, GSS_C_NO_BUFFER);
+    (void)gss_delete_sec_context(&minor, &ac, GSS_C_NO_BUFFER);
+    (void)gss_release_cred(&minor, &icred);
+    (void)gss_release_name(&minor, &target);
+}
+
+static void run_native(void)
+{
+    long mark = trace_mark();
+
+    for (size_t i = 0; i < ARRAY_SIZE(enctypes); i++) {
+        run_native_enctype(&enctypes[i], HOW_CRED);
+    }
+    run_native_enctype(&enctypes[0], HOW_DEFAULT);
+    native_named_cred();
+    native_replay();
+    native_fallback("rc4-hmac ticket", 23, "rc4", false);
+    native_store_fallback();
+    native_spnego();
+    g_req_flags = FLAGS | GSS_C_DCE_STYLE;
+    native_fallback("DCE style", 18, "DCE", false);
+    g_req_flags = FLAGS;
+    char saved[2048];
+    if (forwardable_config(saved, sizeof(saved))) {
+        g_req_flags = FLAGS | GSS_C_DELEG_FLAG;
+        native_fallback("delegation with a forwarded TGT", 18, "delegated",
+                        false);
+        g_req_flags = FLAGS;
+        setenv("KRB5_CONFIG", saved, 1);
+    }
+    (void)mark;
+}
+
 /* ---- set-up ---- */
 
 /* The DER body of a dotted OID (X.690 8.19), into special_bytes, then
@@ -2263,6 +2778,8 @@ static bool make_special_oid(const char *text)
     return true;
 }
 
+static bool g_native;
+
 static bool setup(const char *module)
 {
     const char *dir = getenv("GK5_REALM_DIR");
@@ -2298,7 +2815,10 @@ static bool setup(const char *module)
         printf("Bail out! cannot write %s\n", g_conf);
         return false;
     }
-    fprintf(f, "gk5_mech %s %s <interposer>\n", INTERPOSER_OID_TEXT, g_module);
+    /* Native acceptance, and an option the module does not know (named
+     * in the trace, ignored). */
+    fprintf(f, "gk5_mech %s %s %s<interposer>\n", INTERPOSER_OID_TEXT, g_module,
+            g_native ? "[accept=native gk5-test-unknown] " : "");
     fclose(f);
     /* Before the first GSS-API call: the mechglue reads them once. */
     setenv("GSS_MECH_CONFIG", g_conf, 1);
@@ -2322,14 +2842,31 @@ static void teardown(void)
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc != 2) {
-        printf("Bail out! usage: %s /abs/path/gk5_mech.so\n", argv[0]);
+    if (argc != 2 && !(argc == 3 && strcmp(argv[2], "native") == 0)) {
+        printf("Bail out! usage: %s /abs/path/gk5_mech.so [native]\n", argv[0]);
         return 2;
     }
+    g_native = argc == 3;
     if (!setup(argv[1])) {
         return 1;
     }
     printf("# module %s, GSS_MECH_CONFIG %s\n", g_module, g_conf);
+    if (g_native) {
+        run_native();
+        char *t = read_file(g_trace, 0);
+        bool ok =
+            strstr(t, "unknown option \"gk5-test-unknown\" ignored") != NULL &&
+            strstr(t, "accept: native (config line of") != NULL;
+        free(t);
+        report(ok, "native: the config line's options read by the module "
+                   "(accept=native; an unknown option named in the trace)");
+        teardown();
+        printf("1..%d\n", g_n);
+        if (g_failed > 0) {
+            printf("# %d of %d failed\n", g_failed, g_n);
+        }
+        return g_failed > 0 ? 1 : 0;
+    }
 
     run_defaults();
     for (size_t i = 0; i < ARRAY_SIZE(enctypes); i++) {

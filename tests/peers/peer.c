@@ -15,7 +15,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#ifdef GK5_HAVE_MIT
+/* libtirpc's own RPCSEC_GSS client (--via libtirpc), on MIT's GSS-API. */
 #include <rpc/rpcsec_gss.h>
+#endif
 
 #include <gk5/crypto.h>
 
@@ -274,6 +277,15 @@ static AUTH *auth_gk5(const peer_config *cfg, CLIENT *clnt, gk5_rpc_service svc,
 static AUTH *auth_libtirpc(const peer_config *cfg, CLIENT *clnt,
                            gk5_rpc_service svc, char *why, size_t whylen)
 {
+#ifndef GK5_HAVE_MIT
+    (void)cfg;
+    (void)clnt;
+    (void)svc;
+    snprintf(why, whylen,
+             "--via libtirpc: libtirpc's RPCSEC_GSS client runs on MIT's "
+             "GSS-API, and this gk5 was built without MIT krb5");
+    return NULL;
+#else
     rpc_gss_error_t gerr = {0};
     char target[256], mech[] = "kerberos_v5";
     AUTH *auth;
@@ -290,6 +302,7 @@ static AUTH *auth_libtirpc(const peer_config *cfg, CLIENT *clnt,
                  strerror(gerr.system_error), clnt_sperror(clnt, "libtirpc"));
     }
     return auth;
+#endif
 }
 
 AUTH *peer_auth_create(const peer_config *cfg, CLIENT *clnt, peer_flavor f,

@@ -40,12 +40,22 @@
 #
 # GK5_RPC_CELLS=threads runs only the servers and the concurrency cells
 # (the ThreadSanitizer build runs that: test 'rpc-threads').
+#
+# "-" for TIRPC_SERVER and TIRPC_CLIENT: a gk5 built without MIT krb5
+# (-Dmit=disabled), where libtirpc's RPCSEC_GSS programs (MIT's GSS-API) are
+# not built.  Their cells and the --establish mit server are left out, and
+# `gk5 rpc serve --establish mit` must be refused in words instead; gk5's
+# own client and servers run every cell of theirs.
 set -u
 
 GK5=${1:?usage: rpc_matrix.sh GK5 TIRPC_SERVER TIRPC_CLIENT MANY_CONTEXTS}
 TIRPC_SERVER=${2:?}
 TIRPC_CLIENT=${3:?}
 MANY_CONTEXTS=${4:?}
+MIT=1
+if [ "$TIRPC_SERVER" = - ] || [ "$TIRPC_CLIENT" = - ]; then
+    MIT=0
+fi
 DIR=${GK5_REALM_DIR:?run through gk5 realm run --tap}
 : "${KRB5_CONFIG:?run through gk5 realm run --tap}"
 
@@ -71,8 +81,10 @@ peer_wrapper() { # NAME PROGRAM: a script in WORK that runs PROGRAM so
     chmod +x "$WORK/$1"
     echo "$WORK/$1"
 }
-TIRPC_SERVER=$(peer_wrapper tirpc_server "$TIRPC_SERVER")
-TIRPC_CLIENT=$(peer_wrapper tirpc_client "$TIRPC_CLIENT")
+if [ $MIT = 1 ]; then
+    TIRPC_SERVER=$(peer_wrapper tirpc_server "$TIRPC_SERVER")
+    TIRPC_CLIENT=$(peer_wrapper tirpc_client "$TIRPC_CLIENT")
+fi
 SERVER_PIDS=()
 N=0
 FAILED=0
@@ -327,19 +339,32 @@ if [ -n "$GK5_PORT" ]; then
         diag <"$WORK/gk5srv.out"
     fi
 fi
-server_cell tirpcsrv "tirpc_server (libtirpc svc_auth_gss) starts" \
-    "$TIRPC_SERVER" --port 0 --keytab "$SERVICE_KT" --principal $TARGET
-TIRPC_PID=$PID TIRPC_PORT=$PORT
+TIRPC_PORT=""
+if [ $MIT = 1 ]; then
+    server_cell tirpcsrv "tirpc_server (libtirpc svc_auth_gss) starts" \
+        "$TIRPC_SERVER" --port 0 --keytab "$SERVICE_KT" --principal $TARGET
+    TIRPC_PID=$PID TIRPC_PORT=$PORT
+fi
 NATIVE_PORT="" MIT_PORT=""
 if [ "${GK5_RPC_CELLS:-all}" = all ]; then
     server_cell gk5native "gk5 rpc serve --establish native starts" \
         "$GK5" rpc serve --listen 127.0.0.1:0 --keytab "$SERVICE_KT" \
         --principal $TARGET --sec krb5,krb5i,krb5p --establish native
     NATIVE_PID=$PID NATIVE_PORT=$PORT
-    server_cell gk5mit "gk5 rpc serve --establish mit starts" \
-        "$GK5" rpc serve --listen 127.0.0.1:0 --keytab "$SERVICE_KT" \
-        --principal $TARGET --sec krb5,krb5i,krb5p --establish mit
-    MIT_PID=$PID MIT_PORT=$PORT
+    if [ $MIT = 1 ]; then
+        server_cell gk5mit "gk5 rpc serve --establish mit starts" \
+            "$GK5" rpc serve --listen 127.0.0.1:0 --keytab "$SERVICE_KT" \
+            --principal $TARGET --sec krb5,krb5i,krb5p --establish mit
+        MIT_PID=$PID MIT_PORT=$PORT
+    else
+        cell "gk5 rpc serve --establish mit: refused, built without MIT krb5" \
+            --fail --grep 'establish mit: this gk5 was built without MIT krb5' -- \
+            "$GK5" rpc serve --listen 127.0.0.1:0 --keytab "$SERVICE_KT" \
+            --principal $TARGET --establish mit
+        cell "gk5 rpc ping --establish mit: refused, built without MIT krb5" \
+            --fail --grep 'establish mit: this gk5 was built without MIT krb5' -- \
+            cmd_gk5 ping "$GK5_PORT" krb5 --establish mit
+    fi
     cell "gk5 rpc serve --establish other: refused, naming the option" \
         --fail --grep "establish: 'other' is not native or mit" -- \
         "$GK5" rpc serve --listen 127.0.0.1:0 --establish other
@@ -372,7 +397,7 @@ fi
 # libtirpc with itself first: it proves the peers before gk5 meets them.
 for pair in "libtirpc:$TIRPC_PORT" "gk5 (native by default):$GK5_PORT"; do
     name=${pair%%:*} port=${pair#*:}
-    [ -n "$port" ] || continue
+    [ -n "$port" ] && [ $MIT = 1 ] || continue
     for s in $SECS; do
         p="libtirpc client -> $name server, $s"
         cell "$p: ping" -- cmd_tirpc "$port" "$s" --proc null --calls 3
@@ -387,7 +412,11 @@ done
 
 # libtirpc's client (MIT's initiator) against gk5's acceptor, named on the
 # command line; then MIT's acceptor in gk5's server, for comparison.
-if [ -n "$NATIVE_PORT" ]; then
+if [ -n "$NATIVE_PORT" ] && [ $MIT = 0 ]; then
+    cell "gk5 client --establish native -> gk5 server --establish native, krb5p: echo 1 KiB x 50" -- \
+        cmd_gk5 echo "$NATIVE_PORT" krb5p --size 1024 --calls 50 --establish native
+fi
+if [ -n "$NATIVE_PORT" ] && [ $MIT = 1 ]; then
     for s in krb5 krb5i krb5p; do
         p="libtirpc client -> gk5 server --establish native, $s"
         cell "$p: ping" -- cmd_tirpc "$NATIVE_PORT" "$s" --proc null --calls 3
@@ -413,7 +442,7 @@ if [ -n "$TIRPC_PORT" ]; then
 fi
 
 # libtirpc's client on a ccache that kinit filled (KRB5CCNAME, FILE:).
-if [ -n "$GK5_PORT" ]; then
+if [ -n "$GK5_PORT" ] && [ $MIT = 1 ]; then
     KINIT=$(command -v kinit)
     if [ -z "$KINIT" ]; then
         skip "libtirpc client -> gk5 server, krb5p, kinit -k into a FILE: ccache" \
@@ -439,7 +468,7 @@ for e in $ENCTYPES; do
             --grep "enctype $e \\(" -- \
             cmd_gk5 echo "$port" krb5p --enctype "$e" --size 4k --calls 10
     done
-    if [ -n "$GK5_PORT" ]; then
+    if [ -n "$GK5_PORT" ] && [ $MIT = 1 ]; then
         cell "libtirpc client -> gk5 server, krb5i, enctype $e (profile): echo 4 KiB x 10" \
             --grep "enctype $e \\(" -- \
             env KRB5_CONFIG="$(enctype_profile "$e")" \
@@ -447,7 +476,7 @@ for e in $ENCTYPES; do
             --client-keytab "$CLIENT_KT" --size 4k --calls 10 --expect-enctype "$e"
     fi
 done
-if [ -n "$GK5_PORT" ]; then
+if [ -n "$GK5_PORT" ] && [ $MIT = 1 ]; then
     if cell "libtirpc client -> gk5 server, krb5p, the realm's default enctype" \
         --grep 'enctype [a-z0-9-]+ \([0-9]+\)' -- \
         cmd_tirpc "$GK5_PORT" krb5p --size 4k --calls 10; then
@@ -465,10 +494,12 @@ if [ -n "$GK5_PORT" ]; then
     done
     # MIT's initiator does make an rc4 context: gk5's server must refuse
     # it at RPCSEC_GSS_INIT itself.
-    cell "libtirpc client -> gk5 server, krb5i, rc4-hmac (profile): the server refuses the context" \
-        --fail --grep 'not available or unsupported' -- env KRB5_CONFIG="$(enctype_profile arcfour-hmac)" \
-        "$TIRPC_CLIENT" "127.0.0.1:$GK5_PORT" --sec krb5i --target $TARGET \
-        --client-keytab "$CLIENT_KT" --proc null
+    if [ $MIT = 1 ]; then
+        cell "libtirpc client -> gk5 server, krb5i, rc4-hmac (profile): the server refuses the context" \
+            --fail --grep 'not available or unsupported' -- env KRB5_CONFIG="$(enctype_profile arcfour-hmac)" \
+            "$TIRPC_CLIENT" "127.0.0.1:$GK5_PORT" --sec krb5i --target $TARGET \
+            --client-keytab "$CLIENT_KT" --proc null
+    fi
     if grep -q 'RFC 8429' "$WORK/gk5srv.err" "$WORK/gk5srv.out"; then
         note "gk5 rpc serve said: $(grep -h 'RFC 8429' "$WORK/gk5srv.err" "$WORK/gk5srv.out" | tail -n 1)"
     fi

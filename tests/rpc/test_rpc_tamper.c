@@ -880,6 +880,50 @@ static void run_service(struct server *s, const char *dir, gk5_rpc_service svc,
         gk5_rpc_server_contexts(s->srv));
 }
 
+/* A libgk5_rpc built without MIT krb5: GK5_RPC_ESTABLISH_MIT refused on
+ * both sides, GK5_RPC_E_INVALID with words that say why. */
+static void mit_refused(const char *name)
+{
+    gk5_rpc_server_options so;
+    gk5_rpc_auth_options ao;
+    gk5_rpc_server *srv = NULL;
+    gk5_rpc_error err;
+    CLIENT *clnt;
+    AUTH *auth;
+    int rc;
+
+    memset(&so, 0, sizeof(so));
+    memset(&err, 0, sizeof(err));
+    so.establish = GK5_RPC_ESTABLISH_MIT;
+    rc = gk5_rpc_server_create(&so, &srv, &err);
+    tap(rc == -1 && srv == NULL && err.code == GK5_RPC_E_INVALID &&
+            strstr(err.text, "built without MIT krb5") != NULL,
+        "%s: gk5_rpc_server_create refuses it in a build without MIT "
+        "krb5 (%s)",
+        name, err.text);
+    gk5_rpc_server_free(srv);
+
+    /* A CLIENT that is never connected: the refusal comes first. */
+    clnt = clnt_raw_create(PROG, VERS);
+    memset(&ao, 0, sizeof(ao));
+    memset(&err, 0, sizeof(err));
+    ao.establish = GK5_RPC_ESTABLISH_MIT;
+    auth = clnt != NULL ? gk5_rpc_auth_create(clnt, TARGET, GK5_RPC_SVC_PRIVACY,
+                                              &ao, &err)
+                        : NULL;
+    tap(clnt != NULL && auth == NULL && err.code == GK5_RPC_E_INVALID &&
+            strstr(err.text, "built without MIT krb5") != NULL,
+        "%s: gk5_rpc_auth_create refuses it in a build without MIT krb5 "
+        "(%s)",
+        name, err.text);
+    if (auth != NULL) {
+        auth_destroy(auth);
+    }
+    if (clnt != NULL) {
+        clnt_destroy(clnt);
+    }
+}
+
 int main(void)
 {
     static const gk5_rpc_service svcs[] = {
@@ -901,6 +945,10 @@ int main(void)
     for (size_t e = 0; e < sizeof(ests) / sizeof(ests[0]); e++) {
         struct server s;
 
+        if (!gk5_rpc_establish_available(ests[e].how)) {
+            mit_refused(ests[e].name);
+            continue;
+        }
         if (server_start(&s, dir, ests[e].how) != 0) {
             tap(false, "%s: server on 127.0.0.1", ests[e].name);
             server_stop(&s);
