@@ -42,13 +42,6 @@ typedef struct {
         string2key[PATH_MAX];
 } heimdal_tools;
 
-static int path_in(char *out, size_t out_len, const char *dir, const char *name)
-{
-    int n = snprintf(out, out_len, "%s/%s", dir, name);
-
-    return n > 0 && (size_t)n < out_len ? 0 : -1;
-}
-
 static int tools_at(heimdal_tools *t, const char *root)
 {
     const char *base = strcmp(root, "/") == 0 ? "" : root;
@@ -57,13 +50,13 @@ static int tools_at(heimdal_tools *t, const char *root)
         (int)sizeof(t->root)) {
         return -1;
     }
-    return path_in(t->kdc, sizeof(t->kdc), base, REL_KDC) == 0 &&
-                   path_in(t->kstash, sizeof(t->kstash), base, REL_KSTASH) ==
-                       0 &&
-                   path_in(t->kadmin, sizeof(t->kadmin), base, REL_KADMIN) ==
-                       0 &&
-                   path_in(t->string2key, sizeof(t->string2key), base,
-                           REL_STRING2KEY) == 0 &&
+    return gk5_realm_path_in(t->kdc, sizeof(t->kdc), base, REL_KDC) == 0 &&
+                   gk5_realm_path_in(t->kstash, sizeof(t->kstash), base,
+                                     REL_KSTASH) == 0 &&
+                   gk5_realm_path_in(t->kadmin, sizeof(t->kadmin), base,
+                                     REL_KADMIN) == 0 &&
+                   gk5_realm_path_in(t->string2key, sizeof(t->string2key), base,
+                                     REL_STRING2KEY) == 0 &&
                    access(t->kdc, X_OK) == 0 && access(t->kstash, X_OK) == 0 &&
                    access(t->kadmin, X_OK) == 0 &&
                    access(t->string2key, X_OK) == 0
@@ -227,7 +220,8 @@ static int write_enctype_numbers(const gk5_mit_realm *realm,
     }
     text[used] = '\n';
     text[used + 1] = '\0';
-    return path_in(path, sizeof(path), realm->dir, "kdc.enctypes") == 0 &&
+    return gk5_realm_path_in(path, sizeof(path), realm->dir, "kdc.enctypes") ==
+                       0 &&
                    gk5_realm_write_text(path, text) == 0
                ? 0
                : -1;
@@ -239,7 +233,7 @@ int gk5_realm_has_enctype(const char *dir, int32_t enctype)
     int has = 0, v;
     FILE *f;
 
-    if (path_in(path, sizeof(path), dir, "kdc.enctypes") != 0 ||
+    if (gk5_realm_path_in(path, sizeof(path), dir, "kdc.enctypes") != 0 ||
         (f = fopen(path, "re")) == NULL) {
         return 1; /* a realm that does not say: every enctype */
     }
@@ -261,32 +255,9 @@ static int write_configs(const gk5_mit_realm *realm, int port,
     const char *d = realm->dir;
     int n;
 
-    n = snprintf(text, sizeof(text),
-                 "# Throwaway realm on Heimdal's KDC, made by gk5 "
-                 "(support/realm/heimdal_kdc.c)\n"
-                 "[libdefaults]\n"
-                 "    default_realm = %s\n"
-                 "    dns_lookup_kdc = false\n"
-                 "    dns_lookup_realm = false\n"
-                 "    dns_canonicalize_hostname = false\n"
-                 "    rdns = false\n"
-                 "    allow_rc4 = true\n"
-                 "    allow_des3 = true\n"
-                 "    permitted_enctypes = %s\n"
-                 "    default_tkt_enctypes = %s\n"
-                 "    default_tgs_enctypes = %s\n"
-                 "    default_ccache_name = MEMORY:gk5-default\n"
-                 "\n[realms]\n"
-                 "    %s = {\n"
-                 "        kdc = 127.0.0.1:%d\n"
-                 "    }\n"
-                 "\n[logging]\n"
-                 "    default = FILE:%s/krb5.log\n",
-                 GK5_MIT_REALM_NAME, enctypes, enctypes, enctypes,
-                 GK5_MIT_REALM_NAME, port, d);
-    if (n < 0 || (size_t)n >= sizeof(text) ||
-        path_in(path, sizeof(path), d, "krb5.conf") != 0 ||
-        gk5_realm_write_text(path, text) != 0) {
+    if (gk5_realm_krb5_conf(realm, port, enctypes,
+                            "support/realm/heimdal_kdc.c, Heimdal's KDC") !=
+        0) {
         return -1;
     }
     /* Heimdal's KDC and kadmin read this before krb5.conf.  One worker:
@@ -314,7 +285,7 @@ static int write_configs(const gk5_mit_realm *realm, int port,
                  "    default = FILE:%s/heimdal.log\n",
                  d, GK5_MIT_REALM_NAME, d, d, d, keys, d, d);
     if (n < 0 || (size_t)n >= sizeof(text) ||
-        path_in(path, sizeof(path), d, "kdc.conf") != 0 ||
+        gk5_realm_path_in(path, sizeof(path), d, "kdc.conf") != 0 ||
         gk5_realm_write_text(path, text) != 0) {
         return -1;
     }
@@ -326,7 +297,7 @@ static int nonempty(const gk5_mit_realm *realm, const char *name)
     char path[PATH_MAX];
     struct stat sb;
 
-    return path_in(path, sizeof(path), realm->dir, name) == 0 &&
+    return gk5_realm_path_in(path, sizeof(path), realm->dir, name) == 0 &&
            stat(path, &sb) == 0 && sb.st_size > 0;
 }
 
@@ -439,7 +410,8 @@ static int make_database(const gk5_mit_realm *realm, char **env,
     }
     /* kadmind is never started: nobody has an administrative privilege. */
     char acl[PATH_MAX];
-    return path_in(acl, sizeof(acl), realm->dir, "kadmind.acl") == 0 &&
+    return gk5_realm_path_in(acl, sizeof(acl), realm->dir, "kadmind.acl") ==
+                       0 &&
                    gk5_realm_write_text(acl, "") == 0
                ? 0
                : -1;
@@ -522,7 +494,8 @@ static int write_workers(const gk5_mit_realm *realm, pid_t master)
         used += (size_t)snprintf(text + used, sizeof(text) - used, "%ld\n",
                                  (long)pids[i]);
     }
-    return path_in(path, sizeof(path), realm->dir, "kdc.workers") == 0 &&
+    return gk5_realm_path_in(path, sizeof(path), realm->dir, "kdc.workers") ==
+                       0 &&
                    gk5_realm_write_text(path, text) == 0
                ? 0
                : -1;
@@ -535,7 +508,7 @@ static size_t read_workers(const char *dir, pid_t *pids, size_t max)
     long v;
     FILE *f;
 
-    if (path_in(path, sizeof(path), dir, "kdc.workers") != 0 ||
+    if (gk5_realm_path_in(path, sizeof(path), dir, "kdc.workers") != 0 ||
         (f = fopen(path, "re")) == NULL) {
         return 0;
     }
@@ -579,7 +552,7 @@ static int start_kdc_on(gk5_mit_realm *realm, char **env, heimdal_tools *t,
     char log[PATH_MAX], config[PATH_MAX + 16], ports[32];
     pid_t pid;
 
-    if (path_in(log, sizeof(log), realm->dir, "kdc.out") != 0 ||
+    if (gk5_realm_path_in(log, sizeof(log), realm->dir, "kdc.out") != 0 ||
         config_arg(config, sizeof(config), realm->dir) != 0 ||
         write_configs(realm, port, enctypes, keys) != 0) {
         return -1;
@@ -622,10 +595,10 @@ static int write_kind(const gk5_mit_realm *realm, const heimdal_tools *t)
     char path[PATH_MAX], root[PATH_MAX + 2];
 
     snprintf(root, sizeof(root), "%s\n", t->root);
-    return path_in(path, sizeof(path), realm->dir, "kdc.kind") == 0 &&
+    return gk5_realm_path_in(path, sizeof(path), realm->dir, "kdc.kind") == 0 &&
                    gk5_realm_write_text(path, "heimdal\n") == 0 &&
-                   path_in(path, sizeof(path), realm->dir, "heimdal.root") ==
-                       0 &&
+                   gk5_realm_path_in(path, sizeof(path), realm->dir,
+                                     "heimdal.root") == 0 &&
                    gk5_realm_write_text(path, root) == 0
                ? 0
                : -1;
@@ -723,8 +696,8 @@ int gk5_heimdal_realm_start(gk5_mit_realm *realm, char *err, size_t err_len)
     if (tmp == NULL || tmp[0] == '\0') {
         tmp = "/tmp";
     }
-    if (path_in(realm->dir, sizeof(realm->dir), tmp, "gk5-hrealm.XXXXXX") !=
-            0 ||
+    if (gk5_realm_path_in(realm->dir, sizeof(realm->dir), tmp,
+                          "gk5-hrealm.XXXXXX") != 0 ||
         mkdtemp(realm->dir) == NULL) {
         snprintf(err, err_len, "cannot make a temporary folder in %s: %s", tmp,
                  strerror(errno));
@@ -760,7 +733,8 @@ int gk5_heimdal_realm_start_in(gk5_mit_realm *realm, const char *dir, char *err,
         snprintf(err, err_len, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    if (path_in(pid_file, sizeof(pid_file), realm->dir, "kdc.pid") != 0 ||
+    if (gk5_realm_path_in(pid_file, sizeof(pid_file), realm->dir, "kdc.pid") !=
+            0 ||
         access(pid_file, F_OK) == 0) {
         snprintf(err, err_len, "%s already holds a realm (kdc.pid exists)",
                  realm->dir);
@@ -805,7 +779,7 @@ int gk5_heimdal_realm_stop_in(const char *dir, char *err, size_t err_len)
         }
         return -1;
     }
-    if (path_in(pid_file, sizeof(pid_file), real, "kdc.pid") != 0 ||
+    if (gk5_realm_path_in(pid_file, sizeof(pid_file), real, "kdc.pid") != 0 ||
         config_arg(arg, sizeof(arg), real) != 0) {
         if (err != NULL) {
             snprintf(err, err_len, "folder name too long: %s", dir);
@@ -862,7 +836,7 @@ int gk5_realm_is_heimdal(const char *dir)
     char path[PATH_MAX], kind[16] = "";
     FILE *f;
 
-    if (path_in(path, sizeof(path), dir, "kdc.kind") != 0 ||
+    if (gk5_realm_path_in(path, sizeof(path), dir, "kdc.kind") != 0 ||
         (f = fopen(path, "re")) == NULL) {
         return 0;
     }

@@ -231,19 +231,17 @@ static int supported_list(char *out, size_t out_len)
     return 0;
 }
 
-static int write_configs(const gk5_mit_realm *realm, int port)
+/* The realm's krb5.conf, for any KDC: its realm on 127.0.0.1:port, the
+ * enctype list for every client list, no DNS; made_by names the file
+ * that wrote it. */
+static int krb5_conf(const gk5_mit_realm *realm, int port, const char *enctypes,
+                     const char *made_by)
 {
-    char path[PATH_MAX];
-    char text[4096], enctypes[512], supported[1024];
-    const char *d = realm->dir;
+    char path[PATH_MAX], text[4096];
     int n;
 
-    if (enctype_list(enctypes, sizeof(enctypes), "") != 0 ||
-        supported_list(supported, sizeof(supported)) != 0) {
-        return -1;
-    }
     n = snprintf(text, sizeof(text),
-                 "# Throwaway realm made by gk5 (support/realm/realm.c)\n"
+                 "# Throwaway realm made by gk5 (%s)\n"
                  "[libdefaults]\n"
                  "    default_realm = %s\n"
                  "    dns_lookup_kdc = false\n"
@@ -262,11 +260,27 @@ static int write_configs(const gk5_mit_realm *realm, int port)
                  "    }\n"
                  "\n[logging]\n"
                  "    default = FILE:%s/krb5.log\n",
-                 GK5_MIT_REALM_NAME, enctypes, enctypes, enctypes,
-                 GK5_MIT_REALM_NAME, port, d);
+                 made_by, GK5_MIT_REALM_NAME, enctypes, enctypes, enctypes,
+                 GK5_MIT_REALM_NAME, port, realm->dir);
     if (n < 0 || (size_t)n >= sizeof(text) ||
-        path_in(path, sizeof(path), d, "krb5.conf") != 0 ||
-        write_text(path, text) != 0) {
+        path_in(path, sizeof(path), realm->dir, "krb5.conf") != 0) {
+        return -1;
+    }
+    return write_text(path, text);
+}
+
+static int write_configs(const gk5_mit_realm *realm, int port)
+{
+    char path[PATH_MAX];
+    char text[4096], enctypes[512], supported[1024];
+    const char *d = realm->dir;
+    int n;
+
+    if (enctype_list(enctypes, sizeof(enctypes), "") != 0 ||
+        supported_list(supported, sizeof(supported)) != 0) {
+        return -1;
+    }
+    if (krb5_conf(realm, port, enctypes, "support/realm/realm.c") != 0) {
         return -1;
     }
     n = snprintf(text, sizeof(text),
@@ -1232,6 +1246,18 @@ int gk5_realm_pick_port(int tries)
 int gk5_realm_write_text(const char *path, const char *text)
 {
     return write_text(path, text);
+}
+
+int gk5_realm_path_in(char *out, size_t out_len, const char *dir,
+                      const char *name)
+{
+    return path_in(out, out_len, dir, name);
+}
+
+int gk5_realm_krb5_conf(const gk5_mit_realm *realm, int port,
+                        const char *enctypes, const char *made_by)
+{
+    return krb5_conf(realm, port, enctypes, made_by);
 }
 
 int gk5_realm_write_number(const gk5_mit_realm *realm, const char *name, long v)

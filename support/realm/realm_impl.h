@@ -36,6 +36,14 @@ int gk5_realm_port_users(int port);
  * else a random one in the test range. */
 int gk5_realm_pick_port(int tries);
 int gk5_realm_write_text(const char *path, const char *text);
+/* dir/name into out; 0, or -1 when it does not fit. */
+int gk5_realm_path_in(char *out, size_t out_len, const char *dir,
+                      const char *name);
+/* The realm's krb5.conf (realm->dir/krb5.conf): the realm on
+ * 127.0.0.1:port, enctypes for every client list, no DNS; made_by names
+ * the writer in its first line. */
+int gk5_realm_krb5_conf(const gk5_mit_realm *realm, int port,
+                        const char *enctypes, const char *made_by);
 int gk5_realm_write_number(const gk5_mit_realm *realm, const char *name,
                            long v);
 int gk5_realm_make_dirs(const char *dir);
