@@ -43,8 +43,9 @@ test_packages=(
     # the interposer: MIT's sample GSS-API programs run with gk5_mech.so
     krb5-gss-samples
     # unmodified GSS-API programs made faster through gk5_mech.so:
-    # python-gssapi on MIT's libgssapi_krb5
-    python3-gssapi
+    # python-gssapi on MIT's libgssapi_krb5, PostgreSQL 15 with GSS
+    # encryption (server and psql)
+    python3-gssapi postgresql-15
     # Heimdal's GSS-API as the second interop peer (client libraries only:
     # heimdal-kdc conflicts with MIT's KDC and is not needed)
     heimdal-multidev libgssapi3-heimdal
