@@ -25,13 +25,39 @@
 #   server's backends serve the acceptor contexts (gss_wrap of the COPY's
 #   data) and psql the initiator's (gss_unwrap).
 #
+#   postgres.sh --bench MB ROUNDS BUILD_DIR_OR_GK5_MECH_SO
+# times instead (bench/programs_bench.sh): a table of about MB megabytes
+# made once, then COPY t TO STDOUT into /dev/null ROUNDS times with MIT
+# alone on both ends, and ROUNDS times with the module on both ends (the
+# server's trace must show gk5 serving); prints "postgres MIT_MBPS
+# GK5_MBPS", the best round of each, MB = 10^6 bytes of COPY output.
+#
 # Without PostgreSQL 15's programs, psql, kadmin.local or (as root) the
-# postgres user: SKIP and why.  Each server is recorded by PID and stopped
+# postgres user: SKIP and why (with --bench: the reason on stderr, exit
+# status 77).  Each server is recorded by PID and stopped
 # by that PID on every exit path; every command runs under timeout(1).
 set -u
 
-USAGE="usage: postgres.sh BUILD_DIR_OR_GK5_MECH_SO"
+USAGE="usage: postgres.sh [--bench MB ROUNDS] BUILD_DIR_OR_GK5_MECH_SO"
+BENCH_MB=""
+if [ "${1:-}" = --bench ]; then
+    BENCH_MB=${2:-}
+    BENCH_ROUNDS=${3:-}
+    if ! [[ $BENCH_MB =~ ^[1-9][0-9]{0,3}$ ]] || ! [[ $BENCH_ROUNDS =~ ^[1-9][0-9]?$ ]]; then
+        echo "postgres.sh: --bench wants MB 1..9999 and ROUNDS 1..99" >&2
+        exit 2
+    fi
+    shift 3
+fi
 SO_ARG=${1:?$USAGE}
+skip_all() {
+    if [ -n "$BENCH_MB" ]; then
+        echo "postgres.sh: $1" >&2
+        exit 77
+    fi
+    echo "1..0 # SKIP $1"
+    exit 0
+}
 DIR=${GK5_REALM_DIR:?run through gk5 realm run --tap}
 : "${KRB5_CONFIG:?run through gk5 realm run --tap}"
 T=${GK5_POSTGRES_TIMEOUT:-60}
@@ -42,8 +68,7 @@ ROWS=80000
 PGBIN=${GK5_PGBIN:-/usr/lib/postgresql/15/bin}
 for p in initdb postgres; do
     if [ ! -x "$PGBIN/$p" ]; then
-        echo "1..0 # SKIP $PGBIN/$p not found (apt-get install postgresql-15)"
-        exit 0
+        skip_all "$PGBIN/$p not found (apt-get install postgresql-15)"
     fi
 done
 PSQL=$PGBIN/psql
@@ -51,15 +76,13 @@ PSQL=$PGBIN/psql
 KADMIN=$(command -v kadmin.local || echo /usr/sbin/kadmin.local)
 KINIT=$(command -v kinit)
 if [ -z "$PSQL" ] || [ ! -x "$KADMIN" ] || [ -z "$KINIT" ]; then
-    echo "1..0 # SKIP psql, kadmin.local or kinit not found (postgresql-client-15, krb5-admin-server, krb5-user)"
-    exit 0
+    skip_all "psql, kadmin.local or kinit not found (postgresql-client-15, krb5-admin-server, krb5-user)"
 fi
 # PostgreSQL refuses to run as root: as root, the server runs as postgres.
 AS_PG=()
 if [ "$(id -u)" = 0 ]; then
     if ! id postgres >/dev/null 2>&1; then
-        echo "1..0 # SKIP running as root and there is no postgres user to run the server as"
-        exit 0
+        skip_all "running as root and there is no postgres user to run the server as"
     fi
     AS_PG=(setpriv --reuid=postgres --regid=postgres --init-groups)
 fi
@@ -193,11 +216,12 @@ start_server() {
     return 1
 }
 
-# psql_run NAME MODE [SQL]: psql against the server as gk5-client, MIT
-# alone or with the module (MODE), GSS encryption required; its stdout,
-# stderr and status in $WORK/client/NAME.{out,err,rc}.
+# psql_run NAME MODE SQL [GSSENCMODE [OUT]]: psql against the server as
+# gk5-client, MIT alone or with the module (MODE), GSS encryption
+# required unless GSSENCMODE; its stdout (in OUT if given), stderr and
+# status in $WORK/client/NAME.{out,err,rc}.
 psql_run() {
-    local name=$1 mode=$2 sql=$3 gssenc=${4:-require}
+    local name=$1 mode=$2 sql=$3 gssenc=${4:-require} out=${5:-$WORK/client/$1.out}
     local envs=(env -u GSS_MECH_CONFIG)
     [ "$mode" = gk5 ] && envs=(env GSS_MECH_CONFIG="$WORK/mech.conf")
     timeout -k 5 "$T" env -u PGHOST -u PGHOSTADDR -u PGPORT -u PGUSER \
@@ -205,7 +229,7 @@ psql_run() {
         GK5_TRACE="$WORK/client/$name.trace" KRB5CCNAME="FILE:$WORK/client/ccache" \
         "$PSQL" -X -A -t -q \
         "host=localhost hostaddr=127.0.0.1 port=$PORT dbname=postgres user=$CLIENT gssencmode=$gssenc sslmode=disable connect_timeout=10" \
-        -c "$sql" >"$WORK/client/$name.out" 2>"$WORK/client/$name.err" </dev/null
+        -c "$sql" >"$out" 2>"$WORK/client/$name.err" </dev/null
     echo $? >"$WORK/client/$name.rc"
 }
 
@@ -214,6 +238,54 @@ WHO_SQL="SELECT gss_authenticated, encrypted, principal FROM pg_stat_gssapi WHER
 REF=""
 
 traced() { [ -s "$1" ]; }
+
+# ---- --bench ----
+# now: seconds since the epoch, to the nanosecond.
+now() { date +%s.%N; }
+# best A B: the larger of two numbers (an empty A is none yet).
+best() {
+    awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 > a + 0) ? b : a }'
+}
+if [ -n "$BENCH_MB" ]; then
+    # About 64 bytes a row in COPY's text.
+    brows=$((BENCH_MB * 1000000 / 64))
+    BEST_mit="" BEST_gk5=""
+    for smode in mit gk5; do
+        start_server "$smode" >"$WORK/start.diag" ||
+            bail "the server ($smode) did not start" "$WORK/start.diag"
+        if [ "$smode" = mit ]; then
+            psql_run table mit "CREATE TABLE t AS SELECT g, md5(g::text) AS h, repeat('gk5', 6) AS f FROM generate_series(1, $brows) g"
+            [ "$(cat "$WORK/client/table.rc")" = 0 ] ||
+                bail "CREATE TABLE failed" "$WORK/client/table.err"
+        fi
+        # Once into a file (the byte count; warms the table), then timed.
+        psql_run warm-$smode "$smode" "COPY t TO STDOUT"
+        [ "$(cat "$WORK/client/warm-$smode.rc")" = 0 ] ||
+            bail "COPY ($smode) failed" "$WORK/client/warm-$smode.err"
+        bytes=$(wc -c <"$WORK/client/warm-$smode.out")
+        rm -f "$WORK/client/warm-$smode.out"
+        for ((r = 0; r < BENCH_ROUNDS; r++)); do
+            t0=$(now)
+            psql_run timed "$smode" "COPY t TO STDOUT" require /dev/null
+            t1=$(now)
+            [ "$(cat "$WORK/client/timed.rc")" = 0 ] ||
+                bail "COPY ($smode) failed" "$WORK/client/timed.err"
+            mbps=$(awk -v b="$bytes" -v a="$t0" -v z="$t1" 'BEGIN { printf "%.1f", b / (z - a) / 1e6 }')
+            if [ "$smode" = mit ]; then
+                BEST_mit=$(best "$BEST_mit" "$mbps")
+            else
+                BEST_gk5=$(best "$BEST_gk5" "$mbps")
+            fi
+        done
+        stop_server
+    done
+    if [ "$(grep -cE 'served by gk5: .*, acceptor,' "$PG/server-gk5.trace" 2>/dev/null)" = 0 ] ||
+        ! grep -qE 'served by gk5: .*, initiator,' "$WORK/client/timed.trace" 2>/dev/null; then
+        bail "gk5 did not serve the contexts (no 'served by gk5' in the traces)"
+    fi
+    echo "postgres $BEST_mit $BEST_gk5 $bytes"
+    exit 0
+fi
 
 echo "1..6"
 for smode in mit gk5; do
