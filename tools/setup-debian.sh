@@ -44,6 +44,10 @@ test_packages=(
     krb5-user nfs-ganesha-vfs
     # the interposer: MIT's sample GSS-API programs run with gk5_mech.so
     krb5-gss-samples
+    # unmodified GSS-API programs made faster through gk5_mech.so:
+    # python-gssapi on MIT's libgssapi_krb5, PostgreSQL 15 with GSS
+    # encryption (server and psql)
+    python3-gssapi postgresql-15
     # Heimdal's GSS-API as the second interop peer, and the libraries of
     # Heimdal's KDC (heimdal-kdc itself conflicts with MIT's KDC: its
     # programs are extracted by tools/fetch-heimdal-kdc.sh, below)
