@@ -20,6 +20,7 @@
  */
 #include <sched.h>
 #include <stdalign.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -55,20 +56,31 @@ static _Thread_local struct {
     uint32_t lane;
 } lane_hint[LANE_HINTS];
 
+/* What zalloc_line allocates beyond n: malloc's memory is aligned for
+ * max_align_t already. */
+#define LINE_SLACK (GK5_CACHE_LINE - alignof(max_align_t))
+
 /* n zeroed bytes at an address aligned to GK5_CACHE_LINE, from
  * gk5i_zalloc (so allocation failures are testable as everywhere else);
- * *mem is what to give gk5i_clear_free with n + GK5_CACHE_LINE. */
+ * *mem is what to give gk5i_clear_free with n + LINE_SLACK.  NULL also
+ * for memory less aligned than malloc's. */
 static void *zalloc_line(size_t n, void **mem)
 {
-    uint8_t *p = gk5i_zalloc(n + GK5_CACHE_LINE);
-    uintptr_t off;
+    uint8_t *p = gk5i_zalloc(n + LINE_SLACK);
+    uintptr_t off, pad;
 
     *mem = p;
     if (p == NULL) {
         return NULL;
     }
     off = (uintptr_t)p % GK5_CACHE_LINE;
-    return p + (off != 0 ? GK5_CACHE_LINE - off : 0);
+    pad = off != 0 ? GK5_CACHE_LINE - off : 0;
+    if (pad > LINE_SLACK) {
+        gk5i_free(p);
+        *mem = NULL;
+        return NULL;
+    }
+    return p + pad;
 }
 
 /* Numbers for "ctx N" in GK5_TRACE lines. */
@@ -466,7 +478,7 @@ GK5_EXPORT void gk5_ctx_free(gk5_ctx *ctx)
     }
     gk5i_seq_destroy(&ctx->recv);
     (void)pthread_mutex_destroy(&ctx->lane_lock);
-    gk5i_clear_free(ctx->mem, sizeof(*ctx) + GK5_CACHE_LINE);
+    gk5i_clear_free(ctx->mem, sizeof(*ctx) + LINE_SLACK);
 }
 
 /* (Copies the context's fields out one by one, as export.c does into its

@@ -122,6 +122,9 @@ struct gk5_ctx {
     /* RFC 4121: the last number, 2^64 - 1, has been sent (send_seq cannot
      * count past it); RFC 1964 contexts stop at send_seq == 2^32 instead. */
     _Atomic bool send_exhausted;
+    /* Taken only to add a lane: cold, on this line because it has room
+     * (a context's size counts: servers hold many). */
+    pthread_mutex_t lane_lock;
 
     /* Written by every message received. */
     _Alignas(GK5_CACHE_LINE) struct gk5_seqstate recv;
@@ -132,7 +135,6 @@ struct gk5_ctx {
      * slot.  The session key itself is never kept (except that RFC 1964
      * DES3 seals with it: sk[UK_SEND_SEAL].ke). */
     struct gk5i_subkeys sk[UK__COUNT];
-    pthread_mutex_t lane_lock; /* taken only to add a lane */
 };
 
 /* Lane i (i < lane_count). */
