@@ -69,8 +69,10 @@ static bool swap16_available(void)
 }
 
 /* The word at p if it equals old, replaced by new; returns what was
- * there (old: swapped).  Called only where swap16_available(). */
-__attribute__((target("cx16"))) static gk5i_u128
+ * there (old: swapped).  Called only where swap16_available().  Not
+ * inlined: clang would inline it into callers built without CMPXCHG16B
+ * and call a __sync_val_compare_and_swap_16 no library has. */
+__attribute__((target("cx16"), noinline)) static gk5i_u128
 swap16(gk5i_u128 *p, gk5i_u128 old, gk5i_u128 new)
 {
     return __sync_val_compare_and_swap(p, old, new);
