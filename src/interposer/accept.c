@@ -543,6 +543,7 @@ static int name_matches(const char *desired, const char *service)
         gk5i_name_free(&d);
         return 0;
     }
+    /* Principal names are public: compared with plain memcmp. */
     ok = any_host ? d.ncomp == 1 && s.ncomp == 2 : d.ncomp == s.ncomp;
     for (uint32_t i = 0; ok && i < d.ncomp; i++) {
         ok = d.comp[i].len == s.comp[i].len &&
@@ -1040,6 +1041,7 @@ OM_uint32 gki_native_import(OM_uint32 *minor, gss_buffer_t token, gki_ctx *c)
 
     gk5i_rd_init(&r, token->value, token->length);
     magic = gk5i_get_bytes(&r, sizeof(native_magic));
+    /* The format's public magic, not a secret. */
     if (magic == NULL || memcmp(magic, native_magic, sizeof(native_magic))) {
         return GKI_TO_MIT;
     }
