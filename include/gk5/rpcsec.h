@@ -316,6 +316,148 @@ GK5_EXPORT int gk5_rpc_auth_inquire(AUTH *auth, gk5_rpc_auth_info *info);
  */
 GK5_EXPORT const gk5_rpc_error *gk5_rpc_auth_last_error(AUTH *auth);
 
+/* ---- Client: gk5's own RPC transport ---- */
+
+/** An RPC client of gk5's own on one stream connection (TCP or a UNIX
+ *  socket): RFC 5531 record marking, calls matched to replies by XID, up
+ *  to max_inflight calls outstanding, any number of threads. */
+typedef struct gk5_rpc_clnt gk5_rpc_clnt;
+
+/** gk5_rpc_clnt options.  Zero-initialise; 0/NULL fields take the
+ *  defaults.  Copied by gk5_rpc_clnt_create(). */
+typedef struct {
+    /** GK5_RPC_FLAVOR_RPCSEC_GSS (the default when a target is given),
+     *  GK5_RPC_FLAVOR_SYS or GK5_RPC_FLAVOR_NONE (the default without). */
+    uint32_t flavor;
+    /** RPCSEC_GSS: how contexts are made (principal, ccache, keytab,
+     *  enctypes, establishment; timeout_ms is the control exchanges' and
+     *  max_body the largest reply body, as for gk5_rpc_auth_create()). */
+    gk5_rpc_auth_options gss;
+    /** AUTH_SYS: the credential (RFC 5531 appendix A); machinename
+     *  default the host name, at most 255 bytes; at most 16 gids. */
+    const char *machinename;
+    uint32_t uid, gid;
+    const uint32_t *gids;
+    size_t n_gids;
+    /** Calls outstanding on the connection at once, 1..1024; default 16.
+     *  A call made while that many are out waits for one to end. */
+    uint32_t max_inflight;
+    /** How long a call waits for its reply, in ms; default 25000. */
+    unsigned call_timeout_ms;
+} gk5_rpc_clnt_options;
+
+/**
+ * Connect to addr (a stream socket: AF_INET, AF_INET6 or AF_UNIX) for
+ * program prog, version vers, and, for RPCSEC_GSS, establish a context
+ * for target ("service@host") on that connection, as
+ * gk5_rpc_auth_create() does on a CLIENT's.
+ *
+ * Calls may be made from any number of threads at once (each waits for
+ * its own reply; replies are matched by XID and may come in any order),
+ * or kept in flight from one thread with gk5_rpc_clnt_send() and
+ * gk5_rpc_clnt_wait().  RPCSEC_GSS sequence numbers are handed out so that
+ * every call in flight stays inside the server's window (RFC 2203
+ * 5.3.3.1), are never sent twice, and each reply is checked against its
+ * own call's number.  A new context is made on the same connection at
+ * MAXSEQ, at expiry, or when the server answers RPCSEC_GSS_CREDPROBLEM or
+ * CTXPROBLEM (the call is then sent once more).  A closed connection
+ * fails every call in flight and every later one with
+ * GK5_RPC_E_TRANSPORT: make a new gk5_rpc_clnt.
+ *
+ * @param[in]  addr     The server's address.
+ * @param[in]  addr_len Its length.
+ * @param[in]  prog     RPC program number.
+ * @param[in]  vers     Its version.
+ * @param[in]  target   "service@host" for RPCSEC_GSS; NULL for AUTH_SYS
+ *                      or AUTH_NONE.
+ * @param[in]  service  The service of RPCSEC_GSS calls
+ *                      (gk5_rpc_clnt_set_service() changes it).
+ * @param[in]  opts     Options, or NULL.
+ * @param[out] out      The client, released with gk5_rpc_clnt_free().
+ * @param[out] err      May be NULL; what failed (codes as for
+ *                      gk5_rpc_auth_create(), GK5_RPC_E_TRANSPORT for the
+ *                      connection).
+ * @return 0, or -1.
+ */
+GK5_EXPORT GK5_WUR int
+gk5_rpc_clnt_create(const struct sockaddr *addr, socklen_t addr_len,
+                    uint32_t prog, uint32_t vers, const char *target,
+                    gk5_rpc_service service, const gk5_rpc_clnt_options *opts,
+                    gk5_rpc_clnt **out, gk5_rpc_error *err);
+
+/**
+ * Send RPCSEC_GSS_DESTROY for the client's context (a courtesy, bounded
+ * by two seconds), close the connection and free the client, wiping the
+ * keys.  No call may be running on it.
+ *
+ * @param[in] clnt  The client; NULL is fine.
+ */
+GK5_EXPORT void gk5_rpc_clnt_free(gk5_rpc_clnt *clnt);
+
+/**
+ * Call procedure proc with args (XDR-encoded, plaintext) and wait for the
+ * reply.  Safe from many threads at once.
+ *
+ * @param[in]  clnt     The client.
+ * @param[in]  proc     The procedure.
+ * @param[in]  args     The XDR-encoded arguments (may be empty).
+ * @param[out] results  The XDR-encoded results (checked and opened for
+ *                      krb5i / krb5p), malloc'd: gk5_buffer_release().
+ *                      Empty on failure.
+ * @param[out] err      May be NULL; what failed.  A reply that is not
+ *                      SUCCESS is GK5_RPC_E_ACCEPT_STAT (err->rpc_stat the
+ *                      accept_stat) or GK5_RPC_E_REJECTED (err->auth_stat).
+ * @return 0, or -1.
+ */
+GK5_EXPORT GK5_WUR int gk5_rpc_clnt_call(gk5_rpc_clnt *clnt, uint32_t proc,
+                                         const gk5_buffer *args,
+                                         gk5_buffer *results,
+                                         gk5_rpc_error *err);
+
+/**
+ * Send a call and return without waiting: its reply is collected with
+ * gk5_rpc_clnt_wait(), in any order.  Waits only when max_inflight calls
+ * are already out (for one of them to end).  Every call sent must be
+ * waited for, by any thread.
+ *
+ * @param[in]  clnt  The client.
+ * @param[in]  proc  The procedure.
+ * @param[in]  args  The XDR-encoded arguments.
+ * @param[out] id    The call, for gk5_rpc_clnt_wait().
+ * @param[out] err   May be NULL; what failed.
+ * @return 0, or -1 (nothing was sent, no id to wait for).
+ */
+GK5_EXPORT GK5_WUR int gk5_rpc_clnt_send(gk5_rpc_clnt *clnt, uint32_t proc,
+                                         const gk5_buffer *args, uint64_t *id,
+                                         gk5_rpc_error *err);
+
+/**
+ * Wait for the reply to a call sent with gk5_rpc_clnt_send(), check it
+ * and hand back its results; as gk5_rpc_clnt_call() from there.  The id
+ * is used up whatever the outcome.
+ *
+ * @return 0, or -1.
+ */
+GK5_EXPORT GK5_WUR int gk5_rpc_clnt_wait(gk5_rpc_clnt *clnt, uint64_t id,
+                                         gk5_buffer *results,
+                                         gk5_rpc_error *err);
+
+/**
+ * Switch the service of later calls (same context).
+ *
+ * @return 0, or -1 (not an RPCSEC_GSS client, or not a service).
+ */
+GK5_EXPORT int gk5_rpc_clnt_set_service(gk5_rpc_clnt *clnt,
+                                        gk5_rpc_service service);
+
+/**
+ * Describe the client's current context (RPCSEC_GSS only).
+ *
+ * @return 0, or -1 (not an RPCSEC_GSS client, or info NULL).
+ */
+GK5_EXPORT int gk5_rpc_clnt_inquire(gk5_rpc_clnt *clnt,
+                                    gk5_rpc_auth_info *info);
+
 /* ---- Server: message-level RPCSEC_GSS ---- */
 
 /** Server options.  Zero-initialise; 0/NULL fields take the defaults.
