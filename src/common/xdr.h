@@ -67,8 +67,8 @@ static inline const uint8_t *gk5i_xdr_get_fixed(struct gk5i_rd *r, size_t n)
 
 /* opaque<max>: its bytes (a pointer into the input), *n its length (0 on
  * error). */
-static inline const uint8_t *gk5i_xdr_get_opaque(struct gk5i_rd *r,
-                                                 size_t max, size_t *n)
+static inline const uint8_t *gk5i_xdr_get_opaque(struct gk5i_rd *r, size_t max,
+                                                 size_t *n)
 {
     uint32_t len = gk5i_get_u32be(r);
     const uint8_t *at;

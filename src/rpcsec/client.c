@@ -64,234 +64,29 @@
 #include <gk5/rpcsec.h>
 
 #include "common/util.h"
+#include "rpcsec/client_int.h"
 #include "rpcsec/rpcsec_int.h"
 
-#define DEFAULT_TIMEOUT_MS 25000u
-#define DEFAULT_MAX_BODY ((size_t)64 << 20)
-/* XDR lengths are 32 bits; keep every length + padding representable. */
-#define MAX_BODY_LIMIT ((size_t)0x7fff0000u)
-/* DESTROY is a courtesy to the server: do not hold destroy up for long. */
-#define DESTROY_TIMEOUT_MS 2000
-/* Largest control reply (INIT results carry one GSS token). */
-#define MAX_CONTROL_REPLY ((size_t)1 << 20)
-/* The krb5 mechanism needs two legs; anything past this is a loop. */
-#define MAX_INIT_LEGS 8
-/* The handle must fit the credential with its four words and length. */
-#define MAX_HANDLE (GK5I_RPC_MAX_AUTH_BYTES - 20)
+/* client_ctx.c reports clnt_stat values without libtirpc's header. */
+_Static_assert(GK5I_CLNT_AUTHERROR == RPC_AUTHERROR &&
+                   GK5I_CLNT_VERSMISMATCH == RPC_VERSMISMATCH &&
+                   GK5I_CLNT_PROGVERSMISMATCH == RPC_PROGVERSMISMATCH &&
+                   GK5I_CLNT_CANTDECODERES == RPC_CANTDECODERES &&
+                   GK5I_CLNT_TIMEDOUT == RPC_TIMEDOUT &&
+                   GK5I_CLNT_SYSTEMERROR == RPC_SYSTEMERROR,
+               "enum clnt_stat");
+
 /* Call slots per thread: one per AUTH the thread uses at the same time. */
 #define TLS_SLOTS 4
-/* A privacy token is larger than its plaintext: header, padding, trailer. */
-#define PRIV_TOKEN_SLACK 1024u
-/* RFC 2203 5.3.3.1: data calls take numbers below MAXSEQ - 1, and a new
- * context is made before the counter gets there.  MAXSEQ - 1 is left for
- * the context's RPCSEC_GSS_DESTROY (RFC 2203 5.4), which needs a number
- * the server's window has not seen. */
-#define DATA_SEQ_END (GK5_RPC_MAXSEQ - 1u)
-/* Sequence numbers a context tracks in flight: the largest server window
- * honoured as it is (RFC 2203 lets the server choose; a larger one is used
- * as this). */
-#define FLOW_RING 1024u
-/* How long a call waits for an older one before it goes anyway. */
-#define FLOW_WAIT_MS 1000
-
-/* RFC 5531 9: msg_type, reply_stat, accept_stat, reject_stat. */
-#define RPC_MSG_CALL 0u
-#define RPC_MSG_REPLY 1u
-#define RPC_MSG_ACCEPTED 0u
-#define RPC_MSG_DENIED 1u
-#define RPC_ACCEPT_PROG_MISMATCH 2u
-#define RPC_REJECT_RPC_MISMATCH 0u
-#define RPC_REJECT_AUTH_ERROR 1u
-
-static int service_valid(gk5_rpc_service svc)
-{
-    return svc == GK5_RPC_SVC_NONE || svc == GK5_RPC_SVC_INTEGRITY ||
-           svc == GK5_RPC_SVC_PRIVACY;
-}
-
-/* RFC 5531 9 and RFC 2203 5.3.3.3. */
-static const char *auth_stat_words(uint32_t why)
-{
-    switch (why) {
-    case GK5I_AUTH_BADCRED:
-        return "AUTH_BADCRED (bad credential)";
-    case GK5I_AUTH_REJECTEDCRED:
-        return "AUTH_REJECTEDCRED (the client must begin a new session)";
-    case GK5I_AUTH_BADVERF:
-        return "AUTH_BADVERF (bad verifier)";
-    case GK5I_AUTH_REJECTEDVERF:
-        return "AUTH_REJECTEDVERF (verifier expired or replayed)";
-    case GK5I_AUTH_TOOWEAK:
-        return "AUTH_TOOWEAK (rejected for security reasons: the server "
-               "does not allow this flavour or service)";
-    case 6:
-        return "AUTH_INVALIDRESP (bogus response verifier)";
-    case 7:
-        return "AUTH_FAILED (reason unknown)";
-    case GK5I_RPCSEC_GSS_CREDPROBLEM:
-        return "RPCSEC_GSS_CREDPROBLEM (the server has no such context)";
-    case GK5I_RPCSEC_GSS_CTXPROBLEM:
-        return "RPCSEC_GSS_CTXPROBLEM (problem with the context)";
-    }
-    return "unknown auth_stat";
-}
-
-static const char *accept_stat_words(uint32_t stat)
-{
-    switch (stat) {
-    case GK5_RPC_PROG_UNAVAIL:
-        return "PROG_UNAVAIL (the program is not served there)";
-    case GK5_RPC_PROG_MISMATCH:
-        return "PROG_MISMATCH (version not served)";
-    case GK5_RPC_PROC_UNAVAIL:
-        return "PROC_UNAVAIL (no such procedure)";
-    case GK5_RPC_GARBAGE_ARGS:
-        return "GARBAGE_ARGS (the server could not decode the arguments)";
-    case GK5_RPC_SYSTEM_ERR:
-        return "SYSTEM_ERR (the server failed)";
-    }
-    return "unknown accept_stat";
-}
-
-/* ---- Contexts ---- */
-
-/* One RPCSEC_GSS context (RFC 2203 5.2.3.1): gk5's keys, the server's
- * handle and window, and the send counter. */
-struct cctx {
-    atomic_uint refs;
-    uint32_t gen; /* 1 for the first context, +1 each re-establish */
-    gk5_ctx *gss;
-    int32_t enctype;
-    uint32_t endtime;          /* 0: no expiry */
-    uint32_t window;           /* the server's seq_window */
-    _Atomic uint64_t next_seq; /* 64 bits: counting past MAXSEQ never wraps */
-    size_t handle_len;
-    uint8_t handle[MAX_HANDLE];
-    /* Calls in flight (flow_take .. flow_done): seq numbers below base
-     * have all ended; done[] marks those at and above base that have. */
-    pthread_mutex_t flow_lock;
-    pthread_cond_t flow_cond;
-    uint64_t flow_base;
-    uint8_t flow_done[FLOW_RING / 8];
-};
-
-static int flow_init(struct cctx *cc)
-{
-    pthread_condattr_t ca;
-
-    if (pthread_mutex_init(&cc->flow_lock, NULL) != 0) {
-        return -1;
-    }
-    if (pthread_condattr_init(&ca) != 0 ||
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
-        pthread_cond_init(&cc->flow_cond, &ca) != 0) {
-        (void)pthread_mutex_destroy(&cc->flow_lock);
-        return -1;
-    }
-    (void)pthread_condattr_destroy(&ca);
-    return 0;
-}
-
-static void cctx_release(struct cctx *cc)
-{
-    if (cc == NULL || atomic_fetch_sub(&cc->refs, 1) != 1) {
-        return;
-    }
-    gk5_ctx_free(cc->gss); /* wipes the keys */
-    (void)pthread_mutex_destroy(&cc->flow_lock);
-    (void)pthread_cond_destroy(&cc->flow_cond);
-    zap(cc, sizeof(*cc));
-    free(cc);
-}
-
-/*
- * Sequence numbers and the server's window (RFC 2203 5.3.3.1).  A server
- * drops, without a reply, a call whose number is window or more below the
- * highest it has seen.  Numbers are taken in marshal, but a call may then
- * wait (a descheduled thread, a busy connection, a server thread that has
- * not run yet) while calls on other threads and connections overtake it: on
- * two cores with eight threads sharing one context that happened within
- * seconds.  So a number is handed out only while it is less than the
- * oldest call still in flight plus the window: then no call in flight can
- * fall out of the window, whatever the order the server sees them in.  A
- * call ends when its reply has been checked (validate, unwrap, refresh), or
- * at the thread's next call or exit when no reply came; a call that is
- * stuck holds the others up for at most FLOW_WAIT_MS.
- */
-static uint64_t flow_limit(const struct cctx *cc)
-{
-    uint32_t w = cc->window < FLOW_RING ? cc->window : FLOW_RING;
-
-    return cc->flow_base + w;
-}
-
-/* The next number for a data call (>= DATA_SEQ_END when used up). */
-static uint64_t flow_take(struct cctx *cc)
-{
-    (void)pthread_mutex_lock(&cc->flow_lock);
-    if (atomic_load(&cc->next_seq) >= flow_limit(cc)) {
-        struct timespec until;
-
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += FLOW_WAIT_MS / 1000;
-        until.tv_nsec += (long)(FLOW_WAIT_MS % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        while (atomic_load(&cc->next_seq) >= flow_limit(cc)) {
-            if (pthread_cond_timedwait(&cc->flow_cond, &cc->flow_lock,
-                                       &until) != 0) {
-                break; /* timed out: go; that older call is lost anyway */
-            }
-        }
-    }
-    uint64_t n = atomic_fetch_add(&cc->next_seq, 1);
-    (void)pthread_mutex_unlock(&cc->flow_lock);
-    return n;
-}
-
-/* Call n has ended. */
-static void flow_done(struct cctx *cc, uint64_t n)
-{
-    (void)pthread_mutex_lock(&cc->flow_lock);
-    if (n >= cc->flow_base && n - cc->flow_base < FLOW_RING) {
-        uint32_t i = (uint32_t)(n % FLOW_RING);
-        cc->flow_done[i / 8] |= (uint8_t)(1u << (i % 8));
-        int moved = 0;
-        for (;;) {
-            uint32_t b = (uint32_t)(cc->flow_base % FLOW_RING);
-            uint8_t bit = (uint8_t)(1u << (b % 8));
-            if ((cc->flow_done[b / 8] & bit) == 0) {
-                break;
-            }
-            cc->flow_done[b / 8] &= (uint8_t)~bit;
-            cc->flow_base++;
-            moved = 1;
-        }
-        if (moved) {
-            (void)pthread_cond_broadcast(&cc->flow_cond);
-        }
-    }
-    (void)pthread_mutex_unlock(&cc->flow_lock);
-}
-
-static int cctx_expired(const struct cctx *cc)
-{
-    return cc->endtime != 0 && (uint64_t)time(NULL) >= cc->endtime;
-}
 
 struct priv {
+    /* The options, copied, and where control exchanges of our own go (the
+     * CLIENT's peer), and for what program. */
+    struct gk5i_rpc_est est;
     uint64_t serial;            /* names this AUTH in the per-thread slots */
     pthread_mutex_t lock;       /* cur */
     pthread_mutex_t estab_lock; /* one (re-)establishment at a time */
-    struct cctx *cur;
-    _Atomic int service;
-    /* Where control exchanges go (the CLIENT's peer), and for what. */
-    struct sockaddr_storage peer;
-    socklen_t peer_len;
-    uint32_t prog;
-    uint32_t vers;
+    struct gk5i_cctx *cur;
     /* The creation CLIENT's connection, written once at creation (see
      * home_fd_for): the XDR stream libtirpc marshals its calls on (its
      * ct_xdrs; NULL if it is not a record stream), its socket, and the
@@ -302,32 +97,16 @@ struct priv {
     ino_t home_ino;
     /* The context last made on that connection (a reference, or NULL once
      * destroyed there); under estab_lock, and read by destroy. */
-    struct cctx *home_cc;
+    struct gk5i_cctx *home_cc;
     /* Only while gk5_rpc_auth_create runs the first INIT legs in band. */
     struct inband *inband;
-    /* gk5_rpc_auth_options, copied. */
-    char *target;
-    char *principal;
-    char *ccache;
-    char *client_keytab;
-    int32_t *enctypes;
-    size_t n_enctypes;
-    unsigned timeout_ms;
-    size_t max_body;
-    gk5_rpc_establish establish;
-    /* Natively, a client_keytab without a ccache or with a MEMORY: one
-     * (private to the process in MIT): the TGT goes to own_dir/ccache, a
-     * folder of this AUTH's own (mkdtemp), removed with it.  NULL
-     * otherwise. */
-    char *own_dir;
-    char *own_ccache; /* "FILE:" own_dir "/ccache" */
 };
 
 /* A reference to the current context. */
-static struct cctx *cctx_get(struct priv *p)
+static struct gk5i_cctx *cctx_get(struct priv *p)
 {
     pthread_mutex_lock(&p->lock);
-    struct cctx *cc = p->cur;
+    struct gk5i_cctx *cc = p->cur;
     atomic_fetch_add(&cc->refs, 1);
     pthread_mutex_unlock(&p->lock);
     return cc;
@@ -336,10 +115,10 @@ static struct cctx *cctx_get(struct priv *p)
 /* ---- Per-thread call slots ---- */
 
 struct call_slot {
-    uint64_t serial; /* 0: free */
-    uint64_t used;   /* for replacing the least recently used slot */
-    struct cctx *cc; /* held from marshal to the end of the call */
-    XDR *xdrs;       /* the stream marshal got: which CLIENT the call is on */
+    uint64_t serial;      /* 0: free */
+    uint64_t used;        /* for replacing the least recently used slot */
+    struct gk5i_cctx *cc; /* held from marshal to the end of the call */
+    XDR *xdrs; /* the stream marshal got: which CLIENT the call is on */
     uint32_t seq;
     gk5_rpc_service service;
     int in_flight; /* seq is taken and its call has not ended */
@@ -365,7 +144,7 @@ static void tls_release(void *arg)
 {
     (void)arg;
     for (int i = 0; i < TLS_SLOTS; i++) {
-        cctx_release(tls.slot[i].cc);
+        gk5i_cctx_release(tls.slot[i].cc);
         tls.slot[i].cc = NULL;
         tls.slot[i].serial = 0;
     }
@@ -379,10 +158,10 @@ static void tls_key_create(void)
 static void slot_end_call(struct call_slot *s)
 {
     if (s->in_flight && s->cc != NULL) {
-        flow_done(s->cc, s->seq);
+        gk5i_flow_done(s->cc, s->seq);
     }
     s->in_flight = 0;
-    cctx_release(s->cc);
+    gk5i_cctx_release(s->cc);
     s->cc = NULL;
 }
 
@@ -419,497 +198,69 @@ static struct call_slot *slot_find(uint64_t serial, int create)
     return victim;
 }
 
-/* ---- Bounded XDR reader and writer for control messages ---- */
-
-struct rd {
-    const uint8_t *p;
-    size_t len;
-    size_t off;
-    int bad; /* the first error sticks; check once at the end */
-};
-
-static uint32_t rd_u32(struct rd *r)
-{
-    if (r->bad || r->len - r->off < 4) {
-        r->bad = 1;
-        return 0;
-    }
-    uint32_t v = gk5i_get32(r->p + r->off);
-    r->off += 4;
-    return v;
-}
-
-/* opaque<max>: its bytes, *n its length. */
-static const uint8_t *rd_opaque(struct rd *r, size_t max, size_t *n)
-{
-    *n = 0;
-    uint32_t len = rd_u32(r);
-    if (r->bad || len > max || len > r->len - r->off ||
-        gk5i_xdr_pad(len) > r->len - r->off - len) {
-        r->bad = 1;
-        return NULL;
-    }
-    const uint8_t *at = r->p + r->off;
-    r->off += len + gk5i_xdr_pad(len);
-    *n = len;
-    return at;
-}
-
-struct wr {
-    uint8_t *p;
-    size_t cap;
-    size_t off;
-    int bad;
-};
-
-static void wr_u32(struct wr *w, uint32_t v)
-{
-    if (w->bad || w->cap - w->off < 4) {
-        w->bad = 1;
-        return;
-    }
-    gk5i_put32(w->p + w->off, v);
-    w->off += 4;
-}
-
-static void wr_opaque(struct wr *w, const void *data, size_t n)
-{
-    size_t pad = gk5i_xdr_pad(n);
-
-    if (n > UINT32_MAX - 3) {
-        w->bad = 1;
-        return;
-    }
-    wr_u32(w, (uint32_t)n);
-    if (w->bad || w->cap - w->off < n + pad) {
-        w->bad = 1;
-        return;
-    }
-    if (n > 0) {
-        memcpy(w->p + w->off, data, n);
-    }
-    memset(w->p + w->off + n, 0, pad);
-    w->off += n + pad;
-}
-
-/* ---- Control messages (RFC 5531 9, RFC 2203 5.2, 5.4) ---- */
-
-/* A control call: NULLPROC with an RPCSEC_GSS credential, the verifier
- * (AUTH_NONE during INIT/CONTINUE_INIT, RFC 2203 5.2.2; the header MIC of
- * RFC 5.3.1 with cc, for DESTROY) and the arguments: a GSS token as
- * opaque<> (RFC 2203 5.2.2 rpc_gss_init_arg) or void. */
-static GK5I_RPC_WUR int
-build_control_call(const struct priv *p, struct cctx *cc, uint32_t xid,
-                   const gk5i_rpc_cred *cred, const gk5_buffer *token,
-                   uint8_t **msg, size_t *msg_len, gk5_rpc_error *err)
-{
-    uint8_t body[GK5I_RPC_MAX_AUTH_BYTES], mic[GK5I_RPC_MIC_MAX];
-    size_t mic_len = 0;
-    struct wr w = {0};
-    int ret = -1;
-
-    *msg = NULL;
-    *msg_len = 0;
-    size_t body_len = gk5i_rpc_cred_encode(cred, body, sizeof(body));
-    if (body_len == 0) {
-        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
-                     "the RPCSEC_GSS credential does not fit 400 bytes");
-        goto cleanup;
-    }
-    size_t tok_len = token != NULL ? token->length : 0;
-    if (tok_len > MAX_BODY_LIMIT) {
-        gk5i_rpc_err(err, GK5_RPC_E_TOO_BIG, "a GSS token of %zu bytes",
-                     tok_len);
-        goto cleanup;
-    }
-    w.cap = 6 * 4 + 8 + body_len + 8 + sizeof(mic) + 4 + tok_len + 3;
-    w.p = malloc(w.cap);
-    if (w.p == NULL) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
-        goto cleanup;
-    }
-    wr_u32(&w, xid);
-    wr_u32(&w, RPC_MSG_CALL);
-    wr_u32(&w, 2); /* RFC 5531 rpcvers */
-    wr_u32(&w, p->prog);
-    wr_u32(&w, p->vers);
-    wr_u32(&w, 0); /* NULLPROC */
-    wr_u32(&w, GK5_RPC_FLAVOR_RPCSEC_GSS);
-    wr_opaque(&w, body, body_len);
-    if (w.bad) {
-        gk5i_rpc_err(err, GK5_RPC_E_INVALID, "control call: no room");
-        goto cleanup;
-    }
-    if (cc != NULL) {
-        if (gk5i_rpc_mic(cc->gss, w.p, w.off, mic, sizeof(mic), &mic_len,
-                         err) != 0) {
-            goto cleanup;
-        }
-        wr_u32(&w, GK5_RPC_FLAVOR_RPCSEC_GSS);
-        wr_opaque(&w, mic, mic_len);
-    } else {
-        wr_u32(&w, GK5_RPC_FLAVOR_NONE);
-        wr_u32(&w, 0);
-    }
-    if (token != NULL) {
-        wr_opaque(&w, token->value, token->length);
-    }
-    if (w.bad) {
-        gk5i_rpc_err(err, GK5_RPC_E_INVALID, "control call: no room");
-        goto cleanup;
-    }
-    *msg = w.p;
-    *msg_len = w.off;
-    w.p = NULL;
-    ret = 0;
-
-cleanup:
-    free(w.p);
-    return ret;
-}
-
-/* The reply to a control call, pointing into the record. */
-struct ctl_reply {
-    uint32_t reply_stat; /* RPC_MSG_ACCEPTED or RPC_MSG_DENIED */
-    uint32_t stat;       /* accept_stat, or reject_stat */
-    uint32_t why;        /* auth_stat of an AUTH_ERROR rejection */
-    uint32_t low, high;  /* of a version mismatch */
-    uint32_t verf_flavor;
-    const uint8_t *verf;
-    size_t verf_len;
-    const uint8_t *res; /* results of an accepted SUCCESS */
-    size_t res_len;
-};
-
-/* RFC 5531 9 reply message.  0 when it decodes (whatever it says), -1
- * with GK5_RPC_E_MALFORMED otherwise. */
-static GK5I_RPC_WUR int decode_reply(const uint8_t *msg, size_t len,
-                                     uint32_t xid, struct ctl_reply *out,
-                                     gk5_rpc_error *err)
-{
-    struct rd r = {.p = msg, .len = len};
-    struct ctl_reply rep = {0};
-
-    memset(out, 0, sizeof(*out));
-    uint32_t got_xid = rd_u32(&r);
-    uint32_t type = rd_u32(&r);
-    rep.reply_stat = rd_u32(&r);
-    if (!r.bad && (got_xid != xid || type != RPC_MSG_REPLY)) {
-        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                     "the control reply is not a reply to our call (xid "
-                     "%08x, type %u)",
-                     got_xid, type);
-        return -1;
-    }
-    if (rep.reply_stat == RPC_MSG_ACCEPTED) {
-        rep.verf_flavor = rd_u32(&r);
-        rep.verf = rd_opaque(&r, GK5I_RPC_MAX_AUTH_BYTES, &rep.verf_len);
-        rep.stat = rd_u32(&r);
-        if (rep.stat == GK5_RPC_SUCCESS) {
-            rep.res = r.p + r.off;
-            rep.res_len = r.len - r.off;
-        } else if (rep.stat == RPC_ACCEPT_PROG_MISMATCH) {
-            rep.low = rd_u32(&r);
-            rep.high = rd_u32(&r);
-        }
-    } else if (rep.reply_stat == RPC_MSG_DENIED) {
-        rep.stat = rd_u32(&r);
-        if (rep.stat == RPC_REJECT_RPC_MISMATCH) {
-            rep.low = rd_u32(&r);
-            rep.high = rd_u32(&r);
-        } else if (rep.stat == RPC_REJECT_AUTH_ERROR) {
-            rep.why = rd_u32(&r);
-        } else {
-            r.bad = 1;
-        }
-    } else {
-        r.bad = 1;
-    }
-    if (r.bad) {
-        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                     "the control reply (%zu bytes) does not decode as an "
-                     "RPC reply (RFC 5531 9)",
-                     len);
-        return -1;
-    }
-    *out = rep;
-    return 0;
-}
-
-/* 0 for an accepted SUCCESS reply; otherwise -1 with the words. */
-static GK5I_RPC_WUR int reply_ok(const struct ctl_reply *rep, const char *what,
-                                 gk5_rpc_error *err)
-{
-    if (rep->reply_stat == RPC_MSG_ACCEPTED && rep->stat == GK5_RPC_SUCCESS) {
-        return 0;
-    }
-    if (rep->reply_stat == RPC_MSG_DENIED &&
-        rep->stat == RPC_REJECT_AUTH_ERROR) {
-        gk5i_rpc_err(err, GK5_RPC_E_REJECTED, "%s: the server rejected it: %s",
-                     what, auth_stat_words(rep->why));
-        if (err != NULL) {
-            err->rpc_stat = RPC_AUTHERROR;
-            err->auth_stat = rep->why;
-        }
-    } else if (rep->reply_stat == RPC_MSG_DENIED) {
-        gk5i_rpc_err(err, GK5_RPC_E_REJECTED,
-                     "%s: the server rejected it: RPC_MISMATCH (it speaks "
-                     "RPC versions %u to %u)",
-                     what, rep->low, rep->high);
-        if (err != NULL) {
-            err->rpc_stat = RPC_VERSMISMATCH;
-        }
-    } else if (rep->stat == RPC_ACCEPT_PROG_MISMATCH) {
-        gk5i_rpc_err(err, GK5_RPC_E_ACCEPT_STAT,
-                     "%s: %s: the server has versions %u to %u", what,
-                     accept_stat_words(rep->stat), rep->low, rep->high);
-        if (err != NULL) {
-            err->rpc_stat = RPC_PROGVERSMISMATCH;
-        }
-    } else {
-        gk5i_rpc_err(err, GK5_RPC_E_ACCEPT_STAT, "%s: %s", what,
-                     accept_stat_words(rep->stat));
-    }
-    return -1;
-}
-
-/* A connection of our own to the server, for one control exchange. */
-static GK5I_RPC_WUR int control_connect(const struct priv *p, int timeout_ms,
-                                        int *fd_out, gk5_rpc_error *err)
-{
-    int fd = -1, soerr = 0, ret = -1;
-    socklen_t slen = sizeof(soerr);
-    struct timeval tv = {.tv_sec = timeout_ms / 1000,
-                         .tv_usec = (timeout_ms % 1000) * 1000};
-
-    *fd_out = -1;
-    fd = socket(p->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-                0);
-    if (fd < 0) {
-        gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                     "socket for the RPCSEC_GSS control connection: %s",
-                     strerror(errno));
-        goto cleanup;
-    }
-    if (connect(fd, (const struct sockaddr *)&p->peer, p->peer_len) != 0) {
-        if (errno != EINPROGRESS) {
-            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                         "connecting the RPCSEC_GSS control connection: %s",
-                         strerror(errno));
-            goto cleanup;
-        }
-        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-        int r;
-        do {
-            r = poll(&pfd, 1, timeout_ms);
-        } while (r < 0 && errno == EINTR);
-        if (r <= 0) {
-            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                         "connecting the RPCSEC_GSS control connection: %s",
-                         r == 0 ? "timed out" : strerror(errno));
-            goto cleanup;
-        }
-        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &slen) != 0 ||
-            soerr != 0) {
-            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                         "connecting the RPCSEC_GSS control connection: %s",
-                         strerror(soerr != 0 ? soerr : errno));
-            goto cleanup;
-        }
-    }
-    /* Blocking from here on; a send that stalls times out as well. */
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 ||
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) != 0) {
-        gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                     "setting up the RPCSEC_GSS control connection: %s",
-                     strerror(errno));
-        goto cleanup;
-    }
-    *fd_out = fd;
-    fd = -1;
-    ret = 0;
-
-cleanup:
-    if (fd >= 0) {
-        close(fd);
-    }
-    return ret;
-}
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Send the call msg (transaction xid) as one record on fd and read records
- * until the reply to it (into *buf).  Replies to other xids are dropped, as
- * clnt_vc_call drops them: on the CLIENT's own socket a call that timed out
- * earlier may still be answered. */
-static GK5I_RPC_WUR int record_exchange(int fd, uint32_t xid,
-                                        const uint8_t *msg, size_t msg_len,
-                                        int timeout_ms, uint8_t **buf,
-                                        size_t *len, gk5_rpc_error *err)
-{
-    struct iovec iov = {.iov_base = (void *)(uintptr_t)msg, .iov_len = msg_len};
-    long long deadline = now_ms() + timeout_ms;
-
-    *buf = NULL;
-    *len = 0;
-    if (gk5i_rpc_write_record(fd, &iov, 1, err) != 0) {
-        return -1;
-    }
-    for (;;) {
-        long long left = deadline - now_ms();
-        uint8_t *rec = NULL;
-        size_t rec_len = 0;
-        int r =
-            gk5i_rpc_read_record(fd, MAX_CONTROL_REPLY,
-                                 left > 0 ? (int)left : 0, &rec, &rec_len, err);
-        if (r == 1) {
-            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                         "the server closed the connection without "
-                         "answering the RPCSEC_GSS control call");
-        }
-        if (r != 0) {
-            return -1;
-        }
-        if (rec_len >= 4 && gk5i_get32(rec) == xid) {
-            *buf = rec;
-            *len = rec_len;
-            return 0;
-        }
-        free(rec);
-    }
-}
-
-/* Send msg on a fresh connection and read the reply record into *buf. */
-static GK5I_RPC_WUR int control_exchange(const struct priv *p, uint32_t xid,
-                                         const uint8_t *msg, size_t msg_len,
-                                         int timeout_ms, uint8_t **buf,
-                                         size_t *len, gk5_rpc_error *err)
-{
-    int fd = -1, ret = -1;
-
-    *buf = NULL;
-    *len = 0;
-    if (control_connect(p, timeout_ms, &fd, err) != 0 ||
-        record_exchange(fd, xid, msg, msg_len, timeout_ms, buf, len, err) !=
-            0) {
-        goto cleanup;
-    }
-    ret = 0;
-
-cleanup:
-    if (fd >= 0) {
-        close(fd);
-    }
-    return ret;
-}
-
-static GK5I_RPC_WUR int random_xid(uint32_t *xid, gk5_rpc_error *err)
-{
-    uint8_t b[4];
-
-    *xid = 0;
-    if (RAND_bytes(b, sizeof(b)) != 1) {
-        gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                     "no random bytes for a transaction id (RAND_bytes)");
-        return -1;
-    }
-    *xid = gk5i_get32(b);
-    return 0;
-}
-
 /* ---- Context creation (RFC 2203 5.2) ---- */
 
 /* XDR routines through xdrproc_t, which libtirpc declares variadic. */
 #define XDR_PROC(fn) ((xdrproc_t)(void (*)(void))(fn))
-
-/* rpc_gss_init_res (RFC 2203 5.2.3.1). */
-struct init_res {
-    uint8_t handle[MAX_HANDLE];
-    size_t handle_len;
-    uint32_t major;
-    uint32_t minor;
-    uint32_t window;
-    uint8_t *token; /* malloc'd */
-    size_t token_len;
-};
-
-static void init_res_free(struct init_res *res)
-{
-    free(res->token);
-    memset(res, 0, sizeof(*res)); /* not a wipe: ready for reuse */
-}
-
-static void init_res_err(gk5_rpc_error *err)
-{
-    gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                 "the server's rpc_gss_init_res does not decode (RFC 2203 "
-                 "5.2.3.1; handles of at most %u bytes, tokens of at most "
-                 "%zu)",
-                 (unsigned)MAX_HANDLE, MAX_CONTROL_REPLY);
-}
-
-/* The one decoder of rpc_gss_init_res, from any XDR stream: the results
- * of an in-band clnt_call, or an xdrmem over the results of a raw reply.
- * XDR_FREE releases the token. */
-static bool_t xdr_init_res(XDR *xdrs, struct init_res *res)
-{
-    u_int n = 0;
-
-    if (xdrs->x_op == XDR_FREE) {
-        init_res_free(res);
-        return TRUE;
-    }
-    if (xdrs->x_op != XDR_DECODE || res->token != NULL) {
-        return FALSE;
-    }
-    if (!xdr_u_int(xdrs, &n) || n > MAX_HANDLE ||
-        !xdr_opaque(xdrs, (char *)res->handle, n)) {
-        return FALSE;
-    }
-    res->handle_len = n;
-    if (!xdr_uint32_t(xdrs, &res->major) || !xdr_uint32_t(xdrs, &res->minor) ||
-        !xdr_uint32_t(xdrs, &res->window) || !xdr_u_int(xdrs, &n) ||
-        n > MAX_CONTROL_REPLY) {
-        return FALSE;
-    }
-    res->token = malloc(n != 0 ? n : 1);
-    if (res->token == NULL || !xdr_opaque(xdrs, (char *)res->token, n)) {
-        free(res->token);
-        res->token = NULL;
-        return FALSE;
-    }
-    res->token_len = n;
-    return TRUE;
-}
 
 /* rpc_gss_init_arg (RFC 2203 5.2.2): the GSS token as opaque<>. */
 static bool_t xdr_init_arg(XDR *xdrs, gk5_buffer *tok)
 {
     u_int n = (u_int)tok->length;
 
-    return xdrs->x_op == XDR_ENCODE && tok->length <= MAX_BODY_LIMIT &&
+    return xdrs->x_op == XDR_ENCODE && tok->length <= GK5I_RPC_MAX_BODY_LIMIT &&
            xdr_u_int(xdrs, &n) && xdr_opaque(xdrs, tok->value, n);
 }
 
-/* What one INIT / CONTINUE_INIT leg brings back: the results, and the
- * reply's verifier, which on the completing leg is the MIC of seq_window
- * (RFC 2203 5.2.3.1), checked once the context is complete. */
-struct leg_reply {
-    struct init_res res;
-    uint32_t verf_flavor;
-    size_t verf_len;
-    uint8_t verf[GK5I_RPC_MAX_AUTH_BYTES];
-};
+/* rpc_gss_init_res (RFC 2203 5.2.3.1) as libtirpc hands it over in band:
+ * the rest of the record, read a word at a time (the record stream says
+ * where it ends) into a buffer for the one decoder (client_ctx.c).
+ * XDR_FREE releases the token. */
+static bool_t xdr_init_res(XDR *xdrs, struct gk5i_init_res *res)
+{
+    size_t cap = 256, len = 0;
+    uint8_t *buf = NULL;
+    bool_t ok = FALSE;
+
+    if (xdrs->x_op == XDR_FREE) {
+        gk5i_init_res_free(res);
+        return TRUE;
+    }
+    if (xdrs->x_op != XDR_DECODE || res->token != NULL) {
+        return FALSE;
+    }
+    buf = malloc(cap);
+    if (buf == NULL) {
+        return FALSE;
+    }
+    for (;;) {
+        if (len == cap) {
+            uint8_t *bigger;
+            if (cap > GK5I_RPC_MAX_CONTROL_REPLY) {
+                goto cleanup; /* longer than any INIT reply we take */
+            }
+            bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                goto cleanup;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        if (!XDR_GETBYTES(xdrs, (char *)buf + len, 4)) {
+            break; /* the end of the record */
+        }
+        len += 4;
+    }
+    ok = gk5i_init_res_decode(buf, len, res) == 0;
+
+cleanup:
+    free(buf);
+    return ok;
+}
 
 /* Where the legs of one establishment go. */
 struct route {
+    struct priv *p;
     CLIENT *clnt; /* in band, clnt_call on clnt with auth (creation) */
     AUTH *auth;
     int fd; /* else raw on this socket (the creation CLIENT's), or on a
@@ -918,60 +269,12 @@ struct route {
 
 /* The AUTH's state while a leg runs in band (inband_ops). */
 struct inband {
-    const gk5i_rpc_cred *cred; /* INIT or CONTINUE_INIT, seq 0 */
-    struct leg_reply *leg;     /* the verifier goes here */
-    XDR *xdrs;                 /* the stream marshal got */
-    int failed;                /* err says why */
+    const gk5i_rpc_cred *cred;  /* INIT or CONTINUE_INIT, seq 0 */
+    struct gk5i_leg_reply *leg; /* the verifier goes here */
+    XDR *xdrs;                  /* the stream marshal got */
+    int failed;                 /* err says why */
     gk5_rpc_error err;
 };
-
-/* One leg as a message of our own: raw on fd, or on a fresh connection
- * when fd is -1. */
-static GK5I_RPC_WUR int leg_raw(const struct priv *p, int fd,
-                                const gk5i_rpc_cred *cred,
-                                const gk5_buffer *tok, const char *what,
-                                struct leg_reply *leg, gk5_rpc_error *err)
-{
-    uint8_t *msg = NULL, *rbuf = NULL;
-    size_t msg_len = 0, rlen = 0;
-    struct ctl_reply rep;
-    uint32_t xid;
-    XDR mx;
-    int ret = -1;
-
-    if (random_xid(&xid, err) != 0 ||
-        build_control_call(p, NULL, xid, cred, tok, &msg, &msg_len, err) != 0) {
-        goto cleanup;
-    }
-    int r = fd >= 0 ? record_exchange(fd, xid, msg, msg_len, (int)p->timeout_ms,
-                                      &rbuf, &rlen, err)
-                    : control_exchange(p, xid, msg, msg_len, (int)p->timeout_ms,
-                                       &rbuf, &rlen, err);
-    if (r != 0 || decode_reply(rbuf, rlen, xid, &rep, err) != 0 ||
-        reply_ok(&rep, what, err) != 0) {
-        goto cleanup;
-    }
-    /* rep.res_len <= MAX_CONTROL_REPLY */
-    xdrmem_create(&mx, (char *)(uintptr_t)rep.res, (u_int)rep.res_len,
-                  XDR_DECODE);
-    bool_t ok = xdr_init_res(&mx, &leg->res);
-    XDR_DESTROY(&mx);
-    if (!ok) {
-        init_res_err(err);
-        goto cleanup;
-    }
-    leg->verf_flavor = rep.verf_flavor;
-    leg->verf_len = rep.verf_len;
-    if (rep.verf_len > 0) {
-        memcpy(leg->verf, rep.verf, rep.verf_len);
-    }
-    ret = 0;
-
-cleanup:
-    free(msg);
-    free(rbuf);
-    return ret;
-}
 
 static const struct xdr_ops *xdrrec_ops;
 static pthread_once_t xdrrec_once = PTHREAD_ONCE_INIT;
@@ -1009,14 +312,15 @@ static int is_record_stream(const XDR *xdrs)
 static GK5I_RPC_WUR int leg_inband(struct priv *p, const struct route *rt,
                                    const gk5i_rpc_cred *cred,
                                    const gk5_buffer *tok, const char *what,
-                                   struct leg_reply *leg, gk5_rpc_error *err)
+                                   struct gk5i_leg_reply *leg,
+                                   gk5_rpc_error *err)
 {
     struct inband ib = {.cred = cred, .leg = leg};
-    struct timeval tv = {.tv_sec = p->timeout_ms / 1000,
-                         .tv_usec = (p->timeout_ms % 1000) * 1000};
+    struct timeval tv = {.tv_sec = p->est.timeout_ms / 1000,
+                         .tv_usec = (p->est.timeout_ms % 1000) * 1000};
     gk5_buffer arg = *tok;
     struct rpc_err re;
-    struct ctl_reply rep = {0};
+    struct gk5i_rpc_reply rep = {0};
 
     gk5i_rpc_err_clear(&ib.err);
     AUTH *saved = rt->clnt->cl_auth;
@@ -1033,7 +337,7 @@ static GK5I_RPC_WUR int leg_inband(struct priv *p, const struct route *rt,
     if (st == RPC_SUCCESS) {
         return 0;
     }
-    init_res_free(&leg->res);
+    gk5i_init_res_free(&leg->res);
     if (ib.failed) {
         if (err != NULL) {
             *err = ib.err;
@@ -1045,18 +349,18 @@ static GK5I_RPC_WUR int leg_inband(struct priv *p, const struct route *rt,
     clnt_geterr(rt->clnt, &re);
     switch (st) {
     case RPC_AUTHERROR:
-        rep.reply_stat = RPC_MSG_DENIED;
-        rep.stat = RPC_REJECT_AUTH_ERROR;
+        rep.reply_stat = GK5I_RPC_MSG_DENIED;
+        rep.stat = GK5I_RPC_REJECT_AUTH_ERROR;
         rep.why = (uint32_t)re.re_why;
         break;
     case RPC_VERSMISMATCH:
-        rep.reply_stat = RPC_MSG_DENIED;
-        rep.stat = RPC_REJECT_RPC_MISMATCH;
+        rep.reply_stat = GK5I_RPC_MSG_DENIED;
+        rep.stat = GK5I_RPC_REJECT_RPC_MISMATCH;
         rep.low = (uint32_t)re.re_vers.low;
         rep.high = (uint32_t)re.re_vers.high;
         break;
     case RPC_PROGVERSMISMATCH:
-        rep.stat = RPC_ACCEPT_PROG_MISMATCH;
+        rep.stat = GK5I_RPC_ACCEPT_PROG_MISMATCH;
         rep.low = (uint32_t)re.re_vers.low;
         rep.high = (uint32_t)re.re_vers.high;
         break;
@@ -1080,432 +384,25 @@ static GK5I_RPC_WUR int leg_inband(struct priv *p, const struct route *rt,
         }
         return -1;
     }
-    int ret = reply_ok(&rep, what, err); /* -1: none of these succeeded */
+    int ret =
+        gk5i_rpc_reply_ok(&rep, what, err); /* -1: none of these succeeded */
     if (err != NULL) {
         err->rpc_stat = (int)st;
     }
     return ret;
 }
 
-static GK5I_RPC_WUR int init_leg(struct priv *p, const struct route *rt,
-                                 const gk5i_rpc_cred *cred,
-                                 const gk5_buffer *tok, struct leg_reply *leg,
-                                 gk5_rpc_error *err)
-{
-    const char *what = cred->proc == GK5I_RPCSEC_GSS_INIT
-                           ? "RPCSEC_GSS_INIT"
-                           : "RPCSEC_GSS_CONTINUE_INIT";
-
-    init_res_free(&leg->res);
-    leg->verf_flavor = GK5_RPC_FLAVOR_NONE;
-    leg->verf_len = 0;
-    return rt->clnt != NULL ? leg_inband(p, rt, cred, tok, what, leg, err)
-                            : leg_raw(p, rt->fd, cred, tok, what, leg, err);
-}
-
-/* A server's minor as a krb5 (com_err) code, in MIT's words when built
- * with MIT krb5. */
-static const char *krb5_code_words(uint32_t minor)
-{
-#ifdef GK5_RPC_WITH_MIT
-    return error_message((long)(int32_t)minor);
-#else
-    (void)minor;
-    return "not known to this gk5, built without MIT krb5";
-#endif
-}
-
-/* The server's GSS failure in words.  A gk5 server's minor is a gk5 code
- * (gk5_display_status names, e.g., an rc4 session key it refuses); an MIT
- * server's is a com_err code that our krb5 libraries may know (when built
- * with them). */
-static void server_gss_err(gk5_rpc_error *err, const char *target,
-                           uint32_t major, uint32_t minor)
-{
-    uint32_t code = GK5_ERR_CODE(minor);
-    int gk5_code =
-        code > 0 && code < GK5I_ERR_COUNT &&
-        ((minor >> 16) == 0 || code == GK5_ERR_ENCTYPE_UNKNOWN ||
-         code == GK5_ERR_ENCTYPE_REJECTED || code == GK5_ERR_ENCTYPE_NOT_BUILT);
-    const char *words = gk5_code ? gk5_display_status(major, minor)
-                                 : gk5_display_status(major, 0);
-
-    if (gk5_code || minor == 0) {
-        gk5i_rpc_err(err, GK5_RPC_E_SERVER_GSS,
-                     "the server refused the RPCSEC_GSS context for %s: "
-                     "gss_major 0x%08x, gss_minor %u: %s",
-                     target, major, minor, words);
-    } else {
-        gk5i_rpc_err(err, GK5_RPC_E_SERVER_GSS,
-                     "the server refused the RPCSEC_GSS context for %s: "
-                     "gss_major 0x%08x (%s), gss_minor %u (0x%08x; as a "
-                     "krb5 code: %s)",
-                     target, major, words, minor, minor,
-                     krb5_code_words(minor));
-    }
-    if (err != NULL) {
-        err->major = major;
-        err->minor = minor;
-    }
-}
-
-/* ---- One establishment's initiator: gk5's own or MIT's ---- */
-
-struct initiator {
-    gk5_initiator *native;
-#ifdef GK5_RPC_WITH_MIT
-    gk5_mit_initiator *mit;
-#endif
-};
-
-/* The AUTH's private ccache for a client keytab (native only): made once,
- * on the first establishment. */
-static GK5I_RPC_WUR int own_ccache(struct priv *p, gk5_rpc_error *err)
-{
-    const char *tmp = getenv("TMPDIR");
-    char dir[PATH_MAX];
-    size_t n;
-
-    if (p->own_ccache != NULL) {
-        return 0;
-    }
-    if (tmp == NULL || tmp[0] != '/') {
-        tmp = "/tmp";
-    }
-    if (snprintf(dir, sizeof(dir), "%s/gk5-rpc-XXXXXX", tmp) >=
-            (int)sizeof(dir) ||
-        mkdtemp(dir) == NULL) {
-        gk5i_rpc_err(err, GK5_RPC_E_GSS,
-                     "cannot make a private folder for the client "
-                     "keytab's tickets under %s: %s",
-                     tmp, strerror(errno));
-        return -1;
-    }
-    n = strlen(dir) + sizeof("FILE:/ccache");
-    p->own_dir = strdup(dir);
-    p->own_ccache = malloc(n);
-    if (p->own_dir == NULL || p->own_ccache == NULL) {
-        (void)rmdir(dir);
-        free(p->own_dir);
-        free(p->own_ccache);
-        p->own_dir = p->own_ccache = NULL;
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
-        return -1;
-    }
-    (void)snprintf(p->own_ccache, n, "FILE:%s/ccache", dir);
-    return 0;
-}
-
-static void own_ccache_remove(struct priv *p)
-{
-    if (p->own_dir == NULL) {
-        return;
-    }
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof(path), "%s/ccache", p->own_dir) <
-        (int)sizeof(path)) {
-        (void)unlink(path);
-    }
-    (void)rmdir(p->own_dir);
-}
-
-static GK5I_RPC_WUR uint32_t initiator_create(uint32_t *minor, struct priv *p,
-                                              struct initiator *in)
-{
-    in->native = NULL;
-#ifdef GK5_RPC_WITH_MIT
-    in->mit = NULL;
-    if (p->establish == GK5_RPC_ESTABLISH_MIT) {
-        gk5_mit_initiator_options mo = {
-            .principal = p->principal,
-            .ccache = p->ccache,
-            .client_keytab = p->client_keytab,
-            .enctypes = p->enctypes,
-            .n_enctypes = p->n_enctypes,
-            .req_flags = 0, /* mutual | integ | conf */
-        };
-        return gk5_mit_initiator_create(minor, p->target, &mo, &in->mit);
-    }
-#endif
-    gk5_initiator_opts no = {
-        .ccache = p->own_ccache != NULL ? p->own_ccache : p->ccache,
-        .enctypes = p->enctypes,
-        .n_enctypes = p->n_enctypes,
-        .req_flags = GK5_C_MUTUAL_FLAG | GK5_C_CONF_FLAG | GK5_C_INTEG_FLAG,
-        .principal = p->principal,
-        .client_keytab = p->client_keytab,
-    };
-    return gk5_initiator_create(minor, p->target, &no, &in->native);
-}
-
-static GK5I_RPC_WUR uint32_t initiator_step(uint32_t *minor,
-                                            struct initiator *in,
-                                            const gk5_buffer *tok_in,
-                                            gk5_buffer *out)
-{
-#ifdef GK5_RPC_WITH_MIT
-    if (in->mit != NULL) {
-        return gk5_mit_initiator_step(minor, in->mit, tok_in, out);
-    }
-#endif
-    return gk5_initiator_step(minor, in->native, tok_in, out);
-}
-
-static GK5I_RPC_WUR uint32_t initiator_finish(uint32_t *minor,
-                                              struct initiator *in,
-                                              int32_t *enctype, gk5_ctx **ctx)
-{
-#ifdef GK5_RPC_WITH_MIT
-    if (in->mit != NULL) {
-        return gk5_mit_initiator_finish(minor, in->mit, enctype, ctx);
-    }
-#endif
-    return gk5_initiator_finish(minor, in->native, enctype, ctx);
-}
-
-static void initiator_free(struct initiator *in)
-{
-    gk5_initiator_free(in->native);
-    in->native = NULL;
-#ifdef GK5_RPC_WITH_MIT
-    gk5_mit_initiator_free(in->mit);
-    in->mit = NULL;
-#endif
-}
-
-/* The words after a failed native step: the acceptor's or KDC's
- * KRB-ERROR, when one came. */
-static void krb_error_words(gk5_rpc_error *err)
-{
-    const char *krb = gk5_krb_last_error();
-    size_t used;
-
-    if (err == NULL || krb == NULL) {
-        return;
-    }
-    used = strlen(err->text);
-    if (used + 3 < sizeof(err->text)) {
-        (void)snprintf(err->text + used, sizeof(err->text) - used, " (%s)",
-                       krb);
-    }
-}
-
-/* Make a new context: the INIT / CONTINUE_INIT legs along rt, then the
- * initiator's context into gk5. */
-static GK5I_RPC_WUR int establish(struct priv *p, uint32_t gen,
-                                  const struct route *rt, struct cctx **out,
+/* A leg of gk5i_rpc_establish, along the route arg. */
+static GK5I_RPC_WUR int route_leg(void *arg, const gk5i_rpc_cred *cred,
+                                  const gk5_buffer *tok, const char *what,
+                                  struct gk5i_leg_reply *leg,
                                   gk5_rpc_error *err)
 {
-    struct initiator init = {.native = NULL};
-    struct cctx *cc = NULL;
-    gk5_buffer tok = {0, NULL};
-    size_t verf_len = 0;
-    uint8_t verf[GK5I_RPC_MAX_AUTH_BYTES];
-    struct leg_reply leg;
-    uint32_t minor = 0, server_major = GK5_S_CONTINUE_NEEDED;
-    int32_t enctype = 0;
-    int sent = 0, ret = -1;
+    const struct route *rt = arg;
 
-    *out = NULL;
-    memset(&leg, 0, sizeof(leg));
-    cc = calloc(1, sizeof(*cc));
-    if (cc == NULL) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
-        goto cleanup;
-    }
-    if (flow_init(cc) != 0) {
-        free(cc);
-        cc = NULL;
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory (a mutex)");
-        goto cleanup;
-    }
-    if (p->establish == GK5_RPC_ESTABLISH_NATIVE && p->client_keytab != NULL &&
-        (p->ccache == NULL || strncmp(p->ccache, "MEMORY:", 7) == 0) &&
-        own_ccache(p, err) != 0) {
-        goto cleanup;
-    }
-    uint32_t major = initiator_create(&minor, p, &init);
-    if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "on this client, preparing to initiate (initiator "
-                         "credential)");
-#ifdef GK5_RPC_WITH_MIT
-        if (init.mit == NULL) {
-            krb_error_words(err);
-        }
-#else
-        krb_error_words(err);
-#endif
-        goto cleanup;
-    }
-    for (int legs = 0;; legs++) {
-        if (legs == MAX_INIT_LEGS) {
-            gk5i_rpc_err(err, GK5_RPC_E_GSS,
-                         "RPCSEC_GSS context creation for %s did not "
-                         "finish in %d legs",
-                         p->target, MAX_INIT_LEGS);
-            goto cleanup;
-        }
-        gk5_buffer in = {leg.res.token_len, leg.res.token};
-        major = initiator_step(&minor, &init, sent ? &in : NULL, &tok);
-        init_res_free(&leg.res);
-        if (GK5_ERROR(major) != 0) {
-            gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                             init.native != NULL
-                                 ? "on this client, gk5_initiator_step"
-                                 : "on this client, gss_init_sec_context");
-            if (init.native != NULL) {
-                krb_error_words(err);
-            }
-            goto cleanup;
-        }
-        int done = major == GK5_S_COMPLETE;
-        if (tok.length == 0) {
-            if (done && sent && server_major == GK5_S_COMPLETE) {
-                break;
-            }
-            gk5i_rpc_err(err, GK5_RPC_E_GSS,
-                         "GSS-API has no token to send but the RPCSEC_GSS "
-                         "exchange for %s is not complete",
-                         p->target);
-            goto cleanup;
-        }
-        if (sent && server_major == GK5_S_COMPLETE) {
-            gk5i_rpc_err(err, GK5_RPC_E_GSS,
-                         "the server completed the context for %s but "
-                         "GSS-API has another token to send",
-                         p->target);
-            goto cleanup;
-        }
-
-        /* RFC 2203 5.2.2: seq_num is ignored by the server; the handle is
-         * absent for INIT and the server's for CONTINUE_INIT. */
-        gk5i_rpc_cred cred = {
-            .version = GK5I_RPCSEC_GSS_VERS_1,
-            .proc = sent ? GK5I_RPCSEC_GSS_CONTINUE_INIT : GK5I_RPCSEC_GSS_INIT,
-            .seq = 0,
-            .service = (uint32_t)atomic_load(&p->service),
-            .handle = sent ? cc->handle : NULL,
-            .handle_len = sent ? cc->handle_len : 0,
-        };
-        if (init_leg(p, rt, &cred, &tok, &leg, err) != 0) {
-            goto cleanup;
-        }
-        const struct init_res *res = &leg.res;
-        gk5_buffer_release(&tok);
-        sent = 1;
-        if (GK5_ERROR(res->major) != 0) {
-            server_gss_err(err, p->target, res->major, res->minor);
-            goto cleanup;
-        }
-        if (res->major != GK5_S_COMPLETE &&
-            res->major != GK5_S_CONTINUE_NEEDED) {
-            gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                         "the server's RPCSEC_GSS_INIT reply has gss_major "
-                         "0x%08x, neither complete nor continue",
-                         res->major);
-            goto cleanup;
-        }
-        if (res->handle_len == 0) {
-            gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                         "the server's RPCSEC_GSS_INIT reply has an empty "
-                         "context handle");
-            goto cleanup;
-        }
-        memcpy(cc->handle, res->handle, res->handle_len);
-        cc->handle_len = res->handle_len;
-        server_major = res->major;
-        if (server_major == GK5_S_COMPLETE) {
-            /* RFC 2203 5.2.3.1: the verifier of the completing reply is the
-             * MIC of seq_window, checked once we hold the context. */
-            if (leg.verf_flavor != GK5_RPC_FLAVOR_RPCSEC_GSS ||
-                leg.verf_len == 0) {
-                gk5i_rpc_err(err, GK5_RPC_E_BAD_VERIFIER,
-                             "the server's completing RPCSEC_GSS_INIT reply "
-                             "has a verifier of flavour %u, not the "
-                             "RPCSEC_GSS MIC of seq_window (RFC 2203 "
-                             "5.2.3.1)",
-                             leg.verf_flavor);
-                goto cleanup;
-            }
-            memcpy(verf, leg.verf, leg.verf_len);
-            verf_len = leg.verf_len;
-            cc->window = res->window;
-        }
-        if (done) {
-            if (server_major != GK5_S_COMPLETE) {
-                gk5i_rpc_err(err, GK5_RPC_E_GSS,
-                             "GSS-API completed the context for %s but the "
-                             "server wants more",
-                             p->target);
-                goto cleanup;
-            }
-            break;
-        }
-    }
-
-    major = initiator_finish(&minor, &init, &enctype, &cc->gss);
-    if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(
-            err, GK5_RPC_E_GSS, major, minor,
-            "on this client, taking the established context into gk5");
-        goto cleanup;
-    }
-    /* RPCSEC_GSS keeps its own window (RFC 2203 5.3.3.1): replies to calls
-     * made by many threads arrive in any order, so gk5's replay and
-     * sequence checks would refuse good tokens. */
-    major = gk5_ctx_set_flags(&minor, cc->gss, 0);
-    if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "on this client, gk5_ctx_set_flags");
-        goto cleanup;
-    }
-    if (gk5i_rpc_verify_u32(cc->gss, cc->window, verf, verf_len, err) != 0) {
-        if (err != NULL) {
-            (void)snprintf(err->text, sizeof(err->text),
-                           "the verifier of the server's RPCSEC_GSS_INIT "
-                           "reply is not the MIC of seq_window %u (RFC 2203 "
-                           "5.2.3.1): %s",
-                           cc->window,
-                           gk5_display_status(err->major, err->minor));
-        }
-        goto cleanup;
-    }
-    if (cc->window == 0) {
-        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                     "the server's seq_window is 0 (RFC 2203 5.2.3.1)");
-        goto cleanup;
-    }
-    gk5_ctx_info info;
-    major = gk5_ctx_inquire(&minor, cc->gss, &info);
-    if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "on this client, gk5_ctx_inquire");
-        goto cleanup;
-    }
-    cc->enctype = info.enctype;
-    cc->endtime = info.endtime;
-    cc->gen = gen;
-    atomic_init(&cc->refs, 1);
-    /* Data calls start at 1; 0 went out in the INIT credentials. */
-    atomic_init(&cc->next_seq, 1);
-    cc->flow_base = 1;
-    *out = cc;
-    cc = NULL;
-    ret = 0;
-
-cleanup:
-    gk5_buffer_release(&tok);
-    init_res_free(&leg.res);
-    initiator_free(&init);
-    if (cc != NULL) {
-        gk5_ctx_free(cc->gss);
-        (void)pthread_mutex_destroy(&cc->flow_lock);
-        (void)pthread_cond_destroy(&cc->flow_cond);
-        zap(cc, sizeof(*cc));
-        free(cc);
-    }
-    return ret;
+    return rt->clnt != NULL ? leg_inband(rt->p, rt, cred, tok, what, leg, err)
+                            : gk5i_rpc_leg_raw(&rt->p->est, rt->fd, cred, tok,
+                                               what, leg, err);
 }
 
 /* ---- RPCSEC_GSS_DESTROY (RFC 2203 5.4) ---- */
@@ -1522,61 +419,6 @@ static int home_socket(const struct priv *p)
         return -1;
     }
     return p->home_fd;
-}
-
-/* The DESTROY call for cc: the next sequence number, or the one kept for
- * it (DATA_SEQ_END) once data calls have used theirs up; a header MIC and
- * void arguments.  -1 when cc cannot sign any more (expired). */
-static GK5I_RPC_WUR int build_destroy(const struct priv *p, struct cctx *cc,
-                                      uint32_t *xid, uint8_t **msg,
-                                      size_t *msg_len)
-{
-    *msg = NULL;
-    *msg_len = 0;
-    if (cctx_expired(cc)) {
-        return -1;
-    }
-    uint64_t n = atomic_fetch_add(&cc->next_seq, 1);
-    gk5i_rpc_cred cred = {
-        .version = GK5I_RPCSEC_GSS_VERS_1,
-        .proc = GK5I_RPCSEC_GSS_DESTROY,
-        .seq = n < DATA_SEQ_END ? (uint32_t)n : DATA_SEQ_END,
-        .service = (uint32_t)atomic_load(&p->service),
-        .handle = cc->handle,
-        .handle_len = cc->handle_len,
-    };
-    if (random_xid(xid, NULL) != 0 ||
-        build_control_call(p, cc, *xid, &cred, NULL, msg, msg_len, NULL) != 0) {
-        return -1;
-    }
-    return 0;
-}
-
-static int destroy_timeout(const struct priv *p)
-{
-    return p->timeout_ms < DESTROY_TIMEOUT_MS ? (int)p->timeout_ms
-                                              : DESTROY_TIMEOUT_MS;
-}
-
-/* DESTROY cc and read the answer, which changes nothing: the context goes
- * either way.  On fd, the creation CLIENT's socket, or on a connection of
- * our own (-1). */
-static void destroy_exchange(const struct priv *p, struct cctx *cc, int fd)
-{
-    uint8_t *msg = NULL, *rbuf = NULL;
-    size_t msg_len = 0, rlen = 0;
-    uint32_t xid;
-
-    if (build_destroy(p, cc, &xid, &msg, &msg_len) == 0) {
-        int r = fd >= 0
-                    ? record_exchange(fd, xid, msg, msg_len, destroy_timeout(p),
-                                      &rbuf, &rlen, NULL)
-                    : control_exchange(p, xid, msg, msg_len, destroy_timeout(p),
-                                       &rbuf, &rlen, NULL);
-        (void)r;
-    }
-    free(msg);
-    free(rbuf);
 }
 
 /* Where a new context for a call on the stream xdrs is made: the creation
@@ -1619,7 +461,7 @@ static int home_fd_for(const struct priv *p, XDR *xdrs)
 static GK5I_RPC_WUR int reestablish(struct priv *p, uint32_t seen_gen,
                                     XDR *xdrs, gk5_rpc_error *err)
 {
-    struct cctx *fresh = NULL, *old = NULL;
+    struct gk5i_cctx *fresh = NULL, *old = NULL;
     int ret = -1;
 
     pthread_mutex_lock(&p->estab_lock);
@@ -1630,7 +472,8 @@ static GK5I_RPC_WUR int reestablish(struct priv *p, uint32_t seen_gen,
         ret = 0;
         goto cleanup;
     }
-    struct route rt = {.clnt = NULL, .auth = NULL, .fd = home_fd_for(p, xdrs)};
+    struct route rt = {
+        .p = p, .clnt = NULL, .auth = NULL, .fd = home_fd_for(p, xdrs)};
     if (rt.fd >= 0 && p->home_cc != NULL) {
         /* Connection-bound servers hold one context per connection and
          * refuse an INIT while it stands: libtirpc 1.3.3 and MIT's
@@ -1638,11 +481,12 @@ static GK5I_RPC_WUR int reestablish(struct priv *p, uint32_t seen_gen,
          * hand the old, complete context to gss_accept_sec_context.  So
          * the old one goes first.  An expired one cannot be destroyed, and
          * such a server then refuses the INIT (it needs a new connection). */
-        destroy_exchange(p, p->home_cc, rt.fd);
-        cctx_release(p->home_cc);
+        gk5i_rpc_destroy_exchange(&p->est, p->home_cc, rt.fd);
+        gk5i_cctx_release(p->home_cc);
         p->home_cc = NULL;
     }
-    if (establish(p, gen + 1, &rt, &fresh, err) != 0) {
+    if (gk5i_rpc_establish(&p->est, gen + 1, route_leg, &rt, &fresh, err) !=
+        0) {
         goto cleanup;
     }
     if (rt.fd >= 0) {
@@ -1657,7 +501,7 @@ static GK5I_RPC_WUR int reestablish(struct priv *p, uint32_t seen_gen,
 
 cleanup:
     pthread_mutex_unlock(&p->estab_lock);
-    cctx_release(old); /* calls in flight hold their own references */
+    gk5i_cctx_release(old); /* calls in flight hold their own references */
     return ret;
 }
 
@@ -1665,25 +509,26 @@ cleanup:
  * when the counter would reach MAXSEQ (RFC 2203 5.3.3.1) or the context has
  * expired. */
 static GK5I_RPC_WUR int call_context(struct priv *p, XDR *xdrs,
-                                     struct cctx **out, uint32_t *seq,
+                                     struct gk5i_cctx **out, uint32_t *seq,
                                      gk5_rpc_error *err)
 {
     *out = NULL;
     *seq = 0;
     for (int attempt = 0; attempt < 3; attempt++) {
-        struct cctx *cc = cctx_get(p);
-        if (!cctx_expired(cc) && atomic_load(&cc->next_seq) < DATA_SEQ_END) {
+        struct gk5i_cctx *cc = cctx_get(p);
+        if (!gk5i_cctx_expired(cc) &&
+            atomic_load(&cc->next_seq) < GK5I_RPC_DATA_SEQ_END) {
             /* Every caller gets its own number, even those that lose the
              * race to MAXSEQ: a number is never sent twice. */
-            uint64_t n = flow_take(cc);
-            if (n < DATA_SEQ_END) {
+            uint64_t n = gk5i_flow_take(cc);
+            if (n < GK5I_RPC_DATA_SEQ_END) {
                 *out = cc;
                 *seq = (uint32_t)n;
                 return 0;
             }
         }
         uint32_t gen = cc->gen;
-        cctx_release(cc);
+        gk5i_cctx_release(cc);
         if (reestablish(p, gen, xdrs, err) != 0) {
             return -1;
         }
@@ -1691,7 +536,7 @@ static GK5I_RPC_WUR int call_context(struct priv *p, XDR *xdrs,
     gk5i_rpc_err(err, GK5_RPC_E_EXPIRED,
                  "every new RPCSEC_GSS context for %s was expired or used up "
                  "at once",
-                 p->target);
+                 p->est.target);
     return -1;
 }
 
@@ -1709,7 +554,7 @@ static bool_t op_marshal(AUTH *auth, XDR *xdrs)
 {
     struct priv *p = auth->ah_private;
     struct call_slot *s = slot_find(p->serial, 1);
-    struct cctx *cc = NULL;
+    struct gk5i_cctx *cc = NULL;
     uint8_t body[GK5I_RPC_MAX_AUTH_BYTES], mic[GK5I_RPC_MIC_MAX];
     size_t mic_len = 0;
     uint32_t seq = 0;
@@ -1728,7 +573,7 @@ static bool_t op_marshal(AUTH *auth, XDR *xdrs)
     if (call_context(p, xdrs, &cc, &seq, &s->err) != 0) {
         goto cleanup;
     }
-    gk5_rpc_service svc = (gk5_rpc_service)atomic_load(&p->service);
+    gk5_rpc_service svc = (gk5_rpc_service)atomic_load(&p->est.service);
     gk5i_rpc_cred cred = {
         .version = GK5I_RPCSEC_GSS_VERS_1,
         .proc = GK5I_RPCSEC_GSS_DATA,
@@ -1779,9 +624,9 @@ static bool_t op_marshal(AUTH *auth, XDR *xdrs)
 
 cleanup:
     if (cc != NULL) {
-        flow_done(cc, seq); /* taken, never sent */
+        gk5i_flow_done(cc, seq); /* taken, never sent */
     }
-    cctx_release(cc);
+    gk5i_cctx_release(cc);
     if (!ok) {
         s->failed = 1;
     }
@@ -1857,11 +702,11 @@ static bool_t op_wrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_args, caddr_t args)
     /* xdr_sizeof answers 0 both for void and for failure; a failure shows
      * when the arguments do not fit the buffer below. */
     size_t size = xdr_sizeof(xdr_args, args);
-    if (size > p->max_body) {
+    if (size > p->est.max_body) {
         gk5i_rpc_err(&s->err, GK5_RPC_E_TOO_BIG,
                      "arguments of %zu bytes are larger than the %zu bytes "
                      "allowed (max_body)",
-                     size, p->max_body);
+                     size, p->est.max_body);
         goto cleanup;
     }
     size_t len = 4 + size; /* seq_num, then the arguments */
@@ -1955,7 +800,7 @@ static GK5I_RPC_WUR int read_body(XDR *xdrs, gk5_rpc_service svc, size_t max,
      * gk5i_rpc_body_open has it: databody_integ carries the seq_num too,
      * a privacy token its own pieces. */
     size_t limit =
-        svc == GK5_RPC_SVC_PRIVACY ? max + PRIV_TOKEN_SLACK : max + 4;
+        svc == GK5_RPC_SVC_PRIVACY ? max + GK5I_RPC_PRIV_SLACK : max + 4;
     if (!xdr_u_int(xdrs, &n)) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "the reply body is missing (no length)");
@@ -2034,9 +879,10 @@ static bool_t op_unwrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_results,
                         "the results do not decode");
         goto cleanup;
     }
-    if (read_body(xdrs, s->service, p->max_body, &buf, &len, &s->err) != 0 ||
+    if (read_body(xdrs, s->service, p->est.max_body, &buf, &len, &s->err) !=
+            0 ||
         gk5i_rpc_body_open(s->cc->gss, s->service, s->seq, buf, len,
-                           p->max_body, &data, &data_len, &used,
+                           p->est.max_body, &data, &data_len, &used,
                            &s->err) != 0) {
         goto cleanup;
     }
@@ -2087,7 +933,7 @@ static bool_t op_refresh(AUTH *auth, void *arg)
     if (msg->rm_reply.rp_stat == MSG_ACCEPTED) {
         uint32_t stat = (uint32_t)msg->acpted_rply.ar_stat;
         gk5i_rpc_err(&s->err, GK5_RPC_E_ACCEPT_STAT, "the server: %s",
-                     accept_stat_words(stat));
+                     gk5i_rpc_accept_stat_words(stat));
         goto cleanup;
     }
     if (msg->rjcted_rply.rj_stat != AUTH_ERROR) {
@@ -2098,7 +944,8 @@ static bool_t op_refresh(AUTH *auth, void *arg)
     }
     uint32_t why = (uint32_t)msg->rjcted_rply.rj_why;
     gk5i_rpc_err(&s->err, GK5_RPC_E_REJECTED,
-                 "the server rejected the call: %s", auth_stat_words(why));
+                 "the server rejected the call: %s",
+                 gk5i_rpc_auth_stat_words(why));
     s->err.rpc_stat = RPC_AUTHERROR;
     s->err.auth_stat = why;
     if (why != GK5I_RPCSEC_GSS_CREDPROBLEM &&
@@ -2137,14 +984,14 @@ cleanup:
  * connection of our own, for servers with a global handle table. */
 static void send_destroy(struct priv *p)
 {
-    struct cctx *home = p->home_cc, *cur = p->cur;
+    struct gk5i_cctx *home = p->home_cc, *cur = p->cur;
     int fd = home_socket(p);
 
     if (home != NULL && (fd >= 0 || home != cur)) {
-        destroy_exchange(p, home, fd);
+        gk5i_rpc_destroy_exchange(&p->est, home, fd);
     }
     if (cur != home || fd < 0) {
-        destroy_exchange(p, cur, -1);
+        gk5i_rpc_destroy_exchange(&p->est, cur, -1);
     }
 }
 
@@ -2153,16 +1000,9 @@ static void priv_free(struct priv *p)
     if (p == NULL) {
         return;
     }
-    cctx_release(p->cur);
-    cctx_release(p->home_cc);
-    free(p->target);
-    free(p->principal);
-    free(p->ccache);
-    free(p->client_keytab);
-    free(p->enctypes);
-    own_ccache_remove(p);
-    free(p->own_dir);
-    free(p->own_ccache);
+    gk5i_cctx_release(p->cur);
+    gk5i_cctx_release(p->home_cc);
+    gk5i_rpc_est_clear(&p->est);
     pthread_mutex_destroy(&p->lock);
     pthread_mutex_destroy(&p->estab_lock);
     zap(p, sizeof(*p));
@@ -2286,7 +1126,7 @@ static bool_t inband_validate(AUTH *auth, struct opaque_auth *verf)
 }
 
 /* (As inband_wrap, the other direction; the failure words differ:
- * init_res_err() says what the server's reply lacked.) */
+ * gk5i_init_res_err() says what the server's reply lacked.) */
 static bool_t inband_unwrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_results,
                             caddr_t results)
 {
@@ -2296,7 +1136,7 @@ static bool_t inband_unwrap(AUTH *auth, XDR *xdrs, xdrproc_t xdr_results,
         return FALSE;
     }
     if (!(*xdr_results)(xdrs, results)) {
-        init_res_err(&ib->err);
+        gk5i_init_res_err(&ib->err);
         return inband_failed(ib);
     }
     return TRUE;
@@ -2334,20 +1174,6 @@ static int is_ours(const AUTH *auth)
 
 /* ---- Creation ---- */
 
-static GK5I_RPC_WUR int dup_opt(const char *s, char **out, gk5_rpc_error *err)
-{
-    *out = NULL;
-    if (s == NULL) {
-        return 0;
-    }
-    *out = strdup(s);
-    if (*out == NULL) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
-        return -1;
-    }
-    return 0;
-}
-
 /* Where clnt talks to, for control connections of our own, and which
  * socket it is (home_fd_for).  Only stream transports: RPCSEC_GSS over UDP
  * would need retransmission here, and the record stream is what lets
@@ -2378,19 +1204,20 @@ static GK5I_RPC_WUR int peer_of(CLIENT *clnt, struct priv *p,
     p->home_fd = fd;
     p->home_dev = st.st_dev;
     p->home_ino = st.st_ino;
-    p->peer_len = sizeof(p->peer);
-    if (getpeername(fd, (struct sockaddr *)&p->peer, &p->peer_len) != 0) {
+    p->est.peer_len = sizeof(p->est.peer);
+    if (getpeername(fd, (struct sockaddr *)&p->est.peer, &p->est.peer_len) !=
+        0) {
         gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
                      "the CLIENT's socket has no peer address: %s",
                      strerror(errno));
         return -1;
     }
-    if (p->peer.ss_family != AF_INET && p->peer.ss_family != AF_INET6 &&
-        p->peer.ss_family != AF_UNIX) {
+    if (p->est.peer.ss_family != AF_INET && p->est.peer.ss_family != AF_INET6 &&
+        p->est.peer.ss_family != AF_UNIX) {
         gk5i_rpc_err(err, GK5_RPC_E_UNSUPPORTED,
                      "the CLIENT's socket is of address family %d (TCP or "
                      "UNIX sockets only)",
-                     (int)p->peer.ss_family);
+                     (int)p->est.peer.ss_family);
         return -1;
     }
     rpcprog_t prog = 0;
@@ -2402,15 +1229,16 @@ static GK5I_RPC_WUR int peer_of(CLIENT *clnt, struct priv *p,
                      "(CLGET_PROG, CLGET_VERS)");
         return -1;
     }
-    p->prog = (uint32_t)prog;
-    p->vers = (uint32_t)vers;
+    p->est.prog = (uint32_t)prog;
+    p->est.vers = (uint32_t)vers;
     return 0;
 }
 
-/* A struct priv with its locks, serial, service and limits (0: the
- * defaults); NULL with err. */
-static struct priv *priv_new(gk5_rpc_service service, unsigned timeout_ms,
-                             size_t max_body, gk5_rpc_error *err)
+/* A struct priv with its locks, serial and the options checked and
+ * copied; NULL with err. */
+static struct priv *priv_new(const char *target, gk5_rpc_service service,
+                             const gk5_rpc_auth_options *opts,
+                             gk5_rpc_error *err)
 {
     struct priv *p = calloc(1, sizeof(*p));
 
@@ -2430,16 +1258,12 @@ static struct priv *priv_new(gk5_rpc_service service, unsigned timeout_ms,
         return NULL;
     }
     p->serial = atomic_fetch_add(&next_serial, 1);
-    atomic_init(&p->service, (int)service);
-    p->timeout_ms = timeout_ms != 0 ? timeout_ms : DEFAULT_TIMEOUT_MS;
-    if (p->timeout_ms > INT_MAX) {
-        p->timeout_ms = INT_MAX;
-    }
-    p->max_body = max_body != 0 ? max_body : DEFAULT_MAX_BODY;
-    if (p->max_body > MAX_BODY_LIMIT) {
-        p->max_body = MAX_BODY_LIMIT;
-    }
     p->home_fd = -1;
+    if (gk5i_rpc_est_init(&p->est, "gk5_rpc_auth_create", target, service, opts,
+                          err) != 0) {
+        priv_free(p);
+        return NULL;
+    }
     return p;
 }
 
@@ -2456,7 +1280,7 @@ AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
         opts = &no_opts;
     }
     if (clnt == NULL || target == NULL || target[0] == '\0' ||
-        !service_valid(service) ||
+        !gk5i_rpc_service_valid(service) ||
         (opts->n_enctypes > 0 && opts->enctypes == NULL)) {
         gk5i_rpc_err(err, GK5_RPC_E_INVALID,
                      "gk5_rpc_auth_create: a CLIENT, a target "
@@ -2469,46 +1293,17 @@ AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
         goto cleanup;
     }
-    p = priv_new(service, opts->timeout_ms, opts->max_body, err);
+    p = priv_new(target, service, opts, err);
     if (p == NULL) {
         goto cleanup;
-    }
-    if (opts->establish != GK5_RPC_ESTABLISH_NATIVE &&
-        opts->establish != GK5_RPC_ESTABLISH_MIT) {
-        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
-                     "gk5_rpc_auth_create: establish is not a "
-                     "gk5_rpc_establish");
-        goto cleanup;
-    }
-    if (!gk5_rpc_establish_available(opts->establish)) {
-        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
-                     "gk5_rpc_auth_create: establish GK5_RPC_ESTABLISH_MIT: %s",
-                     GK5I_RPC_NO_MIT_WORDS);
-        goto cleanup;
-    }
-    p->establish = opts->establish;
-    if (dup_opt(target, &p->target, err) != 0 ||
-        dup_opt(opts->principal, &p->principal, err) != 0 ||
-        dup_opt(opts->ccache, &p->ccache, err) != 0 ||
-        dup_opt(opts->client_keytab, &p->client_keytab, err) != 0) {
-        goto cleanup;
-    }
-    if (opts->n_enctypes > 0) {
-        p->enctypes = calloc(opts->n_enctypes, sizeof(*p->enctypes));
-        if (p->enctypes == NULL) {
-            gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
-            goto cleanup;
-        }
-        memcpy(p->enctypes, opts->enctypes,
-               opts->n_enctypes * sizeof(*p->enctypes));
-        p->n_enctypes = opts->n_enctypes;
     }
     auth->ah_cred.oa_flavor = RPCSEC_GSS;
     auth->ah_verf.oa_flavor = RPCSEC_GSS;
     auth->ah_ops = &inband_ops;
     auth->ah_private = p;
-    struct route rt = {.clnt = clnt, .auth = auth, .fd = -1};
-    if (peer_of(clnt, p, err) != 0 || establish(p, 1, &rt, &p->cur, err) != 0) {
+    struct route rt = {.p = p, .clnt = clnt, .auth = auth, .fd = -1};
+    if (peer_of(clnt, p, err) != 0 ||
+        gk5i_rpc_establish(&p->est, 1, route_leg, &rt, &p->cur, err) != 0) {
         goto cleanup;
     }
     atomic_fetch_add(&p->cur->refs, 1);
@@ -2526,11 +1321,11 @@ cleanup:
 
 int gk5_rpc_auth_set_service(AUTH *auth, gk5_rpc_service service)
 {
-    if (!is_ours(auth) || !service_valid(service)) {
+    if (!is_ours(auth) || !gk5i_rpc_service_valid(service)) {
         return -1;
     }
     struct priv *p = auth->ah_private;
-    atomic_store(&p->service, (int)service);
+    atomic_store(&p->est.service, (int)service);
     return 0;
 }
 
@@ -2543,15 +1338,15 @@ int gk5_rpc_auth_inquire(AUTH *auth, gk5_rpc_auth_info *info)
         return -1;
     }
     struct priv *p = auth->ah_private;
-    struct cctx *cc = cctx_get(p);
+    struct gk5i_cctx *cc = cctx_get(p);
     uint64_t next = atomic_load(&cc->next_seq);
     info->enctype = cc->enctype;
-    info->service = (gk5_rpc_service)atomic_load(&p->service);
+    info->service = (gk5_rpc_service)atomic_load(&p->est.service);
     info->window = cc->window;
     info->next_seq = next < GK5_RPC_MAXSEQ ? (uint32_t)next : GK5_RPC_MAXSEQ;
     info->established = cc->gen;
     info->handle_len = cc->handle_len;
-    cctx_release(cc);
+    gk5i_cctx_release(cc);
     return 0;
 }
 
@@ -2566,59 +1361,6 @@ const gk5_rpc_error *gk5_rpc_auth_last_error(AUTH *auth)
 }
 
 /* ---- Test seams (tests/fuzz/fuzz_rpc_reply.c; not exported) ---- */
-
-/* The context establish returns, made from a gk5 context that is already
- * complete: what establish does once gk5_mit_initiator_finish has given
- * it cc->gss and the legs the handle and window.  gss is owned from here
- * on, also on failure. */
-static GK5I_RPC_WUR int cctx_adopt(gk5_ctx *gss, const uint8_t *handle,
-                                   size_t handle_len, uint32_t window,
-                                   struct cctx **out, gk5_rpc_error *err)
-{
-    struct cctx *cc = NULL;
-    gk5_ctx_info info;
-    uint32_t minor = 0;
-
-    *out = NULL;
-    cc = calloc(1, sizeof(*cc));
-    if (cc == NULL) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
-        gk5_ctx_free(gss);
-        return -1;
-    }
-    if (flow_init(cc) != 0) {
-        free(cc);
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory (a mutex)");
-        gk5_ctx_free(gss);
-        return -1;
-    }
-    atomic_init(&cc->refs, 1);
-    cc->gss = gss; /* cctx_release frees it from here on */
-    memcpy(cc->handle, handle, handle_len);
-    cc->handle_len = handle_len;
-    cc->window = window;
-    uint32_t major = gk5_ctx_set_flags(&minor, cc->gss, 0);
-    if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "on this client, gk5_ctx_set_flags");
-        cctx_release(cc);
-        return -1;
-    }
-    major = gk5_ctx_inquire(&minor, cc->gss, &info);
-    if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "on this client, gk5_ctx_inquire");
-        cctx_release(cc);
-        return -1;
-    }
-    cc->enctype = info.enctype;
-    cc->endtime = info.endtime;
-    cc->gen = 1;
-    atomic_init(&cc->next_seq, 1);
-    cc->flow_base = 1;
-    *out = cc;
-    return 0;
-}
 
 /* An AUTH in the state gk5_rpc_auth_create leaves it in once the first
  * context is established (gk5_auth_ops, the same struct priv), holding
@@ -2638,19 +1380,20 @@ AUTH *gk5i_rpc_auth_from_ctx(gk5_ctx *ctx, const uint8_t *handle,
 {
     AUTH *auth = NULL, *ret = NULL;
     struct priv *p = NULL;
-    struct cctx *cc = NULL;
+    struct gk5i_cctx *cc = NULL;
 
     gk5i_rpc_err_clear(err);
     if (ctx == NULL || handle == NULL || handle_len == 0 ||
-        handle_len > MAX_HANDLE || window == 0 || !service_valid(svc)) {
+        handle_len > GK5I_RPC_MAX_HANDLE || window == 0 ||
+        !gk5i_rpc_service_valid(svc)) {
         gk5i_rpc_err(err, GK5_RPC_E_INVALID,
                      "gk5i_rpc_auth_from_ctx: a context, a handle of 1 to "
                      "%u bytes, a window and a service are needed",
-                     (unsigned)MAX_HANDLE);
+                     (unsigned)GK5I_RPC_MAX_HANDLE);
         gk5_ctx_free(ctx);
         return NULL;
     }
-    if (cctx_adopt(ctx, handle, handle_len, window, &cc, err) != 0) {
+    if (gk5i_cctx_adopt(ctx, handle, handle_len, window, &cc, err) != 0) {
         return NULL;
     }
     /* From here on as gk5_rpc_auth_create, with no options. */
@@ -2659,12 +1402,9 @@ AUTH *gk5i_rpc_auth_from_ctx(gk5_ctx *ctx, const uint8_t *handle,
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
         goto cleanup;
     }
-    p = priv_new(svc, 0, max_body, err);
+    gk5_rpc_auth_options opts = {.max_body = max_body};
+    p = priv_new("", svc, &opts, err);
     if (p == NULL) {
-        goto cleanup;
-    }
-    p->peer.ss_family = AF_UNSPEC;
-    if (dup_opt("", &p->target, err) != 0) {
         goto cleanup;
     }
     p->cur = cc; /* priv_free releases it from here on */
@@ -2678,7 +1418,7 @@ AUTH *gk5i_rpc_auth_from_ctx(gk5_ctx *ctx, const uint8_t *handle,
     auth = NULL;
 
 cleanup:
-    cctx_release(cc);
+    gk5i_cctx_release(cc);
     priv_free(p);
     free(auth);
     return ret;
