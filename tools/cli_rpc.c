@@ -34,10 +34,12 @@
 #include <gk5/rpcsec.h>
 
 #include "common/util.h"
+#include "common/xdr.h"
 #include "cli.h"
 #include "rpc_echo_prog.h"
 
 #define RPC_MAX_THREADS 256
+#define RPC_MAX_INFLIGHT 1024
 #define RPC_MAX_ENCTYPES 16
 #define RPC_DEFAULT_TIMEOUT_MS 25000u
 /* libtirpc caps a stream's record buffers at 256 KiB; larger records are
@@ -669,6 +671,7 @@ enum {
     OPT_SECONDS,
     OPT_THREADS,
     OPT_CALLS,
+    OPT_INFLIGHT,
     /* serve */
     OPT_LISTEN,
     OPT_KEYTAB,
@@ -703,6 +706,7 @@ static const struct option client_longopts[] = {
     {"seconds", required_argument, NULL, OPT_SECONDS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"calls", required_argument, NULL, OPT_CALLS},
+    {"inflight", required_argument, NULL, OPT_INFLIGHT},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -1153,6 +1157,7 @@ struct echo_run {
     double seconds;     /* 0: no limit */
     double start;
     struct timeval tv;
+    double end; /* --inflight: when the last reply was checked */
     AUTH *auth; /* ours, for the words of a failure; NULL otherwise */
     atomic_bool stop;
 };
@@ -1293,6 +1298,237 @@ static void *echo_thread_main(void *p)
     return NULL;
 }
 
+/* ---- gk5 rpc echo --inflight: gk5's own transport ---- */
+
+/* The arguments of call number `call` (the ring slot's stamp) into *args:
+ * ECHO and SINK an opaque<> of the pattern, stamped; SOURCE the count. */
+static int echo_args(const struct echo_run *r, uint64_t call, uint8_t *buf,
+                     size_t cap, gk5_buffer *args)
+{
+    struct gk5i_wr w;
+    uint8_t stamp[12];
+
+    gk5i_wr_init(&w, buf, cap);
+    store_be32(stamp, 0);
+    store_be64(stamp + 4, call);
+    switch (r->proc) {
+    case ECHO_ECHO:
+    case ECHO_SINK:
+        gk5i_xdr_put_u32(&w, (uint32_t)r->size);
+        (void)gk5i_wr_reserve(&w, r->size); /* the pattern, in place */
+        gk5i_put_fill(&w, 0, gk5i_xdr_padding(r->size));
+        if (!w.bad) {
+            memcpy(buf + 4, stamp, r->size < sizeof(stamp) ? r->size : 12);
+        }
+        break;
+    case ECHO_SOURCE:
+        gk5i_xdr_put_u32(&w, (uint32_t)r->size);
+        break;
+    case ECHO_NULL:
+    default:
+        break;
+    }
+    args->value = buf;
+    args->length = cap - w.left;
+    return w.bad ? -1 : 0;
+}
+
+/* Check the results of call number `call`. */
+static bool echo_check(const struct echo_run *r, uint64_t call,
+                       const gk5_buffer *res, char *why, size_t why_len)
+{
+    struct gk5i_rd rd;
+    const uint8_t *data;
+    size_t n = 0;
+    uint8_t stamp[12];
+
+    store_be32(stamp, 0);
+    store_be64(stamp + 4, call);
+    gk5i_rd_init(&rd, res->value, res->length);
+    switch (r->proc) {
+    case ECHO_NULL:
+        break;
+    case ECHO_SINK:
+        n = gk5i_xdr_get_u32(&rd);
+        if (!rd.bad && n != r->size) {
+            snprintf(why, why_len,
+                     "call %llu: the server counted %zu bytes, "
+                     "not %zu",
+                     (unsigned long long)call + 1, n, r->size);
+            return false;
+        }
+        break;
+    case ECHO_ECHO:
+    case ECHO_SOURCE:
+        data = gk5i_xdr_get_opaque(&rd, GK5_ECHO_MAX_OPAQUE, &n);
+        if (rd.bad) {
+            break;
+        }
+        if (n != r->size) {
+            snprintf(why, why_len,
+                     "call %llu: the reply has %zu bytes, not "
+                     "%zu",
+                     (unsigned long long)call + 1, n, r->size);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint8_t want = r->proc == ECHO_ECHO && i < sizeof(stamp)
+                               ? stamp[i]
+                               : gk5_echo_source_byte(i);
+            if (data[i] != want) {
+                snprintf(why, why_len,
+                         "call %llu: byte %zu of the reply is "
+                         "0x%02x, not 0x%02x",
+                         (unsigned long long)call + 1, i, data[i], want);
+                return false;
+            }
+        }
+        break;
+    }
+    if (!gk5i_rd_at_end(&rd)) {
+        snprintf(why, why_len,
+                 "call %llu: the results (%zu bytes) do not "
+                 "decode",
+                 (unsigned long long)call + 1, res->length);
+        return false;
+    }
+    return true;
+}
+
+/* One connection of gk5's own client, `inflight` calls kept out by this
+ * thread.  Prints as the libtirpc path does; 0 or -1 with err. */
+static int echo_inflight(const struct client_args *a, struct echo_run *r,
+                         uint32_t inflight, uint64_t *total, char *err,
+                         size_t err_len, char *desc, size_t desc_len)
+{
+    gk5_rpc_clnt *clnt = NULL;
+    gk5_rpc_clnt_options opts;
+    gk5_rpc_error e;
+    struct addrinfo *res = NULL;
+    char host[NI_MAXHOST];
+    uint64_t *ids = NULL, *nums = NULL, sent = 0, done = 0;
+    uint8_t *buf = NULL;
+    size_t cap = 8 + r->size + 4;
+    int ret = -1;
+
+    *total = 0;
+    memset(&opts, 0, sizeof(opts));
+    opts.flavor = a->sec->flavor;
+    opts.max_inflight = inflight;
+    opts.call_timeout_ms = a->timeout_ms;
+    opts.gss.principal = a->client_principal;
+    opts.gss.ccache = a->ccache;
+    opts.gss.client_keytab = a->client_keytab;
+    opts.gss.enctypes = a->n_enctypes > 0 ? a->enctypes : NULL;
+    opts.gss.n_enctypes = a->n_enctypes;
+    opts.gss.timeout_ms = a->timeout_ms;
+    opts.gss.max_body = (size_t)GK5_ECHO_MAX_OPAQUE + GK5_ECHO_BODY_SLACK;
+    opts.gss.establish = a->establish;
+    ids = calloc(inflight, sizeof(*ids));
+    nums = calloc(inflight, sizeof(*nums));
+    buf = malloc(cap);
+    if (ids == NULL || nums == NULL || buf == NULL) {
+        snprintf(err, err_len, "out of memory");
+        goto cleanup;
+    }
+    if (resolve_stream(a->hostport, AI_NUMERICSERV, host, sizeof(host), &res,
+                       err, err_len) != 0) {
+        goto cleanup;
+    }
+    if (gk5_rpc_clnt_create(
+            res->ai_addr, res->ai_addrlen, a->prog, a->vers,
+            a->sec->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS ? a->target : NULL,
+            a->sec->svc, &opts, &clnt, &e) != 0) {
+        snprintf(err, err_len, "cannot connect%s to %s: %s",
+                 a->sec->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS
+                     ? " and establish RPCSEC_GSS"
+                     : "",
+                 a->hostport, e.text);
+        goto cleanup;
+    }
+    gk5_echo_source_fill(buf + 4, r->size);
+    r->start = now_seconds();
+    for (;;) {
+        bool more = !atomic_load(&r->stop) &&
+                    (r->max_calls == 0 || sent < r->max_calls) &&
+                    (r->seconds <= 0 || now_seconds() - r->start < r->seconds);
+        if (more && sent - done < inflight) {
+            gk5_buffer args;
+            uint32_t i = (uint32_t)(sent % inflight);
+            gk5_echo_source_fill(buf + 4, r->size < 12 ? r->size : 12);
+            if (echo_args(r, sent, buf, cap, &args) != 0) {
+                snprintf(err, err_len, "call %llu: arguments do not encode",
+                         (unsigned long long)sent + 1);
+                goto cleanup;
+            }
+            if (gk5_rpc_clnt_send(clnt, echo_proc_nums[r->proc], &args, &ids[i],
+                                  &e) != 0) {
+                snprintf(err, err_len, "call %llu (%s of %zu bytes): %s",
+                         (unsigned long long)sent + 1, echo_proc_names[r->proc],
+                         r->size, e.text);
+                goto cleanup;
+            }
+            nums[i] = sent++;
+            continue;
+        }
+        if (done == sent) {
+            break;
+        }
+        /* The oldest call out. */
+        uint32_t i = (uint32_t)(done % inflight);
+        gk5_buffer results = {0, NULL};
+        if (gk5_rpc_clnt_wait(clnt, ids[i], &results, &e) != 0) {
+            snprintf(err, err_len, "call %llu (%s of %zu bytes): %s",
+                     (unsigned long long)nums[i] + 1, echo_proc_names[r->proc],
+                     r->size, e.text);
+            done++;
+            goto cleanup;
+        }
+        done++;
+        bool good = echo_check(r, nums[i], &results, err, err_len);
+        gk5_buffer_release(&results);
+        if (!good) {
+            goto cleanup;
+        }
+        r->end = now_seconds();
+    }
+    *total = done;
+    if (a->sec->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS) {
+        gk5_rpc_auth_info info;
+        if (gk5_rpc_clnt_inquire(clnt, &info) == 0) {
+            snprintf(desc, desc_len,
+                     "%s, enctype %s (%d), window %u, %u in "
+                     "flight (gk5 transport)",
+                     a->sec->name, enctype_name(info.enctype),
+                     (int)info.enctype, info.window, inflight);
+        }
+    } else {
+        snprintf(desc, desc_len, "%s, %u in flight (gk5 transport)",
+                 a->sec->flavor == GK5_RPC_FLAVOR_SYS ? "AUTH_SYS"
+                                                      : "AUTH_NONE",
+                 inflight);
+    }
+    ret = 0;
+
+cleanup:
+    /* Calls still out are collected before the connection goes. */
+    while (clnt != NULL && done < sent) {
+        gk5_buffer results = {0, NULL};
+        if (gk5_rpc_clnt_wait(clnt, ids[done % inflight], &results, &e) == 0) {
+            gk5_buffer_release(&results);
+        }
+        done++;
+    }
+    gk5_rpc_clnt_free(clnt);
+    if (res != NULL) {
+        freeaddrinfo(res);
+    }
+    free(buf);
+    free(ids);
+    free(nums);
+    return ret;
+}
+
 static void echo_usage(FILE *f)
 {
     fprintf(f,
@@ -1328,8 +1564,13 @@ static void echo_usage(FILE *f)
             "--seconds, if\n"
             "                        given)\n"
             "  --threads N           connections and threads, 1..%d; "
-            "default 1\n",
-            RPC_MAX_THREADS);
+            "default 1\n"
+            "  --inflight N          one connection of gk5's own RPC client "
+            "(not libtirpc's)\n"
+            "                        keeping N calls outstanding (1..%d), "
+            "their replies\n"
+            "                        matched by XID; not with --threads\n",
+            RPC_MAX_THREADS, RPC_MAX_INFLIGHT);
     fputs(client_options_help, f);
     fprintf(f, "\nExit status: 0 every call succeeded and every reply was "
                "right; 1 a call\nfailed or a reply was wrong (which call and "
@@ -1341,7 +1582,7 @@ static int rpc_echo(int argc, char **argv)
     struct client_args a;
     struct echo_run run;
     struct echo_thread *threads = NULL;
-    uint32_t nthreads = 1, calls = 0;
+    uint32_t nthreads = 1, calls = 0, inflight = 0;
     AUTH *auth = NULL;
     char err[1024], desc[256];
     double seconds = 0, end = 0, elapsed;
@@ -1415,6 +1656,15 @@ static int rpc_echo(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             continue;
+        case OPT_INFLIGHT:
+            if (parse_num(optarg, &inflight) != 0 || inflight == 0 ||
+                inflight > RPC_MAX_INFLIGHT) {
+                cli_error("rpc echo: --inflight: '%s' is not a number from 1 "
+                          "to %d",
+                          optarg, RPC_MAX_INFLIGHT);
+                return CLI_EXIT_USAGE;
+            }
+            continue;
         default:
             break;
         }
@@ -1432,6 +1682,20 @@ static int rpc_echo(int argc, char **argv)
     run.max_calls = calls;
     run.seconds = have_seconds ? seconds : (calls > 0 ? 0 : 2.0);
     run.tv = ms_to_timeval(a.timeout_ms);
+    if (inflight > 0 && nthreads > 1) {
+        cli_error("rpc echo: --inflight keeps calls out on one connection "
+                  "from one thread: not with --threads");
+        return CLI_EXIT_USAGE;
+    }
+    if (inflight > 0) {
+        if (echo_inflight(&a, &run, inflight, &total, err, sizeof(err), desc,
+                          sizeof(desc)) != 0) {
+            cli_error("rpc echo: %s", err);
+            return CLI_EXIT_FAIL;
+        }
+        end = run.end;
+        goto report;
+    }
 
     threads = calloc(nthreads, sizeof(*threads));
     if (threads == NULL) {
@@ -1502,11 +1766,14 @@ static int rpc_echo(int argc, char **argv)
     if (ret != CLI_EXIT_OK) {
         goto cleanup;
     }
+    describe_auth(&a, auth, desc, sizeof(desc));
+
+report:
+    ret = CLI_EXIT_OK;
     elapsed = end - run.start;
     if (elapsed <= 0) {
         elapsed = 1e-9;
     }
-    describe_auth(&a, auth, desc, sizeof(desc));
     printf("gk5 rpc echo: %s: %s %zu bytes, %u thread%s: %llu calls in %.2f "
            "s, %.0f calls/s, %.2f MB/s %s\n",
            desc, echo_proc_names[run.proc], run.size, nthreads,

@@ -384,6 +384,14 @@ if [ -n "$GK5_PORT" ]; then
         fi
         cell "$p: sink 1 MiB x 4" -- cmd_gk5 echo "$GK5_PORT" "$s" --proc sink --size 1m --calls 4
         cell "$p: source 1 MiB x 4" -- cmd_gk5 echo "$GK5_PORT" "$s" --proc source --size 1m --calls 4
+        # gk5's own transport, calls in flight on one connection (the
+        # server runs them on its workers and may answer out of order).
+        cell "$p: gk5 transport, 16 in flight: echo 1 KiB x 400" --grep '16 in flight' -- \
+            cmd_gk5 echo "$GK5_PORT" "$s" --size 1024 --calls 400 --inflight 16
+        cell "$p: gk5 transport, 4 in flight: echo 1 MiB x 8" -- \
+            cmd_gk5 echo "$GK5_PORT" "$s" --size 1m --calls 8 --inflight 4
+        cell "$p: gk5 transport, 8 in flight: source 64 KiB x 64" -- \
+            cmd_gk5 echo "$GK5_PORT" "$s" --proc source --size 64k --calls 64 --inflight 8
         if [ "$s" != sys ]; then
             # gk5 rpc echo has no WHOAMI: one gk5 AUTH of this service
             # through test_many_contexts (ECHO, then WHOAMI compared).
