@@ -505,39 +505,25 @@ cleanup:
     return ret;
 }
 
-/* The context and sequence number for a new call, re-establishing first
- * when the counter would reach MAXSEQ (RFC 2203 5.3.3.1) or the context has
- * expired. */
-static GK5I_RPC_WUR int call_context(struct priv *p, XDR *xdrs,
-                                     struct gk5i_cctx **out, uint32_t *seq,
-                                     gk5_rpc_error *err)
+/* What gk5i_rpc_call_context needs of an AUTH: the call's stream says
+ * where a new context is made (home_fd_for). */
+struct call_site {
+    struct priv *p;
+    XDR *xdrs;
+};
+
+static struct gk5i_cctx *site_current(void *arg)
 {
-    *out = NULL;
-    *seq = 0;
-    for (int attempt = 0; attempt < 3; attempt++) {
-        struct gk5i_cctx *cc = cctx_get(p);
-        if (!gk5i_cctx_expired(cc) &&
-            atomic_load(&cc->next_seq) < GK5I_RPC_DATA_SEQ_END) {
-            /* Every caller gets its own number, even those that lose the
-             * race to MAXSEQ: a number is never sent twice. */
-            uint64_t n = gk5i_flow_take(cc);
-            if (n < GK5I_RPC_DATA_SEQ_END) {
-                *out = cc;
-                *seq = (uint32_t)n;
-                return 0;
-            }
-        }
-        uint32_t gen = cc->gen;
-        gk5i_cctx_release(cc);
-        if (reestablish(p, gen, xdrs, err) != 0) {
-            return -1;
-        }
-    }
-    gk5i_rpc_err(err, GK5_RPC_E_EXPIRED,
-                 "every new RPCSEC_GSS context for %s was expired or used up "
-                 "at once",
-                 p->est.target);
-    return -1;
+    const struct call_site *site = arg;
+
+    return cctx_get(site->p);
+}
+
+static int site_reestablish(void *arg, uint32_t seen_gen, gk5_rpc_error *err)
+{
+    const struct call_site *site = arg;
+
+    return reestablish(site->p, seen_gen, site->xdrs, err);
 }
 
 /* ---- The AUTH operations ---- */
@@ -570,7 +556,9 @@ static bool_t op_marshal(AUTH *auth, XDR *xdrs)
         s->failed = 0;
         gk5i_rpc_err_clear(&s->err);
     }
-    if (call_context(p, xdrs, &cc, &seq, &s->err) != 0) {
+    struct call_site site = {.p = p, .xdrs = xdrs};
+    if (gk5i_rpc_call_context(p->est.target, site_current, site_reestablish,
+                              &site, &cc, &seq, &s->err) != 0) {
         goto cleanup;
     }
     gk5_rpc_service svc = (gk5_rpc_service)atomic_load(&p->est.service);
@@ -1339,13 +1327,7 @@ int gk5_rpc_auth_inquire(AUTH *auth, gk5_rpc_auth_info *info)
     }
     struct priv *p = auth->ah_private;
     struct gk5i_cctx *cc = cctx_get(p);
-    uint64_t next = atomic_load(&cc->next_seq);
-    info->enctype = cc->enctype;
-    info->service = (gk5_rpc_service)atomic_load(&p->est.service);
-    info->window = cc->window;
-    info->next_seq = next < GK5_RPC_MAXSEQ ? (uint32_t)next : GK5_RPC_MAXSEQ;
-    info->established = cc->gen;
-    info->handle_len = cc->handle_len;
+    gk5i_cctx_describe(cc, (gk5_rpc_service)atomic_load(&p->est.service), info);
     gk5i_cctx_release(cc);
     return 0;
 }

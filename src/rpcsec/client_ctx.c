@@ -588,7 +588,6 @@ GK5I_RPC_WUR int gk5i_rpc_leg_raw(const struct gk5i_rpc_est *p, int fd,
 {
     uint8_t *msg = NULL, *rbuf = NULL;
     size_t msg_len = 0, rlen = 0;
-    struct gk5i_rpc_reply rep;
     uint32_t xid;
     int ret = -1;
 
@@ -602,18 +601,8 @@ GK5I_RPC_WUR int gk5i_rpc_leg_raw(const struct gk5i_rpc_est *p, int fd,
                                                err)
                     : control_exchange(p, xid, msg, msg_len, (int)p->timeout_ms,
                                        &rbuf, &rlen, err);
-    if (r != 0 || gk5i_rpc_reply_decode(rbuf, rlen, xid, &rep, err) != 0 ||
-        gk5i_rpc_reply_ok(&rep, what, err) != 0) {
+    if (r != 0 || gk5i_rpc_leg_reply(rbuf, rlen, xid, what, leg, err) != 0) {
         goto cleanup;
-    }
-    if (gk5i_init_res_decode(rep.res, rep.res_len, &leg->res) != 0) {
-        gk5i_init_res_err(err);
-        goto cleanup;
-    }
-    leg->verf_flavor = rep.verf_flavor;
-    leg->verf_len = rep.verf_len;
-    if (rep.verf_len > 0) {
-        memcpy(leg->verf, rep.verf, rep.verf_len);
     }
     ret = 0;
 
@@ -621,6 +610,28 @@ cleanup:
     free(msg);
     free(rbuf);
     return ret;
+}
+
+int gk5i_rpc_leg_reply(const uint8_t *rec, size_t len, uint32_t xid,
+                       const char *what, struct gk5i_leg_reply *leg,
+                       gk5_rpc_error *err)
+{
+    struct gk5i_rpc_reply rep;
+
+    if (gk5i_rpc_reply_decode(rec, len, xid, &rep, err) != 0 ||
+        gk5i_rpc_reply_ok(&rep, what, err) != 0) {
+        return -1;
+    }
+    if (gk5i_init_res_decode(rep.res, rep.res_len, &leg->res) != 0) {
+        gk5i_init_res_err(err);
+        return -1;
+    }
+    leg->verf_flavor = rep.verf_flavor;
+    leg->verf_len = rep.verf_len;
+    if (rep.verf_len > 0) {
+        memcpy(leg->verf, rep.verf, rep.verf_len);
+    }
+    return 0;
 }
 
 /* A server's minor as a krb5 (com_err) code, in MIT's words when built
@@ -1208,4 +1219,52 @@ int gk5i_cctx_adopt(gk5_ctx *gss, const uint8_t *handle, size_t handle_len,
     cc->flow_base = 1;
     *out = cc;
     return 0;
+}
+
+/* The context and sequence number for a new call, remaking the context
+ * first when the counter would reach MAXSEQ (RFC 2203 5.3.3.1) or it has
+ * expired.  Every caller gets its own number, even those that lose the
+ * race to MAXSEQ: a number is never sent twice. */
+int gk5i_rpc_call_context(const char *target, gk5i_cctx_get_fn get,
+                          gk5i_reestablish_fn reestablish, void *arg,
+                          struct gk5i_cctx **out, uint32_t *seq,
+                          gk5_rpc_error *err)
+{
+    *out = NULL;
+    *seq = 0;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        struct gk5i_cctx *cc = get(arg);
+        if (!gk5i_cctx_expired(cc) &&
+            atomic_load(&cc->next_seq) < GK5I_RPC_DATA_SEQ_END) {
+            uint64_t n = gk5i_flow_take(cc);
+            if (n < GK5I_RPC_DATA_SEQ_END) {
+                *out = cc;
+                *seq = (uint32_t)n;
+                return 0;
+            }
+        }
+        uint32_t gen = cc->gen;
+        gk5i_cctx_release(cc);
+        if (reestablish(arg, gen, err) != 0) {
+            return -1;
+        }
+    }
+    gk5i_rpc_err(err, GK5_RPC_E_EXPIRED,
+                 "every new RPCSEC_GSS context for %s was expired or used up "
+                 "at once",
+                 target);
+    return -1;
+}
+
+void gk5i_cctx_describe(struct gk5i_cctx *cc, gk5_rpc_service service,
+                        gk5_rpc_auth_info *info)
+{
+    uint64_t next = atomic_load(&cc->next_seq);
+
+    info->enctype = cc->enctype;
+    info->service = service;
+    info->window = cc->window;
+    info->next_seq = next < GK5_RPC_MAXSEQ ? (uint32_t)next : GK5_RPC_MAXSEQ;
+    info->established = cc->gen;
+    info->handle_len = cc->handle_len;
 }

@@ -91,6 +91,9 @@ uint64_t gk5i_flow_take(struct gk5i_cctx *cc);
 /* Call n has ended (its reply checked, or it was never sent). */
 void gk5i_flow_done(struct gk5i_cctx *cc, uint64_t n);
 int gk5i_cctx_expired(const struct gk5i_cctx *cc);
+/* What gk5_rpc_auth_inquire and gk5_rpc_clnt_inquire report of cc. */
+void gk5i_cctx_describe(struct gk5i_cctx *cc, gk5_rpc_service service,
+                        gk5_rpc_auth_info *info);
 /* A context made from a gk5 context that is already complete (gss owned
  * from here on, also on failure): what establishment ends with. */
 GK5I_RPC_WUR int gk5i_cctx_adopt(gk5_ctx *gss, const uint8_t *handle,
@@ -223,11 +226,29 @@ GK5I_RPC_WUR int gk5i_rpc_leg_raw(const struct gk5i_rpc_est *e, int fd,
                                   struct gk5i_leg_reply *leg,
                                   gk5_rpc_error *err);
 
+/* A leg's reply record (to xid): its SUCCESS results and verifier into
+ * leg; -1 with the words otherwise. */
+GK5I_RPC_WUR int gk5i_rpc_leg_reply(const uint8_t *rec, size_t len,
+                                    uint32_t xid, const char *what,
+                                    struct gk5i_leg_reply *leg,
+                                    gk5_rpc_error *err);
+
 /* Make a new context (generation gen) with e's options, its legs run by
  * leg(arg, ...). */
 GK5I_RPC_WUR int gk5i_rpc_establish(struct gk5i_rpc_est *e, uint32_t gen,
                                     gk5i_rpc_leg_fn leg, void *arg,
                                     struct gk5i_cctx **out, gk5_rpc_error *err);
+
+/* A client's current context (a reference), and its way of replacing it
+ * unless another thread did since seen_gen. */
+typedef struct gk5i_cctx *(*gk5i_cctx_get_fn)(void *arg);
+typedef int (*gk5i_reestablish_fn)(void *arg, uint32_t seen_gen,
+                                   gk5_rpc_error *err);
+/* The context and number for a new data call. */
+GK5I_RPC_WUR int gk5i_rpc_call_context(const char *target, gk5i_cctx_get_fn get,
+                                       gk5i_reestablish_fn reestablish,
+                                       void *arg, struct gk5i_cctx **out,
+                                       uint32_t *seq, gk5_rpc_error *err);
 
 /* ---- RPCSEC_GSS_DESTROY (RFC 2203 5.4) ---- */
 

@@ -383,7 +383,6 @@ static GK5I_RPC_WUR int conn_leg(void *arg, const gk5i_rpc_cred *cred,
 {
     gk5_rpc_clnt *c = arg;
     struct call *call = NULL;
-    struct gk5i_rpc_reply rep;
     uint8_t *msg = NULL;
     size_t msg_len = 0;
     int ret = -1;
@@ -408,19 +407,9 @@ static GK5I_RPC_WUR int conn_leg(void *arg, const gk5i_rpc_cred *cred,
         call = NULL; /* freed, or left to the reader */
         goto cleanup;
     }
-    if (gk5i_rpc_reply_decode(call->rec, call->rec_len, call->xid, &rep, err) !=
-            0 ||
-        gk5i_rpc_reply_ok(&rep, what, err) != 0) {
+    if (gk5i_rpc_leg_reply(call->rec, call->rec_len, call->xid, what, leg,
+                           err) != 0) {
         goto cleanup;
-    }
-    if (gk5i_init_res_decode(rep.res, rep.res_len, &leg->res) != 0) {
-        gk5i_init_res_err(err);
-        goto cleanup;
-    }
-    leg->verf_flavor = rep.verf_flavor;
-    leg->verf_len = rep.verf_len;
-    if (rep.verf_len > 0) {
-        memcpy(leg->verf, rep.verf, rep.verf_len);
     }
     ret = 0;
 
@@ -460,33 +449,14 @@ cleanup:
     return ret;
 }
 
-/* The context and number for a new call, remaking the context first at
- * MAXSEQ (RFC 2203 5.3.3.1) or expiry. */
-static GK5I_RPC_WUR int call_context(gk5_rpc_clnt *c, struct gk5i_cctx **out,
-                                     uint32_t *seq, gk5_rpc_error *err)
+static struct gk5i_cctx *get_current(void *arg)
 {
-    for (int attempt = 0; attempt < 3; attempt++) {
-        struct gk5i_cctx *cc = cctx_get(c);
-        if (!gk5i_cctx_expired(cc) &&
-            atomic_load(&cc->next_seq) < GK5I_RPC_DATA_SEQ_END) {
-            uint64_t n = gk5i_flow_take(cc);
-            if (n < GK5I_RPC_DATA_SEQ_END) {
-                *out = cc;
-                *seq = (uint32_t)n;
-                return 0;
-            }
-        }
-        uint32_t gen = cc->gen;
-        gk5i_cctx_release(cc);
-        if (reestablish(c, gen, err) != 0) {
-            return -1;
-        }
-    }
-    gk5i_rpc_err(err, GK5_RPC_E_EXPIRED,
-                 "every new RPCSEC_GSS context for %s was expired or used up "
-                 "at once",
-                 c->est.target);
-    return -1;
+    return cctx_get(arg);
+}
+
+static int reestablish_cb(void *arg, uint32_t seen_gen, gk5_rpc_error *err)
+{
+    return reestablish(arg, seen_gen, err);
 }
 
 /* ---- Calls ---- */
@@ -575,7 +545,8 @@ static GK5I_RPC_WUR int start_call(gk5_rpc_clnt *c, uint32_t proc,
     call->xid = atomic_fetch_add(&c->next_xid, 1);
     call->deadline = gk5i_rpc_now_ms() + c->call_timeout_ms;
     if (c->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS) {
-        if (call_context(c, &call->cc, &call->seq, err) != 0) {
+        if (gk5i_rpc_call_context(c->est.target, get_current, reestablish_cb, c,
+                                  &call->cc, &call->seq, err) != 0) {
             goto cleanup;
         }
         call->svc = (gk5_rpc_service)atomic_load(&c->est.service);
@@ -825,13 +796,7 @@ int gk5_rpc_clnt_inquire(gk5_rpc_clnt *c, gk5_rpc_auth_info *info)
         return -1;
     }
     struct gk5i_cctx *cc = cctx_get(c);
-    uint64_t next = atomic_load(&cc->next_seq);
-    info->enctype = cc->enctype;
-    info->service = (gk5_rpc_service)atomic_load(&c->est.service);
-    info->window = cc->window;
-    info->next_seq = next < GK5_RPC_MAXSEQ ? (uint32_t)next : GK5_RPC_MAXSEQ;
-    info->established = cc->gen;
-    info->handle_len = cc->handle_len;
+    gk5i_cctx_describe(cc, (gk5_rpc_service)atomic_load(&c->est.service), info);
     gk5i_cctx_release(cc);
     return 0;
 }
