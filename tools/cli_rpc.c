@@ -441,91 +441,50 @@ cleanup:
 
 /* ---- The echo program (server side) ---- */
 
-/* XDR-encode obj with proc into a malloc'd results buffer of at most cap
- * bytes.  0, or -1 (out of memory, or it did not encode). */
-/* WHOAMI's result, string<GK5_ECHO_MAX_STRING>: xdr_string takes the
- * bound as a third argument, which an xdrproc_t call does not pass. */
-static bool_t xdr_whoami(XDR *xdrs, char **s)
+/* A results buffer of cap bytes for the writer; -1 when out of memory. */
+static int results_start(gk5_buffer *results, struct gk5i_wr *w, size_t cap)
 {
-    return xdr_string(xdrs, s, GK5_ECHO_MAX_STRING);
-}
-
-/* SINK's argument, counted where it lies: the opaque's length, and its
- * bytes (with padding) stepped over in place (XDR_INLINE) rather than
- * copied out.  Decode only. */
-static bool_t xdr_sink_count(XDR *xdrs, u_int *len)
-{
-    if (xdrs->x_op != XDR_DECODE || !xdr_u_int(xdrs, len) ||
-        *len > GK5_ECHO_MAX_OPAQUE) {
-        return FALSE;
-    }
-    u_int padded = (*len + 3u) & ~3u;
-    return padded == 0 || XDR_INLINE(xdrs, (int)padded) != NULL;
-}
-
-/* SOURCE's result: opaque<> of n bytes of the pattern, written straight
- * into the results buffer (XDR_INLINE) rather than built and copied.
- * Encode only. */
-static bool_t xdr_source_pattern(XDR *xdrs, u_int *n)
-{
-    if (xdrs->x_op != XDR_ENCODE || !xdr_u_int(xdrs, n)) {
-        return FALSE;
-    }
-    u_int padded = (*n + 3u) & ~3u;
-    if (padded == 0) {
-        return TRUE;
-    }
-    uint8_t *p = (uint8_t *)XDR_INLINE(xdrs, (int)padded);
-    if (p == NULL) {
-        return FALSE;
-    }
-    gk5_echo_source_fill(p, *n);
-    memset(p + *n, 0, padded - *n); /* not a wipe: XDR padding */
-    return TRUE;
-}
-
-static int encode_results(gk5_buffer *results, xdrproc_t proc, void *obj,
-                          size_t cap)
-{
-    XDR x;
-    char *buf = malloc(cap > 0 ? cap : 1);
-
-    if (buf == NULL) {
+    results->value = malloc(cap > 0 ? cap : 1);
+    if (results->value == NULL) {
         return -1;
     }
-    xdrmem_create(&x, buf, (u_int)cap, XDR_ENCODE);
-    if (!proc(&x, obj)) {
-        xdr_destroy(&x);
-        free(buf);
-        return -1;
-    }
-    results->length = xdr_getpos(&x);
-    results->value = buf;
-    xdr_destroy(&x);
+    results->length = cap;
+    gk5i_wr_init(w, results->value, cap);
     return 0;
 }
 
-/* Decode the whole of the arguments with proc: every byte must be used. */
-static bool decode_args(const gk5_rpc_call *call, xdrproc_t proc, void *obj)
+/* The results as written: 0, or -1 (freed) when they did not fit. */
+static int results_end(gk5_buffer *results, const struct gk5i_wr *w)
 {
-    size_t len = 0;
-    const void *args = gk5_rpc_call_args(call, &len);
-    XDR x;
-    bool ok;
-
-    if (len > UINT_MAX) {
-        return false;
+    if (w->bad) {
+        free(results->value);
+        results->value = NULL;
+        results->length = 0;
+        return -1;
     }
-    xdrmem_create(&x, (char *)(uintptr_t)(args != NULL ? args : ""), (u_int)len,
-                  XDR_DECODE);
-    ok = proc(&x, obj) && xdr_getpos(&x) == len;
-    xdr_destroy(&x);
-    return ok;
+    results->length -= w->left;
+    return 0;
 }
 
-static size_t xdr_opaque_size(size_t n)
+/* AUTH_SYS's credential (RFC 5531 appendix A): stamp, machinename<255>,
+ * uid, gid, gids<16>; all of it. */
+static bool sys_ids(const gk5_rpc_call *call, uint32_t *uid, uint32_t *gid)
 {
-    return 4 + n + ((4 - (n & 3)) & 3);
+    struct gk5i_rd r;
+    size_t clen = 0, n = 0;
+    const void *cred = gk5_rpc_call_cred(call, &clen);
+
+    gk5i_rd_init(&r, cred, cred != NULL ? clen : 0);
+    (void)gk5i_xdr_get_u32(&r); /* stamp */
+    (void)gk5i_xdr_get_opaque(&r, 255, &n);
+    *uid = gk5i_xdr_get_u32(&r);
+    *gid = gk5i_xdr_get_u32(&r);
+    n = gk5i_xdr_get_u32(&r);
+    if (n > 16) {
+        return false;
+    }
+    gk5i_skip(&r, 4 * n);
+    return gk5i_rd_at_end(&r);
 }
 
 static void whoami_text(const gk5_rpc_call *call, char *out, size_t len)
@@ -540,22 +499,14 @@ static void whoami_text(const gk5_rpc_call *call, char *out, size_t len)
         break;
     }
     case GK5_RPC_FLAVOR_SYS: {
-        struct authunix_parms p;
-        size_t clen = 0;
-        const void *cred = gk5_rpc_call_cred(call, &clen);
-        XDR x;
+        uint32_t uid = 0, gid = 0;
 
-        memset(&p, 0, sizeof(p));
-        xdrmem_create(&x, (char *)(uintptr_t)(cred != NULL ? cred : ""),
-                      (u_int)(clen > UINT_MAX ? 0 : clen), XDR_DECODE);
-        if (xdr_authunix_parms(&x, &p)) {
-            snprintf(out, len, "AUTH_SYS uid=%u gid=%u", (unsigned)p.aup_uid,
-                     (unsigned)p.aup_gid);
+        if (sys_ids(call, &uid, &gid)) {
+            snprintf(out, len, "AUTH_SYS uid=%u gid=%u", (unsigned)uid,
+                     (unsigned)gid);
         } else {
             snprintf(out, len, "AUTH_SYS (undecodable credential)");
         }
-        xdr_destroy(&x);
-        xdr_free(CLI_XDR_PROC(xdr_authunix_parms), (char *)&p);
         break;
     }
     case GK5_RPC_FLAVOR_NONE:
@@ -567,20 +518,83 @@ static void whoami_text(const gk5_rpc_call *call, char *out, size_t len)
     }
 }
 
-/* RFC 5531 9: PROG_MISMATCH carries the lowest and highest version. */
-static bool_t xdr_mismatch(XDR *xdrs, uint32_t *lowhigh)
+/* One procedure of the echo program on the whole of its arguments (every
+ * byte must be used); the results written into results.  The accept_stat. */
+static uint32_t echo_proc(const gk5_rpc_call *call, gk5_buffer *results)
 {
-    return xdr_uint32_t(xdrs, &lowhigh[0]) && xdr_uint32_t(xdrs, &lowhigh[1]);
+    struct gk5i_rd r;
+    struct gk5i_wr w;
+    size_t len = 0, n = 0;
+    const uint8_t *data;
+    const void *args = gk5_rpc_call_args(call, &len);
+    char who[GK5_ECHO_MAX_STRING];
+
+    gk5i_rd_init(&r, args, args != NULL ? len : 0);
+    switch (gk5_rpc_call_proc(call)) {
+    case GK5_ECHO_PROC_NULL:
+        return gk5i_rd_at_end(&r) ? GK5_RPC_SUCCESS : GK5_RPC_GARBAGE_ARGS;
+    case GK5_ECHO_PROC_ECHO:
+        data = gk5i_xdr_get_opaque(&r, GK5_ECHO_MAX_OPAQUE, &n);
+        if (!gk5i_rd_at_end(&r)) {
+            return GK5_RPC_GARBAGE_ARGS;
+        }
+        if (results_start(results, &w, gk5i_xdr_opaque_size(n)) != 0) {
+            return GK5_RPC_SYSTEM_ERR;
+        }
+        gk5i_xdr_put_opaque(&w, data, n);
+        break;
+    case GK5_ECHO_PROC_WHOAMI:
+        if (!gk5i_rd_at_end(&r)) {
+            return GK5_RPC_GARBAGE_ARGS;
+        }
+        whoami_text(call, who, sizeof(who));
+        if (results_start(results, &w, gk5i_xdr_opaque_size(strlen(who))) !=
+            0) {
+            return GK5_RPC_SYSTEM_ERR;
+        }
+        gk5i_xdr_put_string(&w, who);
+        break;
+    case GK5_ECHO_PROC_SINK:
+        /* Counted where it lies: the bytes are stepped over, not copied. */
+        (void)gk5i_xdr_get_opaque(&r, GK5_ECHO_MAX_OPAQUE, &n);
+        if (!gk5i_rd_at_end(&r)) {
+            return GK5_RPC_GARBAGE_ARGS;
+        }
+        if (results_start(results, &w, 4) != 0) {
+            return GK5_RPC_SYSTEM_ERR;
+        }
+        gk5i_xdr_put_u32(&w, (uint32_t)n);
+        break;
+    case GK5_ECHO_PROC_SOURCE: {
+        uint8_t *at;
+
+        n = gk5i_xdr_get_u32(&r);
+        if (!gk5i_rd_at_end(&r) || n > GK5_ECHO_MAX_OPAQUE) {
+            return GK5_RPC_GARBAGE_ARGS;
+        }
+        /* Written straight into the results, not built and copied. */
+        if (results_start(results, &w, gk5i_xdr_opaque_size(n)) != 0) {
+            return GK5_RPC_SYSTEM_ERR;
+        }
+        gk5i_xdr_put_u32(&w, (uint32_t)n);
+        at = gk5i_wr_reserve(&w, n);
+        if (at != NULL) {
+            gk5_echo_source_fill(at, n);
+        }
+        gk5i_put_fill(&w, 0, gk5i_xdr_padding(n));
+        break;
+    }
+    default:
+        return GK5_RPC_PROC_UNAVAIL;
+    }
+    return results_end(results, &w) == 0 ? GK5_RPC_SUCCESS
+                                          : GK5_RPC_SYSTEM_ERR;
 }
 
 int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
                           uint32_t *accept_stat, gk5_buffer *results)
 {
     const struct cli_rpc_prog *prog = arg;
-    struct cli_rpc_opaque o = {NULL, 0, GK5_ECHO_MAX_OPAQUE};
-    u_int n = 0;
-    char who[GK5_ECHO_MAX_STRING];
-    char *whop = who;
 
     results->length = 0;
     results->value = NULL;
@@ -590,65 +604,21 @@ int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
         return 0;
     }
     if (gk5_rpc_call_vers(call) != prog->vers) {
-        uint32_t lowhigh[2] = {prog->vers, prog->vers};
+        /* RFC 5531 9: PROG_MISMATCH carries the lowest and highest
+         * version. */
+        struct gk5i_wr w;
 
         *accept_stat = GK5_RPC_PROG_MISMATCH;
-        if (encode_results(results, CLI_XDR_PROC(xdr_mismatch), lowhigh, 8) !=
-            0) {
+        if (results_start(results, &w, 8) != 0) {
             *accept_stat = GK5_RPC_SYSTEM_ERR;
+            return 0;
         }
+        gk5i_xdr_put_u32(&w, prog->vers);
+        gk5i_xdr_put_u32(&w, prog->vers);
+        (void)results_end(results, &w); /* 8 bytes: they fit */
         return 0;
     }
-    switch (gk5_rpc_call_proc(call)) {
-    case GK5_ECHO_PROC_NULL:
-        if (!decode_args(call, CLI_XDR_PROC(xdr_void), NULL)) {
-            *accept_stat = GK5_RPC_GARBAGE_ARGS;
-        }
-        break;
-    case GK5_ECHO_PROC_ECHO:
-        if (!decode_args(call, CLI_XDR_PROC(cli_rpc_xdr_opaque), &o)) {
-            *accept_stat = GK5_RPC_GARBAGE_ARGS;
-        } else if (encode_results(results, CLI_XDR_PROC(cli_rpc_xdr_opaque), &o,
-                                  xdr_opaque_size(o.len)) != 0) {
-            *accept_stat = GK5_RPC_SYSTEM_ERR;
-        }
-        break;
-    case GK5_ECHO_PROC_WHOAMI:
-        if (!decode_args(call, CLI_XDR_PROC(xdr_void), NULL)) {
-            *accept_stat = GK5_RPC_GARBAGE_ARGS;
-            break;
-        }
-        whoami_text(call, who, sizeof(who));
-        if (encode_results(results, CLI_XDR_PROC(xdr_whoami), &whop,
-                           xdr_opaque_size(strlen(who))) != 0) {
-            *accept_stat = GK5_RPC_SYSTEM_ERR;
-        }
-        break;
-    case GK5_ECHO_PROC_SINK:
-        if (!decode_args(call, CLI_XDR_PROC(xdr_sink_count), &n)) {
-            *accept_stat = GK5_RPC_GARBAGE_ARGS;
-            break;
-        }
-        if (encode_results(results, CLI_XDR_PROC(xdr_u_int), &n, 4) != 0) {
-            *accept_stat = GK5_RPC_SYSTEM_ERR;
-        }
-        break;
-    case GK5_ECHO_PROC_SOURCE:
-        if (!decode_args(call, CLI_XDR_PROC(xdr_u_int), &n) ||
-            n > GK5_ECHO_MAX_OPAQUE) {
-            *accept_stat = GK5_RPC_GARBAGE_ARGS;
-            break;
-        }
-        if (encode_results(results, CLI_XDR_PROC(xdr_source_pattern), &n,
-                           xdr_opaque_size(n)) != 0) {
-            *accept_stat = GK5_RPC_SYSTEM_ERR;
-        }
-        break;
-    default:
-        *accept_stat = GK5_RPC_PROC_UNAVAIL;
-        break;
-    }
-    free(o.val);
+    *accept_stat = echo_proc(call, results);
     return 0;
 }
 
