@@ -29,14 +29,24 @@
  * an error, no handle; with gk5's acceptor, gss_minor KRB_AP_ERR_REPEAT's
  * gk5 code and a KRB-ERROR token (RFC 2203 5.2.3.1).
  *
+ * The same attacks on gk5_rpc_clnt, gk5's own client (which reads whole
+ * records): gk5_rpc_clnt_call fails with BAD_VERIFIER, BAD_BODY,
+ * SEQ_MISMATCH or MALFORMED (a reply cut in its header, its verifier or
+ * its body), the results empty, and the next call works.  And: a reply to
+ * an XID no call has, sent before the real one, is dropped; 8 calls out
+ * with gk5_rpc_clnt_send, answered in reverse order and waited for in
+ * send order, each get their own results; a reply held past a 300 ms
+ * call timeout is GK5_RPC_E_TRANSPORT with rpc_stat 5 (RPC_TIMEDOUT), and
+ * the next call works (the late reply dropped).
+ *
  * Every cell runs against the server with each way of establishing
  * contexts: gk5's own acceptor (the default) and MIT's.
  *
- * Not here: a reply cut inside its header or verifier.  libtirpc's
- * clnt_vc skips a reply whose header does not decode and waits for the
- * next record; when that wait times out its record stream is left inside
- * a fragment header and the CLIENT skips the reply to the following call
- * too (and to every call after it): gk5 never sees those bytes.
+ * Not here for the AUTH: a reply cut inside its header or verifier.
+ * libtirpc's clnt_vc skips a reply whose header does not decode and waits for
+ * the next record; when that wait times out its record stream is left inside a
+ * fragment header and the CLIENT skips the reply to the following call too (and
+ * to every call after it): gk5 never sees those bytes.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -71,6 +81,12 @@
 /* Every call that should be answered at once. */
 #define CALL_TIMEOUT_S 5
 #define REPLAY_WAIT_MS 300
+/* gk5_rpc_clnt: calls out at once for the reversed replies; the short
+ * call timeout and how long the server holds that reply. */
+#define REVERSE_MAX 16u
+#define N_REVERSE 8u
+#define SHORT_TIMEOUT_MS 300u
+#define HOLD_MS 900u
 
 #define XDRPROC(fn) ((xdrproc_t)(void (*)(void))(fn))
 
@@ -83,6 +99,8 @@ enum tamper {
     T_CUT_BODY, /* the reply cut in the middle of its body */
     T_CUT_TAIL, /* the reply's last 4 bytes gone */
     T_CUT_ALL,  /* the reply ends after accept_stat */
+    T_CUT_HDR,  /* the reply ends after reply_stat (gk5_rpc_clnt only) */
+    T_CUT_VERF, /* the reply ends inside its verifier (gk5_rpc_clnt only) */
 };
 
 static const char *const tamper_names[] = {
@@ -93,6 +111,8 @@ static const char *const tamper_names[] = {
     [T_CUT_BODY] = "the reply cut in its body",
     [T_CUT_TAIL] = "the reply's last 4 bytes cut",
     [T_CUT_ALL] = "the reply cut after accept_stat (no body)",
+    [T_CUT_HDR] = "the reply cut in its header (after reply_stat)",
+    [T_CUT_VERF] = "the reply cut in its verifier",
 };
 
 struct server {
@@ -117,6 +137,15 @@ struct server {
     gk5_rpc_error drop_err; /* why the last DROP */
     unsigned dispatched;
     gk5_rpc_service last_service; /* of the last dispatched call */
+    /* One-shot, for gk5_rpc_clnt's cells: */
+    unsigned reverse;   /* read this many call records from the next
+                           connection that sends one, answer them in
+                           reverse order */
+    bool stray;         /* before the next dispatched reply, a copy of it
+                           with an XID no call has */
+    unsigned hold_ms;   /* hold the next dispatched reply this long */
+    unsigned held_sent; /* held replies sent so far */
+    unsigned reversed;  /* records answered in reverse so far */
 };
 
 static unsigned n_tests;
@@ -236,6 +265,12 @@ static bool apply_tamper(enum tamper t, gk5_buffer *reply, const uint8_t *prev,
     case T_CUT_ALL:
         reply->length = off;
         return true;
+    case T_CUT_HDR:
+        reply->length = 12;
+        return true;
+    case T_CUT_VERF:
+        reply->length = verf_off + 8 + verf_len / 2;
+        return true;
     }
     return false;
 }
@@ -263,7 +298,8 @@ static bool is_gss_init(const uint8_t *msg, size_t len)
 /* One call record from fd: the RPCSEC_GSS server's verdict, the echo for a
  * dispatched call (the arguments are an opaque<>, the results the same),
  * the tamper the test asked for. */
-static void serve_record(struct server *s, int fd, uint8_t *msg, size_t len)
+static void serve_record(struct server *s, int fd, uint8_t *msg, size_t len,
+                         gk5_buffer *held)
 {
     gk5_rpc_call *call = NULL;
     gk5_buffer reply = {0, NULL};
@@ -321,9 +357,44 @@ static void serve_record(struct server *s, int fd, uint8_t *msg, size_t len)
         s->prev_len[svc] = keep != NULL ? keep_len : 0;
         s->dispatched++;
         s->last_service = svc;
+        bool stray = s->stray;
+        unsigned hold_ms = s->hold_ms;
+        s->stray = false;
+        s->hold_ms = 0;
         (void)pthread_cond_broadcast(&s->cond);
         (void)pthread_mutex_unlock(&s->lock);
-        send_reply(fd, &reply);
+        if (stray && reply.length >= 4) {
+            /* The same reply with an XID that answers no call (the
+             * client's XIDs count up from one random start). */
+            gk5_buffer other = {reply.length, malloc(reply.length)};
+
+            if (other.value != NULL) {
+                memcpy(other.value, reply.value, reply.length);
+                gk5i_put32(other.value, gk5i_get32(other.value) ^ 0x80000000u);
+                send_reply(fd, &other);
+                free(other.value);
+            }
+        }
+        if (hold_ms != 0) {
+            struct timespec d = {hold_ms / 1000,
+                                 (long)(hold_ms % 1000) * 1000000L};
+
+            while (nanosleep(&d, &d) != 0 && errno == EINTR) {
+            }
+        }
+        if (held != NULL) {
+            *held = reply;
+            reply.value = NULL;
+            reply.length = 0;
+        } else {
+            send_reply(fd, &reply);
+        }
+        if (hold_ms != 0) {
+            (void)pthread_mutex_lock(&s->lock);
+            s->held_sent++;
+            (void)pthread_cond_broadcast(&s->cond);
+            (void)pthread_mutex_unlock(&s->lock);
+        }
         break;
     }
     case GK5_RPC_CALL_REPLY:
@@ -339,6 +410,42 @@ static void serve_record(struct server *s, int fd, uint8_t *msg, size_t len)
     }
     gk5_buffer_release(&reply);
     free(copy);
+}
+
+/* n call records from fd, the first (buf) already read: each served in
+ * turn, the replies written in reverse order.  Every read is bounded. */
+static void serve_reversed(struct server *s, int fd, unsigned n,
+                           size_t max_record, uint8_t *buf, size_t len)
+{
+    gk5_buffer held[REVERSE_MAX];
+    unsigned got = 0;
+
+    memset(held, 0, sizeof(held));
+    if (n > REVERSE_MAX) {
+        n = REVERSE_MAX;
+    }
+    while (buf != NULL) {
+        gk5_rpc_error err;
+
+        serve_record(s, fd, buf, len, &held[got]);
+        free(buf);
+        buf = NULL;
+        if (++got < n &&
+            gk5i_rpc_read_record(fd, max_record, 2000, &buf, &len, &err) != 0) {
+            diag("server: %u of %u records to reverse: %s", got, n, err.text);
+            buf = NULL;
+        }
+    }
+    for (unsigned k = got; k-- > 0;) {
+        if (held[k].value != NULL) {
+            send_reply(fd, &held[k]);
+        }
+        gk5_buffer_release(&held[k]);
+    }
+    (void)pthread_mutex_lock(&s->lock);
+    s->reversed += got;
+    (void)pthread_cond_broadcast(&s->cond);
+    (void)pthread_mutex_unlock(&s->lock);
 }
 
 static void *server_main(void *arg)
@@ -400,7 +507,15 @@ static void *server_main(void *arg)
                 conns[i] = -1;
                 continue;
             }
-            serve_record(s, conns[i], buf, len);
+            (void)pthread_mutex_lock(&s->lock);
+            unsigned n_rev = s->reverse;
+            s->reverse = 0;
+            (void)pthread_mutex_unlock(&s->lock);
+            if (n_rev > 1) {
+                serve_reversed(s, conns[i], n_rev, max_record, buf, len);
+                continue;
+            }
+            serve_record(s, conns[i], buf, len, NULL);
             free(buf);
         }
     }
@@ -547,6 +662,14 @@ struct result {
     bool echoed;        /* the results are the payload */
 };
 
+/* Call number call's arguments: each call's its own. */
+static void stamp(unsigned call, uint8_t *payload)
+{
+    for (size_t i = 0; i < PAYLOAD; i++) {
+        payload[i] = (uint8_t)(call * 37 + i * 11);
+    }
+}
+
 static void echo(CLIENT *clnt, AUTH *auth, unsigned call, long timeout_ms,
                  struct result *r)
 {
@@ -558,9 +681,7 @@ static void echo(CLIENT *clnt, AUTH *auth, unsigned call, long timeout_ms,
     const gk5_rpc_error *e;
     size_t i;
 
-    for (i = 0; i < sizeof(payload); i++) {
-        payload[i] = (uint8_t)(call * 37 + i * 11);
-    }
+    stamp(call, payload);
     memset(results, CANARY, sizeof(results));
     memset(r, 0, sizeof(*r));
     r->st = clnt_call(clnt, PROC_ECHO, XDRPROC(xdr_echo_opaque), (void *)&arg,
@@ -609,6 +730,8 @@ static bool expected(enum tamper t, gk5_rpc_service svc, enum clnt_stat *st,
          * gk5's to prevent without a checksum. */
         *canary = !none;
         return true;
+    case T_CUT_HDR:
+    case T_CUT_VERF:
     case T_NONE:
         break;
     }
@@ -880,6 +1003,304 @@ static void run_service(struct server *s, const char *dir, gk5_rpc_service svc,
         gk5_rpc_server_contexts(s->srv));
 }
 
+/* ---- gk5_rpc_clnt, gk5's own client ---- */
+
+/* The echo's XDR arguments (an opaque<> of PAYLOAD bytes) for call number
+ * call: the results must be these bytes. */
+static void native_args(unsigned call, uint8_t args[4 + PAYLOAD])
+{
+    gk5i_put32(args, PAYLOAD);
+    stamp(call, args + 4);
+}
+
+struct nresult {
+    int rc;
+    gk5_rpc_error err;
+    bool empty;  /* results empty */
+    bool echoed; /* 0 and the results are this call's arguments */
+    long long ms;
+};
+
+static long long mono_ms(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void native_echo(gk5_rpc_clnt *c, unsigned call, struct nresult *r)
+{
+    uint8_t args[4 + PAYLOAD];
+    gk5_buffer a = {sizeof(args), args};
+    gk5_buffer res = {0, NULL};
+    long long t0 = mono_ms();
+
+    native_args(call, args);
+    memset(r, 0, sizeof(*r));
+    r->rc = gk5_rpc_clnt_call(c, PROC_ECHO, &a, &res, &r->err);
+    r->ms = mono_ms() - t0;
+    r->empty = res.value == NULL && res.length == 0;
+    r->echoed = r->rc == 0 && res.length == sizeof(args) &&
+                memcmp(res.value, args, sizeof(args)) == 0;
+    gk5_buffer_release(&res);
+}
+
+static gk5_rpc_clnt *native_create(uint16_t port, const char *dir,
+                                   gk5_rpc_service svc, unsigned timeout_ms,
+                                   gk5_rpc_error *err)
+{
+    static char keytab[4096];
+    struct sockaddr_in a;
+    gk5_rpc_clnt_options opts;
+    gk5_rpc_clnt *c = NULL;
+
+    snprintf(keytab, sizeof(keytab), "%s/client.keytab", dir);
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    memset(&opts, 0, sizeof(opts));
+    opts.gss.principal = PRINCIPAL;
+    opts.gss.client_keytab = keytab;
+    opts.gss.ccache = "MEMORY:gk5-rpc-tamper";
+    opts.gss.timeout_ms = 5000;
+    opts.call_timeout_ms = timeout_ms;
+    memset(err, 0, sizeof(*err));
+    if (gk5_rpc_clnt_create((struct sockaddr *)&a, sizeof(a), PROG, VERS,
+                            TARGET, svc, &opts, &c, err) != 0) {
+        return NULL;
+    }
+    return c;
+}
+
+/* What gk5_rpc_clnt_call must fail with for tamper t under svc; false
+ * when the cell does not apply. */
+static bool native_expected(enum tamper t, gk5_rpc_service svc, int *code)
+{
+    bool none = svc == GK5_RPC_SVC_NONE;
+
+    switch (t) {
+    case T_VERF:
+        *code = GK5_RPC_E_BAD_VERIFIER;
+        return true;
+    case T_BODY:
+        *code = GK5_RPC_E_BAD_BODY;
+        return !none;
+    case T_SPLICE:
+        /* gk5i_rpc_body_open: the earlier body is authentic (its MIC or
+         * Wrap token checks), its seq_num is not this call's. */
+        *code = GK5_RPC_E_SEQ_MISMATCH;
+        return !none;
+    case T_CUT_HDR:
+    case T_CUT_VERF:
+        /* gk5i_rpc_reply_decode. */
+        *code = GK5_RPC_E_MALFORMED;
+        return true;
+    case T_CUT_BODY:
+    case T_CUT_TAIL:
+    case T_CUT_ALL:
+        /* krb5: the results are the caller's to decode, unchecked. */
+        *code = GK5_RPC_E_MALFORMED;
+        return !none;
+    case T_NONE:
+        break;
+    }
+    return false;
+}
+
+/* Wait (bounded) until *counter reaches want; under no lock. */
+static bool wait_count(struct server *s, const unsigned *counter, unsigned want)
+{
+    struct timespec until;
+    int rc = 0;
+
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += CALL_TIMEOUT_S;
+    (void)pthread_mutex_lock(&s->lock);
+    while (*counter < want && rc == 0) {
+        rc = pthread_cond_timedwait(&s->cond, &s->lock, &until);
+    }
+    bool ok = *counter >= want;
+    (void)pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
+/* N_REVERSE calls out with gk5_rpc_clnt_send, the server answering them in
+ * reverse order, waited for in send order: each gets its own results. */
+static void native_reversed(struct server *s, gk5_rpc_clnt *c, const char *name,
+                            unsigned *callno)
+{
+    uint64_t ids[N_REVERSE];
+    unsigned nums[N_REVERSE];
+    unsigned sent = 0, right = 0, reversed0;
+    gk5_rpc_error err;
+    char why[640] = "";
+
+    (void)pthread_mutex_lock(&s->lock);
+    s->reverse = N_REVERSE;
+    reversed0 = s->reversed;
+    (void)pthread_mutex_unlock(&s->lock);
+    for (; sent < N_REVERSE; sent++) {
+        uint8_t args[4 + PAYLOAD];
+        gk5_buffer a = {sizeof(args), args};
+
+        nums[sent] = (*callno)++;
+        native_args(nums[sent], args);
+        if (gk5_rpc_clnt_send(c, PROC_ECHO, &a, &ids[sent], &err) != 0) {
+            snprintf(why, sizeof(why), "send %u: %s", sent, err.text);
+            break;
+        }
+    }
+    for (unsigned k = 0; k < sent; k++) {
+        uint8_t args[4 + PAYLOAD];
+        gk5_buffer res = {0, NULL};
+
+        native_args(nums[k], args);
+        if (gk5_rpc_clnt_wait(c, ids[k], &res, &err) == 0 &&
+            res.length == sizeof(args) &&
+            memcmp(res.value, args, sizeof(args)) == 0) {
+            right++;
+        } else if (why[0] == '\0') {
+            snprintf(why, sizeof(why), "call %u: %s", k,
+                     err.code != 0 ? err.text : "results not its arguments");
+        }
+        gk5_buffer_release(&res);
+    }
+    (void)pthread_mutex_lock(&s->lock);
+    unsigned reversed = s->reversed - reversed0;
+    s->reverse = 0;
+    (void)pthread_mutex_unlock(&s->lock);
+    tap(sent == N_REVERSE && right == N_REVERSE && reversed == N_REVERSE,
+        "%s: gk5_rpc_clnt: %u calls sent, answered in reverse (%u), waited "
+        "for in send order: %u got their own results%s%s",
+        name, sent, reversed, right, why[0] != '\0' ? "; " : "", why);
+}
+
+/* A call whose reply the server holds past the client's call timeout:
+ * GK5_RPC_E_TRANSPORT, rpc_stat 5 (RPC_TIMEDOUT); the late reply is
+ * dropped and the next call works. */
+static void native_timeout(struct server *s, const char *dir,
+                           gk5_rpc_service svc, const char *name,
+                           unsigned *callno)
+{
+    gk5_rpc_error err;
+    struct nresult r;
+    gk5_rpc_clnt *c = native_create(s->port, dir, svc, SHORT_TIMEOUT_MS, &err);
+
+    if (c == NULL) {
+        tap(false, "%s: gk5_rpc_clnt (%u ms calls): context: %s", name,
+            SHORT_TIMEOUT_MS, err.text);
+        return;
+    }
+    native_echo(c, (*callno)++, &r);
+    tap(r.echoed,
+        "%s: gk5_rpc_clnt (%u ms calls): an untouched call echoes "
+        "(%s)",
+        name, SHORT_TIMEOUT_MS, r.err.text);
+    (void)pthread_mutex_lock(&s->lock);
+    unsigned held0 = s->held_sent;
+    s->hold_ms = HOLD_MS;
+    (void)pthread_mutex_unlock(&s->lock);
+    native_echo(c, (*callno)++, &r);
+    tap(r.rc == -1 && r.err.code == GK5_RPC_E_TRANSPORT &&
+            r.err.rpc_stat == 5 && r.empty && r.ms >= SHORT_TIMEOUT_MS &&
+            r.ms < HOLD_MS,
+        "%s: gk5_rpc_clnt: a reply held %u ms -> %s, rpc_stat %d, after "
+        "%lld ms, results empty %d (%s)",
+        name, HOLD_MS, gk5_rpc_strerror(r.err.code), r.err.rpc_stat, r.ms,
+        r.empty, r.err.text);
+    /* The late reply is on its way before the next call goes. */
+    bool late = wait_count(s, &s->held_sent, held0 + 1);
+    native_echo(c, (*callno)++, &r);
+    tap(late && r.echoed,
+        "%s: gk5_rpc_clnt: after the time-out the late reply is dropped and "
+        "the next call works (%s)",
+        name, r.err.text);
+    gk5_rpc_clnt_free(c);
+}
+
+static void run_native(struct server *s, const char *dir, gk5_rpc_service svc,
+                       const char *est, unsigned *callno)
+{
+    static const enum tamper cells[] = {T_VERF,     T_BODY,     T_SPLICE,
+                                        T_CUT_HDR,  T_CUT_VERF, T_CUT_BODY,
+                                        T_CUT_TAIL, T_CUT_ALL};
+    char name[64];
+    gk5_rpc_error err;
+    struct nresult r;
+    gk5_rpc_clnt *c;
+
+    snprintf(name, sizeof(name), "%s, %s", est, gk5_rpc_service_name(svc));
+    c = native_create(s->port, dir, svc, CALL_TIMEOUT_S * 1000, &err);
+    tap(c != NULL, "%s: gk5_rpc_clnt: context established%s%s", name,
+        c == NULL ? ": " : "", c == NULL ? err.text : "");
+    if (c == NULL) {
+        return;
+    }
+    native_echo(c, (*callno)++, &r);
+    tap(r.echoed, "%s: gk5_rpc_clnt: an untouched call echoes (%s)", name,
+        r.err.text);
+
+    for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]); k++) {
+        enum tamper t = cells[k];
+        int want = 0;
+        bool applied;
+
+        if (!native_expected(t, svc, &want)) {
+            printf("ok %u - %s: gk5_rpc_clnt: %s # SKIP %s protects no "
+                   "results\n",
+                   ++n_tests, name, tamper_names[t], name);
+            continue;
+        }
+        set_tamper(s, t);
+        native_echo(c, (*callno)++, &r);
+        (void)pthread_mutex_lock(&s->lock);
+        applied = s->tampered;
+        (void)pthread_mutex_unlock(&s->lock);
+        bool ok = applied && r.rc == -1 && r.err.code == want && r.empty;
+        tap(ok, "%s: gk5_rpc_clnt: %s -> %s, results empty %d", name,
+            tamper_names[t],
+            r.rc == 0 ? "success" : gk5_rpc_strerror(r.err.code), r.empty);
+        if (!ok) {
+            diag("applied %d; want %s; got rc %d code %d: %s", applied,
+                 gk5_rpc_strerror(want), r.rc, r.err.code, r.err.text);
+        }
+        native_echo(c, (*callno)++, &r);
+        tap(r.echoed, "%s: gk5_rpc_clnt: after %s the next call works (%s)",
+            name, tamper_names[t], r.err.text);
+    }
+
+    /* A reply to no call of this client's first: dropped. */
+    (void)pthread_mutex_lock(&s->lock);
+    s->stray = true;
+    (void)pthread_mutex_unlock(&s->lock);
+    native_echo(c, (*callno)++, &r);
+    (void)pthread_mutex_lock(&s->lock);
+    bool stray_sent = !s->stray;
+    s->stray = false;
+    (void)pthread_mutex_unlock(&s->lock);
+    tap(stray_sent && r.echoed,
+        "%s: gk5_rpc_clnt: a reply to an unknown XID before the real one is "
+        "dropped; the call echoes (%s)",
+        name, r.err.text);
+
+    native_reversed(s, c, name, callno);
+    native_echo(c, (*callno)++, &r);
+    tap(r.echoed,
+        "%s: gk5_rpc_clnt: after the reversed replies a call works "
+        "(%s)",
+        name, r.err.text);
+
+    size_t before = gk5_rpc_server_contexts(s->srv);
+    gk5_rpc_clnt_free(c);
+    tap(before >= 1 && gk5_rpc_server_contexts(s->srv) == before - 1,
+        "%s: gk5_rpc_clnt_free destroyed the context (%zu -> %zu)", name,
+        before, gk5_rpc_server_contexts(s->srv));
+
+    native_timeout(s, dir, svc, name, callno);
+}
+
 /* A libgk5_rpc built without MIT krb5: GK5_RPC_ESTABLISH_MIT refused on
  * both sides, GK5_RPC_E_INVALID with words that say why. */
 static void mit_refused(const char *name)
@@ -957,6 +1378,7 @@ int main(void)
         diag("server (establish %s) on 127.0.0.1:%u", ests[e].name, s.port);
         for (size_t i = 0; i < sizeof(svcs) / sizeof(svcs[0]); i++) {
             run_service(&s, dir, svcs[i], ests[e].name, &callno);
+            run_native(&s, dir, svcs[i], ests[e].name, &callno);
         }
         server_stop(&s);
     }
