@@ -173,6 +173,14 @@ uint64_t gk5i_flow_take(struct gk5i_cctx *cc)
     return n;
 }
 
+bool gk5i_flow_ready(struct gk5i_cctx *cc)
+{
+    (void)pthread_mutex_lock(&cc->flow_lock);
+    bool ready = atomic_load(&cc->next_seq) < flow_limit(cc);
+    (void)pthread_mutex_unlock(&cc->flow_lock);
+    return ready;
+}
+
 /* Call n has ended. */
 void gk5i_flow_done(struct gk5i_cctx *cc, uint64_t n)
 {

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -88,6 +89,8 @@ void gk5i_cctx_release(struct gk5i_cctx *cc);
  * up), waiting while it would leave the window of the oldest call in
  * flight. */
 uint64_t gk5i_flow_take(struct gk5i_cctx *cc);
+/* Would gk5i_flow_take hand out a number now without waiting? */
+bool gk5i_flow_ready(struct gk5i_cctx *cc);
 /* Call n has ended (its reply checked, or it was never sent). */
 void gk5i_flow_done(struct gk5i_cctx *cc, uint64_t n);
 int gk5i_cctx_expired(const struct gk5i_cctx *cc);

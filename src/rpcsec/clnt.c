@@ -53,20 +53,24 @@
 
 /* One call between send and wait. */
 struct call {
+    struct call *next, *prev; /* the client's list of calls not collected */
     uint32_t xid;
     uint32_t proc;
     bool done;      /* rec holds the reply, or failed says why not */
-    bool failed;    /* the connection broke or the call timed out */
+    bool failed;    /* the connection broke */
     bool abandoned; /* its waiter gave up: free it when the reply comes */
     bool control;   /* an INIT leg */
+    bool counted;   /* counted in outstanding: sent, no reply yet */
     uint8_t *rec;   /* the reply record */
     size_t rec_len;
     long long deadline;
     /* RPCSEC_GSS: the context, number and service the call was made with
-     * (cc NULL for other flavours and for control calls). */
+     * (cc NULL for other flavours and for control calls); the number's
+     * flow ends when the reply comes or the call is given up. */
     struct gk5i_cctx *cc;
     uint32_t seq;
     gk5_rpc_service svc;
+    bool flow_ended;
 };
 
 struct gk5_rpc_clnt {
@@ -82,12 +86,12 @@ struct gk5_rpc_clnt {
     struct gk5i_rpc_est est;
     pthread_mutex_t estab_lock;
     struct gk5i_cctx *cur; /* under lock */
-    /* The calls out: slots[0..max_inflight], NULL when free (the last for
-     * a control call, see slot_take). */
+    /* The calls sent and not yet collected, and how many of them have no
+     * reply yet (at most max_inflight, one more for a control call). */
     pthread_mutex_t lock;
-    pthread_cond_t cond; /* a reply came, a slot freed, the reader left */
-    struct call **slots;
-    uint32_t used;
+    pthread_cond_t cond; /* a reply came, room freed, the reader left */
+    struct call *calls;
+    uint32_t outstanding;
     bool reading; /* a waiter holds the socket */
     bool broken;  /* the connection is unusable: why says so */
     gk5_rpc_error why;
@@ -100,25 +104,72 @@ static void deadline_ts(long long deadline_ms, struct timespec *ts)
     ts->tv_nsec = (long)(deadline_ms % 1000) * 1000000L;
 }
 
+static GK5I_RPC_WUR int reestablish(gk5_rpc_clnt *c, uint32_t seen_gen,
+                                    gk5_rpc_error *err);
+
 /* ---- The table of calls ---- */
 
+/* Under lock. */
 static struct call *find_call(gk5_rpc_clnt *c, uint32_t xid)
 {
-    for (uint32_t i = 0; i < c->max_inflight + 1; i++) {
-        if (c->slots[i] != NULL && c->slots[i]->xid == xid) {
-            return c->slots[i];
+    for (struct call *call = c->calls; call != NULL; call = call->next) {
+        if (call->xid == xid) {
+            return call;
         }
     }
     return NULL;
 }
 
+/* Under lock. */
+static void link_call(gk5_rpc_clnt *c, struct call *call)
+{
+    call->prev = NULL;
+    call->next = c->calls;
+    if (c->calls != NULL) {
+        c->calls->prev = call;
+    }
+    c->calls = call;
+}
+
+/* Under lock. */
+static void unlink_call(gk5_rpc_clnt *c, struct call *call)
+{
+    if (call->prev != NULL) {
+        call->prev->next = call->next;
+    } else if (c->calls == call) {
+        c->calls = call->next;
+    }
+    if (call->next != NULL) {
+        call->next->prev = call->prev;
+    }
+    call->next = call->prev = NULL;
+}
+
+/* The call is no longer out (its reply came, it was given up, or it was
+ * never sent): its room and its number's flow are free.  Under lock. */
+static void call_ended(gk5_rpc_clnt *c, struct call *call)
+{
+    if (call->counted) {
+        call->counted = false;
+        c->outstanding--;
+        (void)pthread_cond_broadcast(&c->cond);
+    }
+    if (call->cc != NULL && !call->flow_ended) {
+        call->flow_ended = true;
+        gk5i_flow_done(call->cc, call->seq);
+    }
+}
+
+/* Not in the list any more. */
 static void call_free(struct call *call)
 {
     if (call == NULL) {
         return;
     }
     if (call->cc != NULL) {
-        gk5i_flow_done(call->cc, call->seq);
+        if (!call->flow_ended) {
+            gk5i_flow_done(call->cc, call->seq);
+        }
         gk5i_cctx_release(call->cc);
     }
     if (call->rec != NULL) {
@@ -126,54 +177,6 @@ static void call_free(struct call *call)
         free(call->rec);
     }
     free(call);
-}
-
-/* Take a slot for call, waiting while all are out; under lock.  A control
- * call (an INIT leg) may take the one slot kept beyond max_inflight, so a
- * context can be remade while a single thread has every call out. */
-static GK5I_RPC_WUR int slot_take(gk5_rpc_clnt *c, struct call *call,
-                                  gk5_rpc_error *err)
-{
-    struct timespec until;
-    uint32_t limit = c->max_inflight + (call->control ? 1u : 0u);
-
-    deadline_ts(call->deadline, &until);
-    while (!c->broken && c->used >= limit) {
-        if (pthread_cond_timedwait(&c->cond, &c->lock, &until) == ETIMEDOUT) {
-            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                         "timed out waiting for one of the %u calls in "
-                         "flight to end",
-                         c->max_inflight);
-            return -1;
-        }
-    }
-    if (c->broken) {
-        if (err != NULL) {
-            *err = c->why;
-        }
-        return -1;
-    }
-    for (uint32_t i = 0; i < c->max_inflight + 1; i++) {
-        if (c->slots[i] == NULL) {
-            c->slots[i] = call;
-            c->used++;
-            return 0;
-        }
-    }
-    return -1; /* not reached: used < limit */
-}
-
-/* Under lock. */
-static void slot_drop(gk5_rpc_clnt *c, struct call *call)
-{
-    for (uint32_t i = 0; i < c->max_inflight + 1; i++) {
-        if (c->slots[i] == call) {
-            c->slots[i] = NULL;
-            c->used--;
-            (void)pthread_cond_broadcast(&c->cond);
-            return;
-        }
-    }
 }
 
 /* The connection cannot go on (a record cut short, the peer gone): every
@@ -185,61 +188,21 @@ static void set_broken(gk5_rpc_clnt *c, const gk5_rpc_error *why)
         c->why = *why;
         c->why.code = GK5_RPC_E_TRANSPORT;
     }
-    for (uint32_t i = 0; i < c->max_inflight + 1; i++) {
-        struct call *call = c->slots[i];
-        if (call != NULL && !call->done) {
+    for (struct call *call = c->calls; call != NULL; call = call->next) {
+        if (!call->done) {
             call->done = true;
             call->failed = true;
+            call_ended(c, call);
         }
     }
     (void)pthread_cond_broadcast(&c->cond);
 }
 
-/* ---- Sending ---- */
-
-static GK5I_RPC_WUR int send_record(gk5_rpc_clnt *c, const struct iovec *iov,
-                                    int n, gk5_rpc_error *err)
-{
-    int r;
-
-    (void)pthread_mutex_lock(&c->send_lock);
-    r = gk5i_rpc_write_record(c->fd, iov, n, err);
-    (void)pthread_mutex_unlock(&c->send_lock);
-    if (r != 0) {
-        /* Part of a record may have gone: nothing after it would parse. */
-        (void)pthread_mutex_lock(&c->lock);
-        set_broken(c, err);
-        (void)pthread_mutex_unlock(&c->lock);
-    }
-    return r;
-}
-
-/* Put call in the table and send its record (iov); on failure the call
- * is out of the table again (not freed). */
-static GK5I_RPC_WUR int post(gk5_rpc_clnt *c, struct call *call,
-                             const struct iovec *iov, int n, gk5_rpc_error *err)
-{
-    (void)pthread_mutex_lock(&c->lock);
-    int r = slot_take(c, call, err);
-    (void)pthread_mutex_unlock(&c->lock);
-    if (r != 0) {
-        return -1;
-    }
-    if (send_record(c, iov, n, err) != 0) {
-        (void)pthread_mutex_lock(&c->lock);
-        slot_drop(c, call);
-        (void)pthread_mutex_unlock(&c->lock);
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- Receiving ---- */
 
 /* As the reader: wait for the socket to be readable until deadline, then
- * read one whole record and hand it to its call.  0 when a record was
- * read (or none came in time: *timed_out), -1 when the connection broke.
- * Called without the lock. */
+ * read one whole record and hand it to its call.  *timed_out when nothing
+ * came in time; -1 when the connection broke.  Called without the lock. */
 static int read_one(gk5_rpc_clnt *c, long long deadline, bool *timed_out)
 {
     struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
@@ -284,14 +247,15 @@ static int read_one(gk5_rpc_clnt *c, long long deadline, bool *timed_out)
         call->rec_len = len;
         call->done = true;
         rec = NULL;
+        call_ended(c, call);
         if (call->abandoned) {
-            slot_drop(c, call);
+            unlink_call(c, call);
             call_free(call);
         }
         (void)pthread_cond_broadcast(&c->cond);
     }
     (void)pthread_mutex_unlock(&c->lock);
-    free(rec); /* a reply to no call of ours (one given up): dropped */
+    free(rec); /* a reply to no call of ours: dropped */
     return 0;
 
 broken:
@@ -301,57 +265,74 @@ broken:
     return -1;
 }
 
-/* Wait until call is done or its deadline passes, reading when no one else
- * is.  Under lock (released while reading or waiting).  0 when done. */
-static int await(gk5_rpc_clnt *c, struct call *call)
+/* Wait until ready(c, arg) or deadline, reading when no one else is: every
+ * waiter may be the one whose reading lets the others on.  Under lock
+ * (released while reading or waiting).  0 when ready, -1 at the deadline
+ * or when the connection is broken. */
+static int wait_until(gk5_rpc_clnt *c, long long deadline,
+                      bool (*ready)(gk5_rpc_clnt *c, void *arg), void *arg)
 {
     struct timespec until;
 
-    deadline_ts(call->deadline, &until);
-    while (!call->done) {
+    deadline_ts(deadline, &until);
+    while (!ready(c, arg)) {
+        if (c->broken) {
+            return -1;
+        }
         if (!c->reading) {
             bool timed_out = false;
             c->reading = true;
             (void)pthread_mutex_unlock(&c->lock);
-            (void)read_one(c, call->deadline, &timed_out);
+            (void)read_one(c, deadline, &timed_out);
             (void)pthread_mutex_lock(&c->lock);
             c->reading = false;
             (void)pthread_cond_broadcast(&c->cond); /* another may read */
-            if (timed_out && !call->done) {
+            if (timed_out && !ready(c, arg)) {
                 return -1;
             }
             continue;
         }
         if (pthread_cond_timedwait(&c->cond, &c->lock, &until) == ETIMEDOUT &&
-            !call->done) {
+            !ready(c, arg)) {
             return -1;
         }
     }
     return 0;
 }
 
-/* Wait for call's reply and take it out of the table: 0 with the record
- * (*rec, the caller's), or -1 with err; call is freed either way unless
- * it is returned in *out (0). */
+static bool call_done(gk5_rpc_clnt *c, void *arg)
+{
+    (void)c;
+    return ((struct call *)arg)->done;
+}
+
+/* Wait for call's reply and take it out of the list: 0 with the record in
+ * call->rec, or -1 with err, call freed (or left to the reader, which
+ * frees it when its reply comes). */
 static GK5I_RPC_WUR int collect(gk5_rpc_clnt *c, struct call *call,
                                 gk5_rpc_error *err)
 {
     (void)pthread_mutex_lock(&c->lock);
-    int r = await(c, call);
-    if (r != 0) {
-        /* Given up: the reply, if it comes, is dropped by the reader. */
-        call->abandoned = true;
-        (void)pthread_mutex_unlock(&c->lock);
-        gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                     "timed out after %u ms waiting for the reply to "
-                     "procedure %u (xid %08x)",
-                     c->call_timeout_ms, call->proc, call->xid);
-        if (err != NULL) {
-            err->rpc_stat = GK5I_CLNT_TIMEDOUT;
+    if (wait_until(c, call->deadline, call_done, call) != 0 && !call->done) {
+        if (c->broken) {
+            call->done = call->failed = true;
+        } else {
+            /* Given up: its room and number go back now, the reply is
+             * dropped if it comes. */
+            call->abandoned = true;
+            call_ended(c, call);
+            (void)pthread_mutex_unlock(&c->lock);
+            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
+                         "timed out after %u ms waiting for the reply to "
+                         "procedure %u (xid %08x)",
+                         c->call_timeout_ms, call->proc, call->xid);
+            if (err != NULL) {
+                err->rpc_stat = GK5I_CLNT_TIMEDOUT;
+            }
+            return -1;
         }
-        return -1;
     }
-    slot_drop(c, call);
+    unlink_call(c, call);
     if (call->failed) {
         if (err != NULL) {
             *err = c->why;
@@ -361,6 +342,119 @@ static GK5I_RPC_WUR int collect(gk5_rpc_clnt *c, struct call *call,
         return -1;
     }
     (void)pthread_mutex_unlock(&c->lock);
+    return 0;
+}
+
+/* ---- Sending ---- */
+
+/* What a new call waits for: room among the calls out and, for a data
+ * call, a number inside the server's window (gk5i_flow_ready). */
+struct room {
+    bool control;
+    struct gk5i_cctx *cc;
+};
+
+static bool has_room(gk5_rpc_clnt *c, void *arg)
+{
+    const struct room *rm = arg;
+    uint32_t limit = c->max_inflight + (rm->control ? 1u : 0u);
+
+    return c->broken || (c->outstanding < limit &&
+                         (rm->cc == NULL || gk5i_flow_ready(rm->cc)));
+}
+
+static GK5I_RPC_WUR int send_record(gk5_rpc_clnt *c, const struct iovec *iov,
+                                    int n, gk5_rpc_error *err)
+{
+    int r;
+
+    (void)pthread_mutex_lock(&c->send_lock);
+    r = gk5i_rpc_write_record(c->fd, iov, n, err);
+    (void)pthread_mutex_unlock(&c->send_lock);
+    if (r != 0) {
+        /* Part of a record may have gone: nothing after it would parse. */
+        (void)pthread_mutex_lock(&c->lock);
+        set_broken(c, err);
+        (void)pthread_mutex_unlock(&c->lock);
+    }
+    return r;
+}
+
+/* Take room for call (and, for a data call, its context and number, so
+ * that no two calls out leave the server's window); the call is in the
+ * list from here on.  -1 with err when the connection broke or no room
+ * came before the call's deadline. */
+static GK5I_RPC_WUR int admit(gk5_rpc_clnt *c, struct call *call, bool gss,
+                              gk5_rpc_error *err)
+{
+    for (int attempt = 0; attempt < 3; attempt++) {
+        struct room rm = {.control = call->control, .cc = NULL};
+        (void)pthread_mutex_lock(&c->lock);
+        if (gss) {
+            rm.cc = c->cur;
+            atomic_fetch_add(&rm.cc->refs, 1);
+        }
+        int r = wait_until(c, call->deadline, has_room, &rm);
+        if (r != 0 || c->broken) {
+            if (c->broken) {
+                if (err != NULL) {
+                    *err = c->why;
+                }
+            } else {
+                gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
+                             "timed out waiting for room among the %u calls "
+                             "in flight",
+                             c->max_inflight);
+            }
+            (void)pthread_mutex_unlock(&c->lock);
+            gk5i_cctx_release(rm.cc);
+            return -1;
+        }
+        if (rm.cc == NULL ||
+            (!gk5i_cctx_expired(rm.cc) &&
+             atomic_load(&rm.cc->next_seq) < GK5I_RPC_DATA_SEQ_END)) {
+            if (rm.cc != NULL) {
+                /* Inside the window (has_room): this does not wait. */
+                uint64_t n = gk5i_flow_take(rm.cc);
+                if (n >= GK5I_RPC_DATA_SEQ_END) {
+                    goto renew;
+                }
+                call->cc = rm.cc;
+                call->seq = (uint32_t)n;
+            }
+            call->counted = true;
+            c->outstanding++;
+            link_call(c, call);
+            (void)pthread_mutex_unlock(&c->lock);
+            return 0;
+        }
+    renew:
+        (void)pthread_mutex_unlock(&c->lock);
+        /* At MAXSEQ (RFC 2203 5.3.3.1) or expiry: a new context first. */
+        uint32_t gen = rm.cc->gen;
+        gk5i_cctx_release(rm.cc);
+        if (reestablish(c, gen, err) != 0) {
+            return -1;
+        }
+    }
+    gk5i_rpc_err(err, GK5_RPC_E_EXPIRED,
+                 "every new RPCSEC_GSS context for %s was expired or used up "
+                 "at once",
+                 c->est.target);
+    return -1;
+}
+
+/* Send call's record; on failure the call is taken back out (not freed). */
+static GK5I_RPC_WUR int post(gk5_rpc_clnt *c, struct call *call,
+                             const struct iovec *iov, int n, gk5_rpc_error *err)
+{
+    if (send_record(c, iov, n, err) != 0) {
+        (void)pthread_mutex_lock(&c->lock);
+        call_ended(c, call);
+        unlink_call(c, call);
+        (void)pthread_mutex_unlock(&c->lock);
+        return -1;
+    }
     return 0;
 }
 
@@ -400,6 +494,9 @@ static GK5I_RPC_WUR int conn_leg(void *arg, const gk5i_rpc_cred *cred,
         goto cleanup;
     }
     struct iovec iov = {.iov_base = msg, .iov_len = msg_len};
+    if (admit(c, call, false, err) != 0) {
+        goto cleanup;
+    }
     if (post(c, call, &iov, 1, err) != 0) {
         goto cleanup;
     }
@@ -447,16 +544,6 @@ cleanup:
     (void)pthread_mutex_unlock(&c->estab_lock);
     gk5i_cctx_release(old); /* calls still out hold their own references */
     return ret;
-}
-
-static struct gk5i_cctx *get_current(void *arg)
-{
-    return cctx_get(arg);
-}
-
-static int reestablish_cb(void *arg, uint32_t seen_gen, gk5_rpc_error *err)
-{
-    return reestablish(arg, seen_gen, err);
 }
 
 /* ---- Calls ---- */
@@ -522,6 +609,7 @@ static GK5I_RPC_WUR int start_call(gk5_rpc_clnt *c, uint32_t proc,
     uint8_t *buf = NULL;
     size_t hdr_len = 0, head = 0, tail = 0, cap = 0, off = 0, out_len = 0;
     size_t alen = args != NULL ? args->length : 0;
+    bool admitted = false;
     int ret = -1;
 
     *out = NULL;
@@ -544,11 +632,12 @@ static GK5I_RPC_WUR int start_call(gk5_rpc_clnt *c, uint32_t proc,
     call->proc = proc;
     call->xid = atomic_fetch_add(&c->next_xid, 1);
     call->deadline = gk5i_rpc_now_ms() + c->call_timeout_ms;
-    if (c->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS) {
-        if (gk5i_rpc_call_context(c->est.target, get_current, reestablish_cb, c,
-                                  &call->cc, &call->seq, err) != 0) {
-            goto cleanup;
-        }
+    bool gss = c->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS;
+    if (admit(c, call, gss, err) != 0) {
+        goto cleanup;
+    }
+    admitted = true;
+    if (gss) {
         call->svc = (gk5_rpc_service)atomic_load(&c->est.service);
         if (gk5i_rpc_body_room(call->cc->gss, call->svc, 4 + alen, &head, &tail,
                                err) != 0) {
@@ -593,6 +682,13 @@ cleanup:
     if (buf != NULL) {
         zap(buf, cap); /* the arguments, if sealing stopped half-way */
         free(buf);
+    }
+    if (call != NULL && admitted) {
+        /* Admitted and never sent: its room and number go back. */
+        (void)pthread_mutex_lock(&c->lock);
+        call_ended(c, call);
+        unlink_call(c, call);
+        (void)pthread_mutex_unlock(&c->lock);
     }
     call_free(call);
     return ret;
@@ -938,11 +1034,6 @@ int gk5_rpc_clnt_create(const struct sockaddr *addr, socklen_t addr_len,
     c->est.peer_len = addr_len;
     c->est.prog = prog;
     c->est.vers = vers;
-    c->slots = calloc(c->max_inflight + 1, sizeof(*c->slots));
-    if (c->slots == NULL) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
-        goto cleanup;
-    }
     if (flavor == GK5_RPC_FLAVOR_SYS && sys_cred(c, opts, err) != 0) {
         goto cleanup;
     }
@@ -979,12 +1070,10 @@ void gk5_rpc_clnt_free(gk5_rpc_clnt *c)
         /* RFC 2203 5.4, a courtesy: on our connection, briefly. */
         gk5i_rpc_destroy_exchange(&c->est, c->cur, c->fd);
     }
-    if (c->slots != NULL) {
-        for (uint32_t i = 0; i < c->max_inflight + 1; i++) {
-            call_free(c->slots[i]); /* abandoned calls whose reply never
-                                       came */
-        }
-        free(c->slots);
+    while (c->calls != NULL) {
+        struct call *call = c->calls; /* given up, its reply never came */
+        unlink_call(c, call);
+        call_free(call);
     }
     gk5i_cctx_release(c->cur);
     gk5i_rpc_est_clear(&c->est);

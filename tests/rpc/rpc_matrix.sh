@@ -392,6 +392,12 @@ if [ -n "$GK5_PORT" ]; then
             cmd_gk5 echo "$GK5_PORT" "$s" --size 1m --calls 8 --inflight 4
         cell "$p: gk5 transport, 8 in flight: source 64 KiB x 64" -- \
             cmd_gk5 echo "$GK5_PORT" "$s" --proc source --size 64k --calls 64 --inflight 8
+        cell "$p: gk5 transport: ping" --grep 'gk5 transport' -- \
+            cmd_gk5 ping "$GK5_PORT" "$s" --transport gk5
+        cell "$p: gk5 transport, 4 threads on one connection: echo 4 KiB x 100 each" -- \
+            cmd_gk5 echo "$GK5_PORT" "$s" --size 4k --calls 100 --threads 4 --transport gk5
+        cell "$p: gk5 transport, 4 threads: sink 256 KiB x 8 each" -- \
+            cmd_gk5 echo "$GK5_PORT" "$s" --proc sink --size 256k --calls 8 --threads 4 --transport gk5
         if [ "$s" != sys ]; then
             # gk5 rpc echo has no WHOAMI: one gk5 AUTH of this service
             # through test_many_contexts (ECHO, then WHOAMI compared).
@@ -446,6 +452,13 @@ if [ -n "$TIRPC_PORT" ]; then
         cell "$p: ping" -- cmd_gk5 ping "$TIRPC_PORT" "$s"
         cell "$p: echo 1 KiB x 50" -- cmd_gk5 echo "$TIRPC_PORT" "$s" --size 1024 --calls 50
         cell "$p: echo 128 KiB x 8" -- cmd_gk5 echo "$TIRPC_PORT" "$s" --size 128k --calls 8
+        # gk5's own client: the context made on its own connection, which
+        # is where libtirpc's svc_auth_gss keeps it.
+        cell "$p: gk5 transport: ping" -- cmd_gk5 ping "$TIRPC_PORT" "$s" --transport gk5
+        cell "$p: gk5 transport, 8 in flight: echo 1 KiB x 200" -- \
+            cmd_gk5 echo "$TIRPC_PORT" "$s" --size 1024 --calls 200 --inflight 8
+        cell "$p: gk5 transport, 2 in flight: echo 128 KiB x 8" -- \
+            cmd_gk5 echo "$TIRPC_PORT" "$s" --size 128k --calls 8 --inflight 2
     done
 fi
 
