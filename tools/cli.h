@@ -176,15 +176,10 @@ int cli_inspect_decode(const uint8_t *p, size_t n, struct cli_token_info *info);
 void cli_inspect_print(FILE *f, const struct cli_token_info *info);
 
 #ifdef GK5_HAVE_RPC
-#include <rpc/rpc.h>
-
 #include <gk5/rpcsec.h>
 
-/* cli_rpc.c: the pieces of `gk5 rpc` that `gk5 demo` reuses. */
-
-/* xdrproc_t is variadic in libtirpc: cast XDR routines through a plain
- * function pointer type. */
-#define CLI_XDR_PROC(fn) ((xdrproc_t)(void (*)(void))(fn))
+/* cli_rpc.c: the pieces of `gk5 rpc` that `gk5 demo` and `gk5 nfs4`
+ * reuse. */
 
 /* The echo program (rpc_echo_prog.h) as a gk5_rpc_dispatch_fn; arg is a
  * struct cli_rpc_prog naming the program and version it answers to. */
@@ -194,6 +189,13 @@ struct cli_rpc_prog {
 int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
                           uint32_t *accept_stat, gk5_buffer *results);
 
+#ifdef GK5_HAVE_TIRPC
+#include <rpc/rpc.h>
+
+/* xdrproc_t is variadic in libtirpc: cast XDR routines through a plain
+ * function pointer type. */
+#define CLI_XDR_PROC(fn) ((xdrproc_t)(void (*)(void))(fn))
+
 /* An opaque<max> for XDR: encoding sends val[0..len); decoding fills val
  * (max bytes of room) or, if val is NULL, allocates it. */
 struct cli_rpc_opaque {
@@ -202,6 +204,7 @@ struct cli_rpc_opaque {
     u_int max;
 };
 bool_t cli_rpc_xdr_opaque(XDR *xdrs, struct cli_rpc_opaque *o);
+#endif
 
 /* --establish native|mit for cmd: 0 with *out set, or -1 with the error
  * printed (a word that is neither, or mit in a gk5 built without MIT
@@ -214,6 +217,7 @@ int cli_rpc_parse_establish(const char *cmd, const char *arg,
  * with words in err. */
 int cli_rpc_listen(const char *hostport, int *fd, char *bound, size_t bound_len,
                    char *err, size_t err_len);
+#ifdef GK5_HAVE_TIRPC
 /* A libtirpc stream CLIENT connected to "HOST:PORT" (closes its socket on
  * clnt_destroy).  0, or -1 with words in err. */
 int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
@@ -234,6 +238,7 @@ int cli_nfs4_put_cat(struct cli_nfs4_transfer *t);
  * when auth is gk5's (else pass NULL), gk5's reason.  Thread-safe. */
 void cli_rpc_call_error(CLIENT *clnt, AUTH *auth, const char *what, char *buf,
                         size_t len);
+#endif /* GK5_HAVE_TIRPC */
 #endif
 
 #endif /* GK5_CLI_H */

@@ -28,7 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef GK5_HAVE_TIRPC
 #include <rpc/rpc.h>
+#endif
 
 #include <gk5/crypto.h>
 #include <gk5/rpcsec.h>
@@ -199,12 +201,15 @@ static const struct sec_desc *find_sec(const char *name, size_t n)
 
 /* ---- Pieces shared with gk5 demo (cli.h) ---- */
 
+#ifdef GK5_HAVE_TIRPC
 bool_t cli_rpc_xdr_opaque(XDR *xdrs, struct cli_rpc_opaque *o)
 {
     /* Decoding into a buffer of ours: xdr_bytes fills it if the length is
      * at most max (and allocates one if val is NULL). */
     return xdr_bytes(xdrs, &o->val, &o->len, o->max);
 }
+
+#endif /* GK5_HAVE_TIRPC */
 
 int cli_rpc_parse_establish(const char *cmd, const char *arg,
                             gk5_rpc_establish *out)
@@ -227,6 +232,7 @@ int cli_rpc_parse_establish(const char *cmd, const char *arg,
     return 0;
 }
 
+#ifdef GK5_HAVE_TIRPC
 static const char *auth_stat_words(enum auth_stat why)
 {
     switch ((int)why) {
@@ -294,6 +300,8 @@ void cli_rpc_call_error(CLIENT *clnt, AUTH *auth, const char *what, char *buf,
              ge != NULL ? "; gk5: " : "", ge != NULL ? ge->text : "");
 }
 
+#endif /* GK5_HAVE_TIRPC */
+
 /* HOST:PORT (or ADDRESS:PORT with AI_NUMERICHOST) to TCP addresses; 0, or
  * -1 with words in err. */
 static int resolve_stream(const char *hostport, int flags, char *host,
@@ -339,6 +347,7 @@ static int socket_done(int fd, struct addrinfo *res, int ret)
     return ret;
 }
 
+#ifdef GK5_HAVE_TIRPC
 int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
                     CLIENT **out, char *err, size_t err_len)
 {
@@ -388,6 +397,8 @@ int cli_rpc_connect(const char *hostport, uint32_t prog, uint32_t vers,
 cleanup:
     return socket_done(fd, res, ret);
 }
+
+#endif /* GK5_HAVE_TIRPC */
 
 int cli_rpc_listen(const char *hostport, int *fd_out, char *bound,
                    size_t bound_len, char *err, size_t err_len)
@@ -929,6 +940,7 @@ static int client_args_check(struct client_args *a, int argc, char **argv)
     return 0;
 }
 
+#ifdef GK5_HAVE_TIRPC
 static struct timeval ms_to_timeval(unsigned ms)
 {
     struct timeval tv;
@@ -1014,6 +1026,8 @@ static void describe_auth(const struct client_args *a, AUTH *auth, char *out,
              enctype_name(info.enctype), (int)info.enctype,
              (unsigned)info.window);
 }
+
+#endif /* GK5_HAVE_TIRPC */
 
 /* ---- gk5's own RPC client ---- */
 
@@ -1172,50 +1186,18 @@ cleanup:
     return ret;
 }
 
-static int rpc_ping(int argc, char **argv)
+#ifdef GK5_HAVE_TIRPC
+/* gk5 rpc ping on libtirpc's client with gk5's AUTH. */
+static int ping_tirpc(const struct client_args *ap)
 {
-    struct client_args a;
+    struct client_args a = *ap;
     CLIENT *clnt = NULL;
     AUTH *auth = NULL;
     char err[1024], desc[256], progs[16];
     double t0, t1, t2;
     enum clnt_stat st;
-    int c, ret = CLI_EXIT_FAIL;
+    int ret = CLI_EXIT_FAIL;
 
-    client_args_init(&a, "rpc ping");
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", client_longopts, NULL)) != -1) {
-        int r;
-
-        if (c == OPT_HELP) {
-            ping_usage(stdout);
-            return CLI_EXIT_OK;
-        }
-        if (c >= OPT_SIZE && c <= OPT_INFLIGHT) {
-            cli_error("rpc ping: option '--%s' applies to 'gk5 rpc echo' "
-                      "only",
-                      option_name(client_longopts, c));
-            fprintf(stderr, "Try 'gk5 rpc ping --help'.\n");
-            return CLI_EXIT_USAGE;
-        }
-        r = take_client_option(&a, c, argv);
-        if (r != CLI_EXIT_OK) {
-            return r;
-        }
-    }
-    if (client_args_check(&a, argc, argv) != 0) {
-        return CLI_EXIT_USAGE;
-    }
-    if (!a.have_prog || !a.have_vers) {
-        cli_error("rpc ping: --program and --version are required (the "
-                  "echo program: --program 0x20000099 --version 1)");
-        return CLI_EXIT_USAGE;
-    }
-
-    if (a.native) {
-        return ping_native(&a);
-    }
     if (cli_rpc_connect(a.hostport, a.prog, a.vers, &clnt, err, sizeof(err)) !=
         0) {
         cli_error("rpc ping: %s", err);
@@ -1263,6 +1245,51 @@ cleanup:
     }
     return ret;
 }
+#endif /* GK5_HAVE_TIRPC */
+
+static int rpc_ping(int argc, char **argv)
+{
+    struct client_args a;
+    int c;
+
+    client_args_init(&a, "rpc ping");
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, ":h", client_longopts, NULL)) != -1) {
+        int r;
+
+        if (c == OPT_HELP) {
+            ping_usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        if (c >= OPT_SIZE && c <= OPT_INFLIGHT) {
+            cli_error("rpc ping: option '--%s' applies to 'gk5 rpc echo' "
+                      "only",
+                      option_name(client_longopts, c));
+            fprintf(stderr, "Try 'gk5 rpc ping --help'.\n");
+            return CLI_EXIT_USAGE;
+        }
+        r = take_client_option(&a, c, argv);
+        if (r != CLI_EXIT_OK) {
+            return r;
+        }
+    }
+    if (client_args_check(&a, argc, argv) != 0) {
+        return CLI_EXIT_USAGE;
+    }
+    if (!a.have_prog || !a.have_vers) {
+        cli_error("rpc ping: --program and --version are required (the "
+                  "echo program: --program 0x20000099 --version 1)");
+        return CLI_EXIT_USAGE;
+    }
+
+#ifdef GK5_HAVE_TIRPC
+    if (!a.native) {
+        return ping_tirpc(&a);
+    }
+#endif
+    return ping_native(&a);
+}
 
 /* ---- gk5 rpc echo ---- */
 
@@ -1279,16 +1306,22 @@ struct echo_run {
     uint64_t max_calls; /* per thread; 0: no limit */
     double seconds;     /* 0: no limit */
     double start;
+#ifdef GK5_HAVE_TIRPC
     struct timeval tv;
+#endif
     double end;           /* --inflight: when the last reply was checked */
     gk5_rpc_clnt *native; /* gk5's client, shared by the threads; or NULL */
-    AUTH *auth;           /* ours, for the words of a failure; NULL otherwise */
+#ifdef GK5_HAVE_TIRPC
+    AUTH *auth; /* ours, for the words of a failure; NULL otherwise */
+#endif
     atomic_bool stop;
 };
 
 struct echo_thread {
     struct echo_run *run;
+#ifdef GK5_HAVE_TIRPC
     CLIENT *clnt;
+#endif
     unsigned index;
     uint64_t calls;
     double end;
@@ -1334,6 +1367,7 @@ static bool echo_one_native(struct echo_thread *t, uint64_t call)
     return good;
 }
 
+#ifdef GK5_HAVE_TIRPC
 /* One call of t's proc; false with t->why on any failure or mismatch. */
 static bool echo_one(struct echo_thread *t, uint64_t call)
 {
@@ -1433,6 +1467,8 @@ static bool echo_one(struct echo_thread *t, uint64_t call)
     return true;
 }
 
+#endif /* GK5_HAVE_TIRPC */
+
 static void *echo_thread_main(void *p)
 {
     struct echo_thread *t = p;
@@ -1446,8 +1482,13 @@ static void *echo_thread_main(void *p)
         if (r->seconds > 0 && now_seconds() - r->start >= r->seconds) {
             break;
         }
-        if (!(r->native != NULL ? echo_one_native(t, t->calls)
-                                : echo_one(t, t->calls))) {
+#ifdef GK5_HAVE_TIRPC
+        bool good = r->native != NULL ? echo_one_native(t, t->calls)
+                                      : echo_one(t, t->calls);
+#else
+        bool good = echo_one_native(t, t->calls);
+#endif
+        if (!good) {
             t->failed = true;
             atomic_store(&r->stop, true);
             break;
@@ -1699,7 +1740,9 @@ static int rpc_echo(int argc, char **argv)
     struct echo_run run;
     struct echo_thread *threads = NULL;
     uint32_t nthreads = 1, calls = 0, inflight = 0;
+#ifdef GK5_HAVE_TIRPC
     AUTH *auth = NULL;
+#endif
     char err[1024], desc[256];
     double seconds = 0, end = 0, elapsed;
     uint64_t total = 0;
@@ -1797,7 +1840,9 @@ static int rpc_echo(int argc, char **argv)
     }
     run.max_calls = calls;
     run.seconds = have_seconds ? seconds : (calls > 0 ? 0 : 2.0);
+#ifdef GK5_HAVE_TIRPC
     run.tv = ms_to_timeval(a.timeout_ms);
+#endif
     if (inflight > 0 && nthreads > 1) {
         cli_error("rpc echo: --inflight keeps calls out on one connection "
                   "from one thread: not with --threads");
@@ -1849,6 +1894,7 @@ threads:
         if (a.native) {
             continue;
         }
+#ifdef GK5_HAVE_TIRPC
         if (cli_rpc_connect(a.hostport, a.prog, a.vers, &t->clnt, err,
                             sizeof(err)) != 0) {
             cli_error("rpc echo: %s", err);
@@ -1863,8 +1909,11 @@ threads:
             auth_destroy(t->clnt->cl_auth);
             t->clnt->cl_auth = auth;
         }
+#endif
     }
+#ifdef GK5_HAVE_TIRPC
     run.auth = a.sec->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS ? auth : NULL;
+#endif
 
     run.start = now_seconds();
     for (uint32_t i = 0; i < nthreads; i++) {
@@ -1901,9 +1950,12 @@ threads:
     }
     if (run.native != NULL) {
         describe_native(&a, run.native, nthreads, desc, sizeof(desc));
-    } else {
+    }
+#ifdef GK5_HAVE_TIRPC
+    else {
         describe_auth(&a, auth, desc, sizeof(desc));
     }
+#endif
 
 report:
     ret = CLI_EXIT_OK;
@@ -1927,15 +1979,19 @@ report:
 
 cleanup:
     gk5_rpc_clnt_free(run.native);
+#ifdef GK5_HAVE_TIRPC
     if (auth != NULL) {
         auth_destroy(auth);
     }
+#endif
     if (threads != NULL) {
         for (uint32_t i = 0; i < nthreads; i++) {
+#ifdef GK5_HAVE_TIRPC
             if (threads[i].clnt != NULL) {
                 threads[i].clnt->cl_auth = NULL;
                 clnt_destroy(threads[i].clnt);
             }
+#endif
             free(threads[i].send);
             free(threads[i].recv);
         }

@@ -43,7 +43,7 @@
 #include "interop.h"
 
 #include <limits.h>
-#ifdef GK5_HAVE_RPC
+#ifdef GK5_HAVE_TIRPC
 #include <pthread.h>
 #include <unistd.h>
 
@@ -77,7 +77,7 @@ static void demo_usage(FILE *f)
                "against the same\nrealm when tests/heimdal is built beside "
                "this gk5 (or\nGK5_HEIMDAL_PEER=path/to/test_heimdal, "
                "mit_peer beside it), summed up per\ncase"
-#ifdef GK5_HAVE_RPC
+#ifdef GK5_HAVE_TIRPC
                ".  Then gk5's RPCSEC_GSS server (the echo program of 'gk5 "
                "rpc\nserve') and client against each other for krb5, krb5i "
                "and krb5p, every\nreply checked, natively and through the "
@@ -182,7 +182,7 @@ static int demo_refusal(const struct gk5_mit_ends *ends, int32_t et)
     return 0;
 }
 
-#ifdef GK5_HAVE_RPC
+#ifdef GK5_HAVE_TIRPC
 /* ---- RPCSEC_GSS: gk5's server and client on 127.0.0.1 ---- */
 
 #define DEMO_RPC_SERVICE "gk5@localhost" /* GK5_MIT_SERVICE, host-based */
@@ -551,7 +551,7 @@ int gk5_cli_demo(int argc, char **argv)
     failed += demo_refusal(&ends, 16);
 #endif
     failed += demo_heimdal(&realm);
-#ifdef GK5_HAVE_RPC
+#ifdef GK5_HAVE_TIRPC
     failed += demo_rpc(&realm);
     failed += demo_nfs(&realm);
 #endif

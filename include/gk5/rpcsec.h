@@ -57,7 +57,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#ifndef GK5_RPC_NO_TIRPC
 #include <rpc/rpc.h>
+#endif /* GK5_RPC_NO_TIRPC */
 
 #include <gk5/gk5.h>
 
@@ -220,6 +222,10 @@ typedef struct {
     gk5_rpc_establish establish;
 } gk5_rpc_auth_options;
 
+/* A libgk5_rpc built without libtirpc (meson -Dtirpc=disabled, the default
+ * without MIT krb5) has no AUTH: its gk5-rpc.pc defines GK5_RPC_NO_TIRPC,
+ * and gk5_rpc_clnt_* (below) is the client. */
+#ifndef GK5_RPC_NO_TIRPC
 /**
  * Establish an RPCSEC_GSS context with the server clnt talks to (a stream
  * CLIENT: clnt_vc / clnt_tp over TCP or a UNIX socket) for target, a
@@ -287,7 +293,9 @@ GK5_EXPORT GK5_WUR AUTH *gk5_rpc_auth_create(CLIENT *clnt, const char *target,
  */
 GK5_EXPORT int gk5_rpc_auth_set_service(AUTH *auth, gk5_rpc_service service);
 
-/** What gk5_rpc_auth_inquire() reports. */
+#endif /* GK5_RPC_NO_TIRPC */
+
+/** What gk5_rpc_auth_inquire() and gk5_rpc_clnt_inquire() report. */
 typedef struct {
     int32_t enctype;         /**< session key enctype of the context */
     gk5_rpc_service service; /**< of the next call */
@@ -296,6 +304,8 @@ typedef struct {
     uint32_t established;    /**< contexts established so far (>= 1) */
     size_t handle_len;       /**< the server's context handle length */
 } gk5_rpc_auth_info;
+
+#ifndef GK5_RPC_NO_TIRPC
 
 /**
  * Describe the AUTH's current context.
@@ -316,6 +326,7 @@ GK5_EXPORT int gk5_rpc_auth_inquire(AUTH *auth, gk5_rpc_auth_info *info);
  *         thread's next call with auth, or auth_destroy().
  */
 GK5_EXPORT const gk5_rpc_error *gk5_rpc_auth_last_error(AUTH *auth);
+#endif /* GK5_RPC_NO_TIRPC */
 
 /* ---- Client: gk5's own RPC transport ---- */
 

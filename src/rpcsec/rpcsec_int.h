@@ -232,10 +232,12 @@ GK5I_RPC_WUR int gk5i_rpc_server_add_context(
  * gk5_rpc_auth_options.  No CLIENT and no server behind it: a
  * re-establishment fails with words (no target), and auth_destroy sends
  * no DESTROY (no peer address).  NULL on failure, with err. */
+#ifndef GK5_RPC_NO_TIRPC
 GK5I_RPC_WUR AUTH *gk5i_rpc_auth_from_ctx(gk5_ctx *ctx, const uint8_t *handle,
                                           size_t handle_len, uint32_t window,
                                           gk5_rpc_service svc, size_t max_body,
                                           gk5_rpc_error *err);
+#endif
 
 /* ---- Record marking (RFC 5531 11) over a stream socket ---- */
 
