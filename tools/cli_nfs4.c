@@ -10,7 +10,7 @@
  * OPEN (with OPEN_CONFIRM when the server asks, 16.18), READ or WRITE with
  * the open stateid, COMMIT when the server answered UNSTABLE4 (checking
  * that its write verifier did not change, 16.3.5), CLOSE.  Every NFSv4
- * request goes through tools/nfs4_xdr.c.
+ * request goes through tools/nfs4_xdr.c (on clnt_call: nfs4_tirpc.c).
  *
  * gk5 nfs4 bench measures the data path; gk5 nfs4 storm the making of
  * contexts (many RPCSEC_GSS contexts at once, each then checked with one
@@ -39,7 +39,7 @@
 #include <gk5/tickets.h>
 
 #include "cli.h"
-#include "nfs4_xdr.h"
+#include "nfs4_tirpc.h"
 
 #define NFS4_DEFAULT_IO (1024u * 1024u)
 #define NFS4_MAX_IO (4u * 1024u * 1024u)

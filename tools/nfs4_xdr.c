@@ -2,14 +2,18 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * NFSv4.0 COMPOUND encoding and decoding (RFC 7530; its XDR is RFC 7531)
- * for the operations of nfs4_xdr.h, on libtirpc's xdr_* primitives.
- * Encoders take const data and are only ever run with XDR_ENCODE;
- * decoders fill fixed-size fields and never allocate.
+ * for the operations of nfs4_xdr.h, on the bounded reader and writer of
+ * src/common/xdr.h.  Each reads or writes a group of fields and leaves
+ * the checking to the sticky `bad` flag; a value that does not fit its
+ * type (a length over its limit, an operation not known here) sets the
+ * flag too.  Decoders fill fixed-size fields and never allocate.
  */
 #include "nfs4_xdr.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "common/xdr.h"
 
 /* ---- Names ---- */
 
@@ -221,209 +225,160 @@ bool nfs4_bitmap_isset(const nfs4_bitmap *map, unsigned attr)
 
 /* ---- Primitives ---- */
 
-/* opaque<max> / string<max> from a const buffer (encode only). */
-static bool_t xdr_var_out(XDR *xdrs, const void *p, uint32_t len, uint32_t max)
-{
-    u_int n = len;
+/* fattr4's attr_vals<> is read whole first: longer ones are refused. */
+#define NFS4_ATTR_VALS_MAX 512u
 
-    if (len > max) {
-        return FALSE;
+/* opaque<max> / string<max> from a buffer (NULL only when len is 0). */
+static void put_var(struct gk5i_wr *w, const void *p, uint32_t len,
+                    uint32_t max)
+{
+    if (len > max || (p == NULL && len != 0)) {
+        w->bad = true;
+        return;
     }
-    /* xdr_opaque only reads the buffer when encoding. */
-    return xdr_u_int(xdrs, &n) && xdr_opaque(xdrs, (caddr_t)(uintptr_t)p, n);
+    gk5i_xdr_put_opaque(w, p, len);
 }
 
-static bool_t xdr_str_out(XDR *xdrs, const char *s)
+static void put_str(struct gk5i_wr *w, const char *s)
 {
-    return xdr_var_out(xdrs, s, (uint32_t)strlen(s), NFS4_OPAQUE_LIMIT);
-}
+    size_t len = s == NULL ? 0 : strlen(s);
 
-/* opaque<max> into a fixed buffer of cap bytes (decode only). */
-static bool_t xdr_var_in(XDR *xdrs, void *p, uint32_t cap, uint32_t *len)
-{
-    u_int n;
-
-    if (!xdr_u_int(xdrs, &n) || n > cap) {
-        return FALSE;
+    if (s == NULL || len > NFS4_OPAQUE_LIMIT) {
+        w->bad = true;
+        return;
     }
-    *len = n;
-    return xdr_opaque(xdrs, p, n);
-}
-
-/* opaque<> read and dropped (a tag, an address, a principal). */
-static bool_t xdr_var_skip(XDR *xdrs)
-{
-    uint8_t scratch[NFS4_OPAQUE_LIMIT];
-    uint32_t len;
-
-    return xdr_var_in(xdrs, scratch, sizeof(scratch), &len);
-}
-
-static bool_t xdr_u32(XDR *xdrs, uint32_t *v)
-{
-    return xdr_uint32_t(xdrs, v);
-}
-
-static bool_t xdr_u32_out(XDR *xdrs, uint32_t v)
-{
-    return xdr_uint32_t(xdrs, &v);
-}
-
-static bool_t xdr_u64(XDR *xdrs, uint64_t *v)
-{
-    return xdr_uint64_t(xdrs, v);
-}
-
-static bool_t xdr_u64_out(XDR *xdrs, uint64_t v)
-{
-    return xdr_uint64_t(xdrs, &v);
-}
-
-static bool_t xdr_flag(XDR *xdrs, bool *v)
-{
-    /* *v is read only when encoding: decoding fills it. */
-    bool_t b = xdrs->x_op == XDR_ENCODE ? *v : FALSE;
-
-    if (!xdr_bool(xdrs, &b)) {
-        return FALSE;
-    }
-    *v = b != 0;
-    return TRUE;
+    gk5i_xdr_put_opaque(w, s, len);
 }
 
 /* stateid4: seqid, other[12] */
-static bool_t xdr_stateid(XDR *xdrs, nfs4_stateid *sid)
+static void put_stateid(struct gk5i_wr *w, const nfs4_stateid *sid)
 {
-    return xdr_u32(xdrs, &sid->seqid) &&
-           xdr_opaque(xdrs, (caddr_t)sid->other, NFS4_OTHER_SIZE);
+    gk5i_xdr_put_u32(w, sid->seqid);
+    gk5i_xdr_put_fixed(w, sid->other, NFS4_OTHER_SIZE);
 }
 
-static bool_t xdr_stateid_out(XDR *xdrs, const nfs4_stateid *sid)
+static void get_stateid(struct gk5i_rd *r, nfs4_stateid *sid)
 {
-    nfs4_stateid copy = *sid;
-
-    return xdr_stateid(xdrs, &copy);
+    sid->seqid = gk5i_xdr_get_u32(r);
+    gk5i_copy_bytes(r, sid->other, NFS4_OTHER_SIZE); /* 12: no padding */
 }
 
-static bool_t xdr_verifier(XDR *xdrs, uint8_t verf[NFS4_VERIFIER_SIZE])
+/* verifier4: opaque[8] */
+static void get_verifier(struct gk5i_rd *r, uint8_t verf[NFS4_VERIFIER_SIZE])
 {
-    return xdr_opaque(xdrs, (caddr_t)verf, NFS4_VERIFIER_SIZE);
+    gk5i_copy_bytes(r, verf, NFS4_VERIFIER_SIZE); /* 8: no padding */
 }
 
-static bool_t xdr_bitmap(XDR *xdrs, nfs4_bitmap *map)
+/* bitmap4 of the words in use (two at most). */
+static void put_bitmap(struct gk5i_wr *w, const nfs4_bitmap *map)
 {
-    u_int n = map->n;
-
-    if (!xdr_u_int(xdrs, &n)) {
-        return FALSE;
+    if (map->n > sizeof(map->w) / sizeof(map->w[0])) {
+        w->bad = true;
+        return;
     }
-    if (xdrs->x_op == XDR_ENCODE) {
-        for (u_int i = 0; i < n; i++) {
-            if (!xdr_u32(xdrs, &map->w[i])) {
-                return FALSE;
-            }
-        }
-        return TRUE;
+    gk5i_xdr_put_u32(w, map->n);
+    for (uint32_t i = 0; i < map->n; i++) {
+        gk5i_xdr_put_u32(w, map->w[i]);
     }
-    /* A reply may carry more words than we asked for; only bits we know
-     * are kept, and words beyond those are read and must be 0. */
+}
+
+/* A reply may carry more words than we asked for; only bits we know are
+ * kept, and words beyond those are read and must be 0. */
+static void get_bitmap(struct gk5i_rd *r, nfs4_bitmap *map)
+{
+    uint32_t n = gk5i_xdr_get_u32(r);
+
     map->n = 0;
-    for (u_int i = 0; i < n; i++) {
-        uint32_t w;
-        if (!xdr_u32(xdrs, &w)) {
-            return FALSE;
-        }
+    for (uint32_t i = 0; i < n && !r->bad; i++) {
+        uint32_t w = gk5i_xdr_get_u32(r);
+
         if (i < sizeof(map->w) / sizeof(map->w[0])) {
             map->w[map->n++] = w;
         } else if (w != 0) {
-            return FALSE;
+            r->bad = true;
         }
     }
-    return TRUE;
+}
+
+/* opaque<NFS4_OPAQUE_LIMIT> read and dropped (an address, a principal). */
+static void skip_var(struct gk5i_rd *r)
+{
+    size_t len;
+
+    (void)gk5i_xdr_get_opaque(r, NFS4_OPAQUE_LIMIT, &len);
 }
 
 /* change_info4: atomic, before, after -- read and dropped. */
-static bool_t xdr_change_info_skip(XDR *xdrs)
+static void skip_change_info(struct gk5i_rd *r)
 {
-    bool atomic = false;
-    uint64_t before, after;
-
-    return xdr_flag(xdrs, &atomic) && xdr_u64(xdrs, &before) &&
-           xdr_u64(xdrs, &after);
+    (void)gk5i_xdr_get_bool(r);
+    gk5i_skip(r, 16);
 }
 
 /* ---- fattr4 (RFC 7530 5) ---- */
 
 /* The attribute values of attrlist4 in bit order; an attribute this file
  * cannot decode makes the reply undecodable (its length is not known). */
-static bool_t xdr_attr_values(XDR *xdrs, nfs4_attrs *a)
+static void get_attr_values(struct gk5i_rd *r, nfs4_attrs *a)
 {
-    for (unsigned attr = 0; attr < 32 * a->mask.n; attr++) {
-        bool_t ok;
-
+    for (unsigned attr = 0; attr < 32 * a->mask.n && !r->bad; attr++) {
         if (!nfs4_bitmap_isset(&a->mask, attr)) {
             continue;
         }
         switch (attr) {
         case FATTR4_TYPE:
-            ok = xdr_u32(xdrs, &a->type);
+            a->type = gk5i_xdr_get_u32(r);
             break;
         case FATTR4_CHANGE:
-            ok = xdr_u64(xdrs, &a->change);
+            a->change = gk5i_xdr_get_u64(r);
             break;
         case FATTR4_SIZE:
-            ok = xdr_u64(xdrs, &a->size);
+            a->size = gk5i_xdr_get_u64(r);
             break;
         case FATTR4_FSID:
-            ok = xdr_u64(xdrs, &a->fsid_major) && xdr_u64(xdrs, &a->fsid_minor);
+            a->fsid_major = gk5i_xdr_get_u64(r);
+            a->fsid_minor = gk5i_xdr_get_u64(r);
             break;
         case FATTR4_LEASE_TIME:
-            ok = xdr_u32(xdrs, &a->lease_time);
+            a->lease_time = gk5i_xdr_get_u32(r);
             break;
         case FATTR4_FILEID:
-            ok = xdr_u64(xdrs, &a->fileid);
+            a->fileid = gk5i_xdr_get_u64(r);
             break;
         case FATTR4_MODE:
-            ok = xdr_u32(xdrs, &a->mode);
+            a->mode = gk5i_xdr_get_u32(r);
             break;
         case FATTR4_NUMLINKS:
-            ok = xdr_u32(xdrs, &a->numlinks);
+            a->numlinks = gk5i_xdr_get_u32(r);
             break;
         default:
-            ok = FALSE;
+            r->bad = true;
             break;
         }
-        if (!ok) {
-            return FALSE;
-        }
     }
-    return TRUE;
 }
 
-/* fattr4 { bitmap4 attrmask; opaque attr_vals<>; }, decode. */
-static bool_t xdr_fattr_in(XDR *xdrs, nfs4_attrs *a)
+/* fattr4 { bitmap4 attrmask; opaque attr_vals<>; }: the values must fill
+ * attr_vals exactly. */
+static void get_fattr(struct gk5i_rd *r, nfs4_attrs *a)
 {
-    uint8_t vals[512];
-    uint32_t len;
-    XDR mem;
-    bool_t ok;
+    struct gk5i_rd vals;
+    const uint8_t *p;
+    size_t len;
 
     memset(a, 0, sizeof(*a));
-    if (!xdr_bitmap(xdrs, &a->mask) ||
-        !xdr_var_in(xdrs, vals, sizeof(vals), &len)) {
-        return FALSE;
+    get_bitmap(r, &a->mask);
+    p = gk5i_xdr_get_opaque(r, NFS4_ATTR_VALS_MAX, &len);
+    gk5i_rd_init(&vals, p, len);
+    get_attr_values(&vals, a);
+    if (!gk5i_rd_at_end(&vals)) {
+        r->bad = true;
     }
-    xdrmem_create(&mem, (caddr_t)vals, len, XDR_DECODE);
-    ok = xdr_attr_values(&mem, a) && xdr_getpos(&mem) == len;
-    xdr_destroy(&mem);
-    return ok;
 }
 
-/* fattr4 holding only mode, encode (OPEN's createattrs). */
-/* createattrs: the mode and, when truncate, size 0 (RFC 7530 16.16.5:
- * UNCHECKED4 on an existing file with size 0 truncates it); attribute
- * values go in attribute-number order. */
-static bool_t xdr_fattr_create_out(XDR *xdrs, uint32_t mode, bool truncate)
+/* OPEN's createattrs: the mode and, when truncate, size 0 (RFC 7530
+ * 16.16.5: UNCHECKED4 on an existing file with size 0 truncates it). */
+static nfs4_bitmap create_mask(bool truncate)
 {
     nfs4_bitmap mask = {0};
 
@@ -431,8 +386,20 @@ static bool_t xdr_fattr_create_out(XDR *xdrs, uint32_t mode, bool truncate)
     if (truncate) {
         nfs4_bitmap_set(&mask, FATTR4_SIZE);
     }
-    return xdr_bitmap(xdrs, &mask) && xdr_u32_out(xdrs, truncate ? 12 : 4) &&
-           (!truncate || xdr_u64_out(xdrs, 0)) && xdr_u32_out(xdrs, mode);
+    return mask;
+}
+
+/* The values go in attribute-number order: size (8 bytes), mode (4). */
+static void put_fattr_create(struct gk5i_wr *w, uint32_t mode, bool truncate)
+{
+    nfs4_bitmap mask = create_mask(truncate);
+
+    put_bitmap(w, &mask);
+    gk5i_xdr_put_u32(w, truncate ? 12 : 4); /* attr_vals' length */
+    if (truncate) {
+        gk5i_xdr_put_u64(w, 0);
+    }
+    gk5i_xdr_put_u32(w, mode);
 }
 
 /* ---- Arguments ---- */
@@ -458,307 +425,388 @@ nfs4_argop nfs4_getattr(const nfs4_bitmap *mask)
 }
 
 /* RFC 7530 16.16.1: OPEN4args. */
-static bool_t xdr_open_args(XDR *xdrs, const nfs4_argop *a)
+static void put_open_args(struct gk5i_wr *w, const nfs4_argop *a)
 {
-    if (!xdr_u32_out(xdrs, a->u.open.seqid) ||
-        !xdr_u32_out(xdrs, a->u.open.share_access) ||
-        !xdr_u32_out(xdrs, a->u.open.share_deny) ||
-        /* open_owner4 */
-        !xdr_u64_out(xdrs, a->u.open.clientid) ||
-        !xdr_str_out(xdrs, a->u.open.owner)) {
-        return FALSE;
-    }
+    gk5i_xdr_put_u32(w, a->u.open.seqid);
+    gk5i_xdr_put_u32(w, a->u.open.share_access);
+    gk5i_xdr_put_u32(w, a->u.open.share_deny);
+    /* open_owner4 */
+    gk5i_xdr_put_u64(w, a->u.open.clientid);
+    put_str(w, a->u.open.owner);
     /* openflag4: OPEN4_NOCREATE 0 | OPEN4_CREATE 1 -> createhow4 */
-    if (!xdr_u32_out(xdrs, a->u.open.create ? 1 : 0)) {
-        return FALSE;
-    }
-    if (a->u.open.create &&
-        (!xdr_u32_out(xdrs, a->u.open.createmode) ||
-         !xdr_fattr_create_out(xdrs, a->u.open.mode, a->u.open.truncate))) {
-        return FALSE;
+    gk5i_xdr_put_u32(w, a->u.open.create ? 1 : 0);
+    if (a->u.open.create) {
+        gk5i_xdr_put_u32(w, a->u.open.createmode);
+        put_fattr_create(w, a->u.open.mode, a->u.open.truncate);
     }
     /* open_claim4: CLAIM_NULL 0 -> component4 file */
-    return xdr_u32_out(xdrs, 0) && xdr_str_out(xdrs, a->u.open.name);
+    gk5i_xdr_put_u32(w, 0);
+    put_str(w, a->u.open.name);
 }
 
-static bool_t xdr_argop(XDR *xdrs, const nfs4_argop *a)
+static void put_argop(struct gk5i_wr *w, const nfs4_argop *a)
 {
-    if (!xdr_u32_out(xdrs, a->op)) {
-        return FALSE;
-    }
+    gk5i_xdr_put_u32(w, a->op);
     switch (a->op) {
     case OP_PUTROOTFH:
     case OP_GETFH:
-        return TRUE;
+        break;
     case OP_PUTFH:
-        return xdr_var_out(xdrs, a->u.putfh.data, a->u.putfh.len, NFS4_FHSIZE);
-    case OP_GETATTR: {
-        nfs4_bitmap mask = a->u.getattr;
-        return xdr_bitmap(xdrs, &mask);
-    }
-    case OP_SETCLIENTID: {
-        uint8_t verf[NFS4_VERIFIER_SIZE];
-        memcpy(verf, a->u.setclientid.verifier, sizeof(verf));
+        put_var(w, a->u.putfh.data, a->u.putfh.len, NFS4_FHSIZE);
+        break;
+    case OP_GETATTR:
+        put_bitmap(w, &a->u.getattr);
+        break;
+    case OP_SETCLIENTID:
         /* nfs_client_id4, cb_client4 { cb_program, netaddr4 }, ident */
-        return xdr_verifier(xdrs, verf) &&
-               xdr_str_out(xdrs, a->u.setclientid.id) &&
-               xdr_u32_out(xdrs, a->u.setclientid.cb_program) &&
-               xdr_str_out(xdrs, a->u.setclientid.cb_netid) &&
-               xdr_str_out(xdrs, a->u.setclientid.cb_addr) &&
-               xdr_u32_out(xdrs, a->u.setclientid.cb_ident);
-    }
-    case OP_SETCLIENTID_CONFIRM: {
-        uint8_t verf[NFS4_VERIFIER_SIZE];
-        memcpy(verf, a->u.setclientid_confirm.verifier, sizeof(verf));
-        return xdr_u64_out(xdrs, a->u.setclientid_confirm.clientid) &&
-               xdr_verifier(xdrs, verf);
-    }
+        gk5i_xdr_put_fixed(w, a->u.setclientid.verifier, NFS4_VERIFIER_SIZE);
+        put_str(w, a->u.setclientid.id);
+        gk5i_xdr_put_u32(w, a->u.setclientid.cb_program);
+        put_str(w, a->u.setclientid.cb_netid);
+        put_str(w, a->u.setclientid.cb_addr);
+        gk5i_xdr_put_u32(w, a->u.setclientid.cb_ident);
+        break;
+    case OP_SETCLIENTID_CONFIRM:
+        gk5i_xdr_put_u64(w, a->u.setclientid_confirm.clientid);
+        gk5i_xdr_put_fixed(w, a->u.setclientid_confirm.verifier,
+                           NFS4_VERIFIER_SIZE);
+        break;
     case OP_OPEN:
-        return xdr_open_args(xdrs, a);
+        put_open_args(w, a);
+        break;
     case OP_OPEN_CONFIRM:
-        return xdr_stateid_out(xdrs, &a->u.open_confirm.stateid) &&
-               xdr_u32_out(xdrs, a->u.open_confirm.seqid);
+        put_stateid(w, &a->u.open_confirm.stateid);
+        gk5i_xdr_put_u32(w, a->u.open_confirm.seqid);
+        break;
     case OP_WRITE:
-        return xdr_stateid_out(xdrs, &a->u.write.stateid) &&
-               xdr_u64_out(xdrs, a->u.write.offset) &&
-               xdr_u32_out(xdrs, a->u.write.stable) &&
-               xdr_var_out(xdrs, a->u.write.data, a->u.write.len, UINT32_MAX);
+        put_stateid(w, &a->u.write.stateid);
+        gk5i_xdr_put_u64(w, a->u.write.offset);
+        gk5i_xdr_put_u32(w, a->u.write.stable);
+        put_var(w, a->u.write.data, a->u.write.len, UINT32_MAX);
+        break;
     case OP_READ:
-        return xdr_stateid_out(xdrs, &a->u.read.stateid) &&
-               xdr_u64_out(xdrs, a->u.read.offset) &&
-               xdr_u32_out(xdrs, a->u.read.count);
+        put_stateid(w, &a->u.read.stateid);
+        gk5i_xdr_put_u64(w, a->u.read.offset);
+        gk5i_xdr_put_u32(w, a->u.read.count);
+        break;
     case OP_COMMIT:
-        return xdr_u64_out(xdrs, a->u.commit.offset) &&
-               xdr_u32_out(xdrs, a->u.commit.count);
+        gk5i_xdr_put_u64(w, a->u.commit.offset);
+        gk5i_xdr_put_u32(w, a->u.commit.count);
+        break;
     case OP_CLOSE:
-        return xdr_u32_out(xdrs, a->u.close.seqid) &&
-               xdr_stateid_out(xdrs, &a->u.close.stateid);
+        gk5i_xdr_put_u32(w, a->u.close.seqid);
+        put_stateid(w, &a->u.close.stateid);
+        break;
     case OP_REMOVE:
-        return xdr_str_out(xdrs, a->u.remove.name);
+        put_str(w, a->u.remove.name);
+        break;
     case OP_LOOKUP:
-        return xdr_str_out(xdrs, a->u.lookup.name);
-    case OP_READDIR: {
-        uint8_t verf[NFS4_VERIFIER_SIZE];
-        nfs4_bitmap mask = a->u.readdir.attrs;
-        memcpy(verf, a->u.readdir.cookieverf, sizeof(verf));
-        return xdr_u64_out(xdrs, a->u.readdir.cookie) &&
-               xdr_verifier(xdrs, verf) &&
-               xdr_u32_out(xdrs, a->u.readdir.dircount) &&
-               xdr_u32_out(xdrs, a->u.readdir.maxcount) &&
-               xdr_bitmap(xdrs, &mask);
-    }
+        put_str(w, a->u.lookup.name);
+        break;
+    case OP_READDIR:
+        gk5i_xdr_put_u64(w, a->u.readdir.cookie);
+        gk5i_xdr_put_fixed(w, a->u.readdir.cookieverf, NFS4_VERIFIER_SIZE);
+        gk5i_xdr_put_u32(w, a->u.readdir.dircount);
+        gk5i_xdr_put_u32(w, a->u.readdir.maxcount);
+        put_bitmap(w, &a->u.readdir.attrs);
+        break;
     case OP_RENEW:
-        return xdr_u64_out(xdrs, a->u.renew);
+        gk5i_xdr_put_u64(w, a->u.renew);
+        break;
     default:
-        return FALSE;
+        w->bad = true;
+        break;
     }
 }
 
 /* COMPOUND4args { tag; minorversion; nfs_argop4 argarray<>; } */
-bool_t nfs4_xdr_compound_args(XDR *xdrs, nfs4_compound_args *args)
+int nfs4_compound_args_encode(const nfs4_compound_args *args, struct gk5i_wr *w)
 {
-    if (xdrs->x_op != XDR_ENCODE) {
-        return xdrs->x_op == XDR_FREE;
+    put_str(w, args->tag);
+    gk5i_xdr_put_u32(w, args->minorversion);
+    gk5i_xdr_put_u32(w, args->n);
+    for (uint32_t i = 0; i < args->n && !w->bad; i++) {
+        put_argop(w, &args->ops[i]);
     }
-    if (!xdr_str_out(xdrs, args->tag) ||
-        !xdr_u32_out(xdrs, args->minorversion) || !xdr_u32_out(xdrs, args->n)) {
-        return FALSE;
+    return w->bad ? -1 : 0;
+}
+
+/* The sizes of what put_argop writes, field for field. */
+#define SZ_U32 4u
+#define SZ_U64 8u
+#define SZ_STATEID (4u + NFS4_OTHER_SIZE)
+
+static size_t str_size(const char *s)
+{
+    return gk5i_xdr_opaque_size(s == NULL ? 0 : strlen(s));
+}
+
+static size_t bitmap_size(const nfs4_bitmap *map)
+{
+    return SZ_U32 + (size_t)map->n * SZ_U32;
+}
+
+static size_t open_args_size(const nfs4_argop *a)
+{
+    size_t n = 3 * SZ_U32 + SZ_U64 + str_size(a->u.open.owner) + SZ_U32;
+
+    if (a->u.open.create) {
+        nfs4_bitmap mask = create_mask(a->u.open.truncate);
+
+        n += SZ_U32 + bitmap_size(&mask) + SZ_U32 +
+             (a->u.open.truncate ? 12 : 4);
     }
-    for (uint32_t i = 0; i < args->n; i++) {
-        if (!xdr_argop(xdrs, &args->ops[i])) {
-            return FALSE;
+    return n + SZ_U32 + str_size(a->u.open.name);
+}
+
+/* SIZE_MAX when the size would not fit a size_t (a WRITE near 4 GiB where
+ * size_t has 32 bits). */
+static size_t argop_size(const nfs4_argop *a)
+{
+    switch (a->op) {
+    case OP_PUTROOTFH:
+    case OP_GETFH:
+        return SZ_U32;
+    case OP_PUTFH:
+        return SZ_U32 + gk5i_xdr_opaque_size(a->u.putfh.len);
+    case OP_GETATTR:
+        return SZ_U32 + bitmap_size(&a->u.getattr);
+    case OP_SETCLIENTID:
+        return SZ_U32 + NFS4_VERIFIER_SIZE + str_size(a->u.setclientid.id) +
+               SZ_U32 + str_size(a->u.setclientid.cb_netid) +
+               str_size(a->u.setclientid.cb_addr) + SZ_U32;
+    case OP_SETCLIENTID_CONFIRM:
+        return SZ_U32 + SZ_U64 + NFS4_VERIFIER_SIZE;
+    case OP_OPEN:
+        return SZ_U32 + open_args_size(a);
+    case OP_OPEN_CONFIRM:
+        return SZ_U32 + SZ_STATEID + SZ_U32;
+    case OP_WRITE: {
+        size_t data = a->u.write.len;
+        size_t head = SZ_U32 + SZ_STATEID + SZ_U64 + SZ_U32;
+
+        if (data > SIZE_MAX - head - gk5i_xdr_opaque_size(0) - 3) {
+            return SIZE_MAX;
         }
+        return head + gk5i_xdr_opaque_size(data);
     }
-    return TRUE;
+    case OP_READ:
+        return SZ_U32 + SZ_STATEID + SZ_U64 + SZ_U32;
+    case OP_COMMIT:
+        return SZ_U32 + SZ_U64 + SZ_U32;
+    case OP_CLOSE:
+        return SZ_U32 + SZ_U32 + SZ_STATEID;
+    case OP_REMOVE:
+        return SZ_U32 + str_size(a->u.remove.name);
+    case OP_LOOKUP:
+        return SZ_U32 + str_size(a->u.lookup.name);
+    case OP_READDIR:
+        return SZ_U32 + SZ_U64 + NFS4_VERIFIER_SIZE + 2 * SZ_U32 +
+               bitmap_size(&a->u.readdir.attrs);
+    case OP_RENEW:
+        return SZ_U32 + SZ_U64;
+    default:
+        return SZ_U32;
+    }
+}
+
+size_t nfs4_compound_args_size(const nfs4_compound_args *args)
+{
+    size_t n = str_size(args->tag) + 2 * SZ_U32;
+
+    for (uint32_t i = 0; i < args->n; i++) {
+        size_t op = argop_size(&args->ops[i]);
+
+        if (op > SIZE_MAX - n) {
+            return SIZE_MAX;
+        }
+        n += op;
+    }
+    return n;
 }
 
 /* ---- Results ---- */
 
 /* open_delegation4: the type, its body read and dropped. */
-static bool_t xdr_delegation_skip(XDR *xdrs, uint32_t *type)
+static void skip_delegation(struct gk5i_rd *r, uint32_t *type)
 {
     nfs4_stateid sid;
-    bool recall = false;
-    uint32_t acetype, aceflag, acemask;
 
-    if (!xdr_u32(xdrs, type)) {
-        return FALSE;
-    }
+    *type = gk5i_xdr_get_u32(r);
     switch (*type) {
     case 0: /* OPEN_DELEGATE_NONE */
-        return TRUE;
+        return;
     case 1: /* READ: stateid, recall, nfsace4 */
     case 2: /* WRITE: stateid, recall, nfs_space_limit4, nfsace4 */
-        if (!xdr_stateid(xdrs, &sid) || !xdr_flag(xdrs, &recall)) {
-            return FALSE;
-        }
+        get_stateid(r, &sid);
+        (void)gk5i_xdr_get_bool(r);
         if (*type == 2) {
-            uint32_t limitby, a, b;
-            uint64_t size;
-            if (!xdr_u32(xdrs, &limitby)) {
-                return FALSE;
-            }
-            if (limitby == 1 && !xdr_u64(xdrs, &size)) {
-                return FALSE;
-            }
-            if (limitby == 2 && (!xdr_u32(xdrs, &a) || !xdr_u32(xdrs, &b))) {
-                return FALSE;
-            }
-            if (limitby != 1 && limitby != 2) {
-                return FALSE;
+            /* limitby: NFS_LIMIT_SIZE 1 (filesize), NFS_LIMIT_BLOCKS 2
+             * (num_blocks, bytes_per_block) */
+            uint32_t limitby = gk5i_xdr_get_u32(r);
+
+            if (limitby == 1 || limitby == 2) {
+                gk5i_skip(r, 8);
+            } else {
+                r->bad = true;
             }
         }
-        return xdr_u32(xdrs, &acetype) && xdr_u32(xdrs, &aceflag) &&
-               xdr_u32(xdrs, &acemask) && xdr_var_skip(xdrs);
+        gk5i_skip(r, 3 * 4); /* acetype, aceflag, acemask */
+        skip_var(r);         /* who */
+        return;
     default:
-        return FALSE;
+        r->bad = true;
+        return;
     }
 }
 
 /* RFC 7530 16.24.2: READDIR4resok { cookieverf; dirlist4 { entry4
  * *entries; eof } }, the entries into the caller's array. */
-static bool_t xdr_readdir_res(XDR *xdrs, nfs4_resop *r)
+static void get_readdir_res(struct gk5i_rd *r, nfs4_resop *res)
 {
-    bool more = false;
+    bool more;
 
-    r->u.readdir.n = 0;
-    if (!xdr_verifier(xdrs, r->u.readdir.cookieverf) ||
-        !xdr_flag(xdrs, &more)) {
-        return FALSE;
-    }
-    while (more) {
+    res->u.readdir.n = 0;
+    get_verifier(r, res->u.readdir.cookieverf);
+    more = gk5i_xdr_get_bool(r);
+    while (more && !r->bad) {
         nfs4_dirent *e;
-        uint32_t len;
+        size_t len;
 
-        if (r->u.readdir.entries == NULL ||
-            r->u.readdir.n == r->u.readdir.cap) {
-            return FALSE;
+        if (res->u.readdir.entries == NULL ||
+            res->u.readdir.n == res->u.readdir.cap) {
+            r->bad = true;
+            return;
         }
-        e = &r->u.readdir.entries[r->u.readdir.n];
-        if (!xdr_u64(xdrs, &e->cookie) ||
-            !xdr_var_in(xdrs, e->name, NFS4_OPAQUE_LIMIT, &len)) {
-            return FALSE;
-        }
+        e = &res->u.readdir.entries[res->u.readdir.n];
+        e->cookie = gk5i_xdr_get_u64(r);
+        gk5i_xdr_copy_opaque(r, e->name, NFS4_OPAQUE_LIMIT, &len);
         e->name[len] = '\0';
-        if (!xdr_fattr_in(xdrs, &e->attrs) || !xdr_flag(xdrs, &more)) {
-            return FALSE;
+        get_fattr(r, &e->attrs);
+        more = gk5i_xdr_get_bool(r);
+        if (r->bad) {
+            return;
         }
-        r->u.readdir.n++;
+        res->u.readdir.n++;
     }
-    return xdr_flag(xdrs, &r->u.readdir.eof);
+    res->u.readdir.eof = gk5i_xdr_get_bool(r);
 }
 
-/* The NFS4_OK body of result r (whose op is already read). */
-static bool_t xdr_resok(XDR *xdrs, nfs4_resop *r)
+/* The NFS4_OK body of result res (whose op is already read). */
+static void get_resok(struct gk5i_rd *r, nfs4_resop *res)
 {
-    switch (r->op) {
+    size_t len;
+
+    switch (res->op) {
     case OP_PUTROOTFH:
     case OP_PUTFH:
     case OP_SETCLIENTID_CONFIRM:
     case OP_LOOKUP:
     case OP_RENEW:
-        return TRUE;
+        break;
     case OP_READDIR:
-        return xdr_readdir_res(xdrs, r);
+        get_readdir_res(r, res);
+        break;
     case OP_GETFH:
-        return xdr_var_in(xdrs, r->u.getfh.data, NFS4_FHSIZE, &r->u.getfh.len);
+        gk5i_xdr_copy_opaque(r, res->u.getfh.data, NFS4_FHSIZE, &len);
+        res->u.getfh.len = (uint32_t)len;
+        break;
     case OP_GETATTR:
-        return xdr_fattr_in(xdrs, &r->u.getattr);
+        get_fattr(r, &res->u.getattr);
+        break;
     case OP_SETCLIENTID:
-        return xdr_u64(xdrs, &r->u.setclientid.clientid) &&
-               xdr_verifier(xdrs, r->u.setclientid.verifier);
+        res->u.setclientid.clientid = gk5i_xdr_get_u64(r);
+        get_verifier(r, res->u.setclientid.verifier);
+        break;
     case OP_OPEN: {
-        nfs4_bitmap attrset = {0};
-        return xdr_stateid(xdrs, &r->u.open.stateid) &&
-               xdr_change_info_skip(xdrs) && xdr_u32(xdrs, &r->u.open.rflags) &&
-               xdr_bitmap(xdrs, &attrset) &&
-               xdr_delegation_skip(xdrs, &r->u.open.delegation);
+        nfs4_bitmap attrset;
+
+        get_stateid(r, &res->u.open.stateid);
+        skip_change_info(r);
+        res->u.open.rflags = gk5i_xdr_get_u32(r);
+        get_bitmap(r, &attrset);
+        skip_delegation(r, &res->u.open.delegation);
+        break;
     }
     case OP_OPEN_CONFIRM:
-        return xdr_stateid(xdrs, &r->u.open_confirm);
+        get_stateid(r, &res->u.open_confirm);
+        break;
     case OP_CLOSE:
-        return xdr_stateid(xdrs, &r->u.close);
+        get_stateid(r, &res->u.close);
+        break;
     case OP_WRITE:
-        return xdr_u32(xdrs, &r->u.write.count) &&
-               xdr_u32(xdrs, &r->u.write.committed) &&
-               xdr_verifier(xdrs, r->u.write.verifier);
+        res->u.write.count = gk5i_xdr_get_u32(r);
+        res->u.write.committed = gk5i_xdr_get_u32(r);
+        get_verifier(r, res->u.write.verifier);
+        break;
     case OP_READ:
-        return xdr_flag(xdrs, &r->u.read.eof) && r->u.read.buf != NULL &&
-               xdr_var_in(xdrs, r->u.read.buf, r->u.read.cap, &r->u.read.len);
+        res->u.read.eof = gk5i_xdr_get_bool(r);
+        if (res->u.read.buf == NULL) {
+            r->bad = true;
+        }
+        gk5i_xdr_copy_opaque(r, res->u.read.buf, res->u.read.cap, &len);
+        res->u.read.len = (uint32_t)len;
+        break;
     case OP_COMMIT:
-        return xdr_verifier(xdrs, r->u.commit);
+        get_verifier(r, res->u.commit);
+        break;
     case OP_REMOVE:
-        return xdr_change_info_skip(xdrs);
+        skip_change_info(r);
+        break;
     default:
-        return FALSE;
+        r->bad = true;
+        break;
     }
 }
 
-/* nfs_resop4: resop, then the op's result (status first).  r->op holds
+/* nfs_resop4: resop, then the op's result (status first).  res->op holds
  * the operation the caller sent at this index (RFC 7530 15.2: results
  * answer the arguments in order): a result of another kind is refused, so
- * that a server cannot make the decoder use the wrong member of r->u (a
+ * that a server cannot make the decoder use the wrong member of res->u (a
  * READDIR entry array where the caller gave a READ buffer). */
-static bool_t xdr_resop(XDR *xdrs, nfs4_resop *r)
+static void get_resop(struct gk5i_rd *r, nfs4_resop *res)
 {
-    uint32_t op;
-
-    if (!xdr_u32(xdrs, &op) || op != r->op || !xdr_u32(xdrs, &r->status)) {
-        return FALSE;
+    if (gk5i_xdr_get_u32(r) != res->op) {
+        r->bad = true;
+        return;
     }
-    if (r->status == NFS4_OK) {
-        return xdr_resok(xdrs, r);
+    res->status = gk5i_xdr_get_u32(r);
+    if (r->bad) {
+        return;
     }
-    /* SETCLIENTID4res: NFS4ERR_CLID_INUSE carries the clientaddr4. */
-    if (r->op == OP_SETCLIENTID && r->status == 10017) {
-        return xdr_var_skip(xdrs) && xdr_var_skip(xdrs);
+    if (res->status == NFS4_OK) {
+        get_resok(r, res);
+    } else if (res->op == OP_SETCLIENTID && res->status == 10017) {
+        /* SETCLIENTID4res: NFS4ERR_CLID_INUSE carries the clientaddr4. */
+        skip_var(r);
+        skip_var(r);
     }
-    return TRUE;
 }
 
 /* COMPOUND4res { status; tag; nfs_resop4 resarray<>; } */
-bool_t nfs4_xdr_compound_res(XDR *xdrs, nfs4_compound_res *res)
+bool nfs4_compound_res_decode(const uint8_t *p, size_t len,
+                              nfs4_compound_res *res)
 {
-    uint32_t taglen, n;
+    struct gk5i_rd r;
+    size_t taglen;
+    uint32_t n;
 
-    if (xdrs->x_op != XDR_DECODE) {
-        return xdrs->x_op == XDR_FREE;
-    }
+    gk5i_rd_init(&r, p, len);
     res->n = 0;
-    if (!xdr_u32(xdrs, &res->status) ||
-        !xdr_var_in(xdrs, res->tag, sizeof(res->tag) - 1, &taglen) ||
-        !xdr_u32(xdrs, &n) || n > res->max) {
-        return FALSE;
-    }
+    res->status = gk5i_xdr_get_u32(&r);
+    gk5i_xdr_copy_opaque(&r, res->tag, sizeof(res->tag) - 1, &taglen);
     res->tag[taglen] = '\0';
-    for (uint32_t i = 0; i < n; i++) {
-        if (!xdr_resop(xdrs, &res->ops[i])) {
-            return FALSE;
+    n = gk5i_xdr_get_u32(&r);
+    if (n > res->max) {
+        r.bad = true;
+    }
+    for (uint32_t i = 0; i < n && !r.bad; i++) {
+        get_resop(&r, &res->ops[i]);
+        if (!r.bad) {
+            res->n = i + 1;
         }
-        res->n = i + 1;
     }
-    return TRUE;
-}
-
-enum clnt_stat nfs4_compound(CLIENT *clnt, const nfs4_argop *ops, uint32_t n,
-                             nfs4_compound_res *res, struct timeval timeout)
-{
-    nfs4_compound_args args = {
-        .tag = "gk5", .minorversion = 0, .ops = ops, .n = n};
-
-    res->status = 0;
-    res->n = 0;
-    res->tag[0] = '\0';
-    for (uint32_t i = 0; i < n && i < res->max; i++) {
-        res->ops[i].op = ops[i].op; /* what each result must answer */
-    }
-    /* xdrproc_t is variadic in libtirpc: go through a plain function
-     * pointer type. */
-    return clnt_call(clnt, NFSPROC4_COMPOUND,
-                     (xdrproc_t)(void (*)(void))nfs4_xdr_compound_args,
-                     (caddr_t)&args,
-                     (xdrproc_t)(void (*)(void))nfs4_xdr_compound_res,
-                     (caddr_t)res, timeout);
+    return gk5i_rd_at_end(&r);
 }
 
 const char *nfs4_compound_error(const nfs4_compound_res *res)

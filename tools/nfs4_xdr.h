@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * A small NFSv4.0 (RFC 7530) COMPOUND layer on libtirpc's XDR primitives:
- * the operations a client needs to walk a path, list a directory, make a
- * file, write it, read it back and remove it (`gk5 nfs4` and the peer
- * tests share it: gk5's one place for NFSv4 XDR).  The wire types are RFC 7530
- * section 2 and 16; the names here follow the RFC's (OPEN4args, READ4resok,
- * ...), shortened.
+ * A small NFSv4.0 (RFC 7530) COMPOUND codec on gk5's bounded byte reader
+ * and writer (src/common/xdr.h): the operations a client needs to walk a
+ * path, list a directory, make a file, write it, read it back and remove
+ * it (`gk5 nfs4` and the peer tests share it: gk5's one place for NFSv4
+ * XDR).  It needs no RPC library; nfs4_tirpc.h puts it on libtirpc's
+ * clnt_call.  The wire types are RFC 7530 section 2 and 16; the names here
+ * follow the RFC's (OPEN4args, READ4resok, ...), shortened.
  *
  * A COMPOUND is built as an array of nfs4_argop and its reply is decoded
  * into a caller-provided array of nfs4_resop, index for index: the results
@@ -17,18 +18,22 @@
  * (change_info4, delegation details) are read and dropped.
  *
  *     nfs4_argop a[2] = { nfs4_putrootfh(), nfs4_getattr(&mask) };
- *     nfs4_resop r[2];
+ *     nfs4_compound_args args = { .tag = "gk5", .ops = a, .n = 2 };
+ *     size_t len = nfs4_compound_args_size(&args);
+ *     ... nfs4_compound_args_encode(&args, &w) into len bytes, send ...
+ *     nfs4_resop r[2] = { { .op = a[0].op }, { .op = a[1].op } };
  *     nfs4_compound_res res = { .ops = r, .max = 2 };
- *     enum clnt_stat st = nfs4_compound(clnt, a, 2, &res, timeout);
- *     if (st == RPC_SUCCESS && res.status == NFS4_OK) ... r[1].u.getattr
+ *     if (nfs4_compound_res_decode(body, body_len, &res) &&
+ *         res.status == NFS4_OK) ... r[1].u.getattr
  */
 #ifndef GK5_TOOLS_NFS4_XDR_H
 #define GK5_TOOLS_NFS4_XDR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include <rpc/rpc.h>
+struct gk5i_wr; /* src/common/bytes.h */
 
 #define NFS4_PROGRAM 100003u
 #define NFS4_VERSION 4u
@@ -256,9 +261,8 @@ nfs4_argop nfs4_putfh(const nfs4_fh *fh);
 nfs4_argop nfs4_getfh(void);
 nfs4_argop nfs4_getattr(const nfs4_bitmap *mask);
 
-/* XDR routines for clnt_call: COMPOUND4args (encode only) and COMPOUND4res
- * (decode only; XDR_FREE has nothing to free).  Before decoding, res->ops[i]
- * .op must hold the operation sent at index i (nfs4_compound sets it): a
+/* COMPOUND4args.  Encoding takes them as they are; the decoder of the
+ * reply needs res->ops[i].op set to the operation sent at index i: a
  * result answering another operation is refused. */
 typedef struct {
     const char *tag;
@@ -267,13 +271,26 @@ typedef struct {
     uint32_t n;
 } nfs4_compound_args;
 
-bool_t nfs4_xdr_compound_args(XDR *xdrs, nfs4_compound_args *args);
-bool_t nfs4_xdr_compound_res(XDR *xdrs, nfs4_compound_res *res);
+/* The exact number of bytes nfs4_compound_args_encode writes for args, a
+ * multiple of 4 (SIZE_MAX past size_t); meaningless for arguments the
+ * encoder refuses. */
+size_t nfs4_compound_args_size(const nfs4_compound_args *args);
 
-/* One COMPOUND (minor version 0, tag "gk5") on clnt.  res->ops[] (for READ
- * the buffers) must be set up; the rest of res is filled in. */
-enum clnt_stat nfs4_compound(CLIENT *clnt, const nfs4_argop *ops, uint32_t n,
-                             nfs4_compound_res *res, struct timeval timeout);
+/* COMPOUND4args into w: 0, or -1 when w went bad or an argument does not
+ * fit its XDR type (a name over NFS4_OPAQUE_LIMIT bytes, a file handle
+ * over NFS4_FHSIZE, a bitmap over two words, an operation not above). */
+int nfs4_compound_args_encode(const nfs4_compound_args *args,
+                              struct gk5i_wr *w);
+
+/* COMPOUND4res from p[0..len), the whole results body, into res (ops[]
+ * set up as above, READ buffers and READDIR arrays included): false when
+ * it does not decode (bytes left over, a bool other than 0 or 1 included),
+ * answers another operation than res->ops[i].op, or does not fit the
+ * caller's room (more results than res->max, READ data over u.read.cap,
+ * READDIR entries over u.readdir.cap).  res->n counts the results
+ * decoded, also on failure; res->tag is always terminated. */
+bool nfs4_compound_res_decode(const uint8_t *p, size_t len,
+                              nfs4_compound_res *res);
 
 /* The first failed operation of a decoded reply ("OPEN: NFS4ERR_ACCESS"),
  * or the COMPOUND status when no result says more; a static buffer. */

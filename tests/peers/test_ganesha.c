@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nfs4_xdr.h"
+#include "nfs4_tirpc.h"
 #include "peer.h"
 
 #define NFS_TARGET "nfs@localhost"
