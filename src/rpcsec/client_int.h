@@ -266,4 +266,17 @@ int gk5i_rpc_destroy_timeout(const struct gk5i_rpc_est *e);
 void gk5i_rpc_destroy_exchange(const struct gk5i_rpc_est *e,
                                struct gk5i_cctx *cc, int fd);
 
+/* ---- Test seam of clnt.c (tests/fuzz/fuzz_rpc_clnt.c; not exported) ----
+ *
+ * A gk5_rpc_clnt on fd (a connected stream socket, the client's from here
+ * on success) whose context is gss (owned from here, also on failure) as
+ * INIT would have left it: the server's handle and window, svc for the
+ * calls, max_body (0: the default), call_timeout_ms.  Its target is empty,
+ * so a re-establishment fails with words. */
+GK5I_RPC_WUR int gk5i_rpc_clnt_adopt(int fd, gk5_ctx *gss,
+                                     const uint8_t *handle, size_t handle_len,
+                                     uint32_t window, gk5_rpc_service svc,
+                                     size_t max_body, unsigned call_timeout_ms,
+                                     gk5_rpc_clnt **out, gk5_rpc_error *err);
+
 #endif /* GK5_RPCSEC_CLIENT_INT_H */

@@ -951,6 +951,68 @@ static GK5I_RPC_WUR int random_start(_Atomic uint32_t *xid, gk5_rpc_error *err)
     return 0;
 }
 
+/* A client with its locks, options and credential, not yet connected
+ * (fd -1); NULL with err. */
+static GK5I_RPC_WUR int clnt_new(uint32_t flavor, const char *target,
+                                 gk5_rpc_service service,
+                                 const gk5_rpc_clnt_options *opts,
+                                 gk5_rpc_clnt **out, gk5_rpc_error *err)
+{
+    gk5_rpc_clnt *c = NULL;
+
+    *out = NULL;
+    c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+        return -1;
+    }
+    c->fd = -1;
+    c->flavor = flavor;
+    c->max_inflight =
+        opts->max_inflight != 0 ? opts->max_inflight : DEFAULT_INFLIGHT;
+    c->call_timeout_ms = opts->call_timeout_ms != 0
+                             ? opts->call_timeout_ms
+                             : GK5I_RPC_DEFAULT_TIMEOUT_MS;
+    if (c->call_timeout_ms > INT_MAX) {
+        c->call_timeout_ms = INT_MAX;
+    }
+    if (pthread_mutex_init(&c->lock, NULL) != 0 ||
+        pthread_mutex_init(&c->send_lock, NULL) != 0 ||
+        pthread_mutex_init(&c->estab_lock, NULL) != 0) {
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
+        free(c); /* a failed init leaves nothing to destroy on Linux */
+        return -1;
+    }
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0 ||
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
+        pthread_cond_init(&c->cond, &ca) != 0) {
+        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_cond_init failed");
+        (void)pthread_mutex_destroy(&c->lock);
+        (void)pthread_mutex_destroy(&c->send_lock);
+        (void)pthread_mutex_destroy(&c->estab_lock);
+        free(c);
+        return -1;
+    }
+    (void)pthread_condattr_destroy(&ca);
+    if (gk5i_rpc_est_init(&c->est, "gk5_rpc_clnt_create",
+                          flavor == GK5_RPC_FLAVOR_RPCSEC_GSS ? target : NULL,
+                          service, &opts->gss, err) != 0) {
+        gk5_rpc_clnt_free(c);
+        return -1;
+    }
+    if (flavor == GK5_RPC_FLAVOR_SYS && sys_cred(c, opts, err) != 0) {
+        gk5_rpc_clnt_free(c);
+        return -1;
+    }
+    if (random_start(&c->next_xid, err) != 0) {
+        gk5_rpc_clnt_free(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
 int gk5_rpc_clnt_create(const struct sockaddr *addr, socklen_t addr_len,
                         uint32_t prog, uint32_t vers, const char *target,
                         gk5_rpc_service service,
@@ -991,55 +1053,15 @@ int gk5_rpc_clnt_create(const struct sockaddr *addr, socklen_t addr_len,
                      MAX_INFLIGHT);
         return -1;
     }
-    c = calloc(1, sizeof(*c));
-    if (c == NULL) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+    if (clnt_new(flavor, target, service, opts, &c, err) != 0) {
         return -1;
-    }
-    c->fd = -1;
-    c->flavor = flavor;
-    c->max_inflight =
-        opts->max_inflight != 0 ? opts->max_inflight : DEFAULT_INFLIGHT;
-    c->call_timeout_ms = opts->call_timeout_ms != 0
-                             ? opts->call_timeout_ms
-                             : GK5I_RPC_DEFAULT_TIMEOUT_MS;
-    if (c->call_timeout_ms > INT_MAX) {
-        c->call_timeout_ms = INT_MAX;
-    }
-    if (pthread_mutex_init(&c->lock, NULL) != 0 ||
-        pthread_mutex_init(&c->send_lock, NULL) != 0 ||
-        pthread_mutex_init(&c->estab_lock, NULL) != 0) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_mutex_init failed");
-        free(c); /* a failed init leaves nothing to destroy on Linux */
-        return -1;
-    }
-    pthread_condattr_t ca;
-    if (pthread_condattr_init(&ca) != 0 ||
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
-        pthread_cond_init(&c->cond, &ca) != 0) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "pthread_cond_init failed");
-        (void)pthread_mutex_destroy(&c->lock);
-        (void)pthread_mutex_destroy(&c->send_lock);
-        (void)pthread_mutex_destroy(&c->estab_lock);
-        free(c);
-        return -1;
-    }
-    (void)pthread_condattr_destroy(&ca);
-    if (gk5i_rpc_est_init(&c->est, "gk5_rpc_clnt_create",
-                          flavor == GK5_RPC_FLAVOR_RPCSEC_GSS ? target : NULL,
-                          service, &opts->gss, err) != 0) {
-        goto cleanup;
     }
     memcpy(&c->est.peer, addr, addr_len);
     c->est.peer_len = addr_len;
     c->est.prog = prog;
     c->est.vers = vers;
-    if (flavor == GK5_RPC_FLAVOR_SYS && sys_cred(c, opts, err) != 0) {
-        goto cleanup;
-    }
-    if (random_start(&c->next_xid, err) != 0 ||
-        gk5i_rpc_connect(addr, addr_len, (int)c->est.timeout_ms, &c->fd, err) !=
-            0) {
+    if (gk5i_rpc_connect(addr, addr_len, (int)c->est.timeout_ms, &c->fd, err) !=
+        0) {
         goto cleanup;
     }
     if (addr->sa_family != AF_UNIX) {
@@ -1086,4 +1108,32 @@ void gk5_rpc_clnt_free(gk5_rpc_clnt *c)
     (void)pthread_cond_destroy(&c->cond);
     zap(c, sizeof(*c));
     free(c);
+}
+
+/* ---- Test seam (tests/fuzz/fuzz_rpc_clnt.c; not exported) ---- */
+
+int gk5i_rpc_clnt_adopt(int fd, gk5_ctx *gss, const uint8_t *handle,
+                        size_t handle_len, uint32_t window, gk5_rpc_service svc,
+                        size_t max_body, unsigned call_timeout_ms,
+                        gk5_rpc_clnt **out, gk5_rpc_error *err)
+{
+    gk5_rpc_clnt_options opts = {.flavor = GK5_RPC_FLAVOR_RPCSEC_GSS,
+                                 .call_timeout_ms = call_timeout_ms};
+    gk5_rpc_clnt *c = NULL;
+
+    opts.gss.max_body = max_body;
+    gk5i_rpc_err_clear(err);
+    *out = NULL;
+    if (fd < 0 || !gk5i_rpc_service_valid(svc) ||
+        clnt_new(GK5_RPC_FLAVOR_RPCSEC_GSS, "", svc, &opts, &c, err) != 0) {
+        gk5_ctx_free(gss);
+        return -1;
+    }
+    if (gk5i_cctx_adopt(gss, handle, handle_len, window, &c->cur, err) != 0) {
+        gk5_rpc_clnt_free(c); /* fd is the caller's until here */
+        return -1;
+    }
+    c->fd = fd;
+    *out = c;
+    return 0;
 }
