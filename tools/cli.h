@@ -217,6 +217,16 @@ int cli_rpc_parse_establish(const char *cmd, const char *arg,
  * with words in err. */
 int cli_rpc_listen(const char *hostport, int *fd, char *bound, size_t bound_len,
                    char *err, size_t err_len);
+/* gk5's own RPC client connected to "HOST:PORT" for prog and vers with
+ * opts (RPCSEC_GSS for target, service svc, when opts->flavor says so;
+ * sec_name names the service in the words).  0, or -1 with words in err:
+ * "cannot establish RPCSEC_GSS krb5p with nfs@host: ..." or "cannot
+ * connect to HOST:PORT: ...". */
+int cli_rpc_native_connect(const char *hostport, uint32_t prog, uint32_t vers,
+                           const char *target, gk5_rpc_service svc,
+                           const char *sec_name,
+                           const gk5_rpc_clnt_options *opts, gk5_rpc_clnt **out,
+                           char *err, size_t err_len);
 #ifdef GK5_HAVE_TIRPC
 /* A libtirpc stream CLIENT connected to "HOST:PORT" (closes its socket on
  * clnt_destroy).  0, or -1 with words in err. */

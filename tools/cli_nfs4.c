@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * gk5 nfs4 ls|cat|put|rm: a small NFSv4.0 client (RFC 7530) on libtirpc,
- * with gk5's RPCSEC_GSS AUTH for krb5, krb5i and krb5p (AUTH_SYS for sys).
+ * gk5 nfs4 ls|cat|put|rm: a small NFSv4.0 client (RFC 7530) on gk5's own
+ * RPC client (gk5_rpc_clnt: RPCSEC_GSS for krb5, krb5i and krb5p, AUTH_SYS
+ * for sys), or on libtirpc's clnt_vc with gk5's RPCSEC_GSS AUTH
+ * (--transport libtirpc, the default when gk5 is built with libtirpc).
  *
  * Each command is one client: SETCLIENTID and SETCLIENTID_CONFIRM with an
  * id of its own (RFC 7530 9.1.1), RENEW whenever a third of the lease has
@@ -11,10 +13,13 @@
  * the open stateid, COMMIT when the server answered UNSTABLE4 (checking
  * that its write verifier did not change, 16.3.5), CLOSE.  Every NFSv4
  * request goes through tools/nfs4_xdr.c (on clnt_call: nfs4_tirpc.c).
+ * On gk5's client, --inflight N keeps up to N WRITEs (put) or READs (cat,
+ * bench) out on the connection at once (gk5_rpc_clnt_send and _wait).
  *
  * gk5 nfs4 bench measures the data path; gk5 nfs4 storm the making of
  * contexts (many RPCSEC_GSS contexts at once, each then checked with one
- * krb5p WRITE and READ).
+ * krb5p WRITE and READ; it needs libtirpc: many contexts on one
+ * connection, as gk5's AUTHs on one CLIENT).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,7 +34,7 @@
 
 #include <openssl/rand.h>
 #include <pthread.h>
-#ifdef GK5_HAVE_MIT
+#if defined(GK5_HAVE_MIT) && defined(GK5_HAVE_TIRPC)
 /* libtirpc's own RPCSEC_GSS client (--via libtirpc), on MIT's GSS-API. */
 #include <rpc/rpcsec_gss.h>
 #endif
@@ -39,7 +44,12 @@
 #include <gk5/tickets.h>
 
 #include "cli.h"
+#include "common/bytes.h"
+#ifdef GK5_HAVE_TIRPC
 #include "nfs4_tirpc.h"
+#else
+#include "nfs4_xdr.h"
+#endif
 
 #define NFS4_DEFAULT_IO (1024u * 1024u)
 #define NFS4_MAX_IO (4u * 1024u * 1024u)
@@ -47,6 +57,8 @@
 #define NFS4_DIR_ENTRIES 256
 #define NFS4_TIMEOUT_MS 30000u
 #define NFS4_MAX_ENCTYPES 16
+/* --inflight: calls kept out on gk5's client (as gk5 rpc echo). */
+#define NFS4_MAX_INFLIGHT 1024u
 
 struct nfs4_args {
     const char *cmd; /* "nfs4 cat" */
@@ -62,24 +74,31 @@ struct nfs4_args {
     uint32_t rsize, wsize;
     unsigned timeout_ms;
     bool via_libtirpc; /* bench --via libtirpc: rpc_gss_seccreate (MIT) */
+    bool native;       /* gk5's own RPC client, not libtirpc's */
+    uint32_t inflight; /* --inflight (gk5's client): calls out at once; 0:
+                          one at a time */
     gk5_rpc_establish establish; /* who makes gk5's contexts */
     bool have_establish;
 };
 
 struct nfs4_client {
     const struct nfs4_args *a;
+    gk5_rpc_clnt *rpc; /* gk5's own client (a->native), or NULL */
+#ifdef GK5_HAVE_TIRPC
     CLIENT *clnt;
     AUTH *auth;
+    struct timeval tv;
+#endif
     uint64_t clientid;
     uint32_t lease;       /* seconds */
     time_t renewed;       /* when the lease was last renewed */
     uint32_t owner_seqid; /* the open-owner's next seqid */
     char owner[64];
-    struct timeval tv;
 };
 
 /* ---- errors ---- */
 
+#ifdef GK5_HAVE_TIRPC
 static int rpc_failed(struct nfs4_client *c, enum clnt_stat st,
                       const char *what)
 {
@@ -89,6 +108,16 @@ static int rpc_failed(struct nfs4_client *c, enum clnt_stat st,
     cli_rpc_call_error(c->clnt, c->a->sys ? NULL : c->auth, what, words,
                        sizeof(words));
     cli_error("%s: %s", c->a->cmd, words);
+    return -1;
+}
+#endif
+
+/* A call on gk5's client failed: "nfs4 cat: READ: <gk5's words>". */
+static int native_failed(struct nfs4_client *c, const gk5_rpc_error *e,
+                         const char *what)
+{
+    cli_error("%s: %s: %s", c->a->cmd, what,
+              e->text[0] != '\0' ? e->text : gk5_rpc_strerror(e->code));
     return -1;
 }
 
@@ -109,10 +138,126 @@ static int nfs_failed(struct nfs4_client *c, const nfs4_compound_res *res,
     return -1;
 }
 
+/* ---- COMPOUND on gk5's client ---- */
+
+/* COMPOUND4args (minor version 0, tag "gk5", as nfs4_compound) for ops
+ * into *args (malloc'd); 0, or -1 with the error printed. */
+static int compound_encode(struct nfs4_client *c, const nfs4_argop *ops,
+                           uint32_t n, gk5_buffer *args)
+{
+    nfs4_compound_args ca = {.tag = "gk5", .ops = ops, .n = n};
+    size_t len = nfs4_compound_args_size(&ca);
+    struct gk5i_wr w;
+    uint8_t *buf;
+
+    args->value = NULL;
+    args->length = 0;
+    buf = len == SIZE_MAX ? NULL : malloc(len);
+    if (buf == NULL) {
+        cli_error("%s: %s: out of memory for the arguments", c->a->cmd,
+                  nfs4_op_name(ops[n - 1].op));
+        return -1;
+    }
+    gk5i_wr_init(&w, buf, len);
+    if (nfs4_compound_args_encode(&ca, &w) != 0 || w.left != 0) {
+        free(buf);
+        cli_error("%s: %s: the arguments do not encode (COMPOUND4args)",
+                  c->a->cmd, nfs4_op_name(ops[n - 1].op));
+        return -1;
+    }
+    args->value = buf;
+    args->length = len;
+    return 0;
+}
+
+/* Send the COMPOUND of ops on gk5's client without waiting; r[i].op is set
+ * for its results (the caller's READ buffers stay as they are).  0 with
+ * *id for compound_wait, or -1 with the error printed. */
+static int compound_send(struct nfs4_client *c, const nfs4_argop *ops,
+                         uint32_t n, nfs4_resop *r, uint64_t *id)
+{
+    gk5_buffer args;
+    gk5_rpc_error e;
+    int rc;
+
+    for (uint32_t i = 0; i < n; i++) {
+        r[i].op = ops[i].op;
+    }
+    if (compound_encode(c, ops, n, &args) != 0) {
+        return -1;
+    }
+    memset(&e, 0, sizeof(e));
+    rc = gk5_rpc_clnt_send(c->rpc, NFSPROC4_COMPOUND, &args, id, &e);
+    free(args.value);
+    if (rc != 0) {
+        return native_failed(c, &e, nfs4_op_name(ops[n - 1].op));
+    }
+    return 0;
+}
+
+/* The COMPOUND4res of a call on gk5's client into r[0..n) (its results,
+ * index for index, as compound_send set them up); 0, or -1 with the error
+ * printed. */
+static int compound_results(struct nfs4_client *c, const gk5_buffer *body,
+                            nfs4_resop *r, uint32_t n, const char *path)
+{
+    nfs4_compound_res res = {.ops = r, .max = n};
+
+    if (!nfs4_compound_res_decode(body->value, body->length, &res)) {
+        cli_error("%s: %s: the COMPOUND4res of %zu bytes does not decode%s%s",
+                  c->a->cmd, nfs4_op_name(r[n - 1].op), body->length,
+                  path != NULL ? " for " : "", path != NULL ? path : "");
+        return -1;
+    }
+    if (res.status != NFS4_OK || res.n != n) {
+        return nfs_failed(c, &res, path);
+    }
+    return 0;
+}
+
+/* Wait for a COMPOUND sent with compound_send and decode its results. */
+static int compound_wait(struct nfs4_client *c, uint64_t id, nfs4_resop *r,
+                         uint32_t n, const char *path)
+{
+    gk5_buffer body = {0, NULL};
+    gk5_rpc_error e;
+    int ret;
+
+    memset(&e, 0, sizeof(e));
+    if (gk5_rpc_clnt_wait(c->rpc, id, &body, &e) != 0) {
+        return native_failed(c, &e, nfs4_op_name(r[n - 1].op));
+    }
+    ret = compound_results(c, &body, r, n, path);
+    gk5_buffer_release(&body);
+    return ret;
+}
+
 /* One COMPOUND; 0, or -1 with the error printed. */
 static int compound(struct nfs4_client *c, const nfs4_argop *ops, uint32_t n,
                     nfs4_resop *r, const char *path)
 {
+    if (c->rpc != NULL) {
+        gk5_buffer args, body = {0, NULL};
+        gk5_rpc_error e;
+        int rc;
+
+        for (uint32_t i = 0; i < n; i++) {
+            r[i].op = ops[i].op;
+        }
+        if (compound_encode(c, ops, n, &args) != 0) {
+            return -1;
+        }
+        memset(&e, 0, sizeof(e));
+        rc = gk5_rpc_clnt_call(c->rpc, NFSPROC4_COMPOUND, &args, &body, &e);
+        free(args.value);
+        if (rc != 0) {
+            return native_failed(c, &e, nfs4_op_name(ops[n - 1].op));
+        }
+        rc = compound_results(c, &body, r, n, path);
+        gk5_buffer_release(&body);
+        return rc;
+    }
+#ifdef GK5_HAVE_TIRPC
     nfs4_compound_res res = {.ops = r, .max = n};
     enum clnt_stat st;
 
@@ -124,6 +269,10 @@ static int compound(struct nfs4_client *c, const nfs4_argop *ops, uint32_t n,
         return nfs_failed(c, &res, path);
     }
     return 0;
+#else
+    cli_error("%s: no RPC client", c->a->cmd);
+    return -1;
+#endif
 }
 
 /* RFC 7530 9.6: a client keeps its lease alive while it works. */
@@ -148,6 +297,47 @@ static int keep_lease(struct nfs4_client *c)
 
 /* ---- the client ---- */
 
+/* The largest call or reply body: READ replies and WRITE calls carry up to
+ * rsize/wsize bytes. */
+static size_t max_body(const struct nfs4_args *a)
+{
+    return (size_t)(a->rsize > a->wsize ? a->rsize : a->wsize) + 64u * 1024u;
+}
+
+/* gk5's own client: the connection and, for krb5*, its RPCSEC_GSS context
+ * (AUTH_SYS for sys, as uid 0, gid 0, as libtirpc's authsys_create). */
+static int native_open(struct nfs4_client *c)
+{
+    const struct nfs4_args *a = c->a;
+    gk5_rpc_clnt_options opts;
+    char err[1024];
+
+    memset(&opts, 0, sizeof(opts));
+    opts.flavor = a->sys ? GK5_RPC_FLAVOR_SYS : GK5_RPC_FLAVOR_RPCSEC_GSS;
+    /* Room for the calls of --inflight and one more (a RENEW). */
+    opts.max_inflight = a->inflight > 0 ? a->inflight + 1 : 1;
+    if (opts.max_inflight > NFS4_MAX_INFLIGHT) {
+        opts.max_inflight = NFS4_MAX_INFLIGHT;
+    }
+    opts.call_timeout_ms = a->timeout_ms;
+    opts.gss.principal = a->client_principal;
+    opts.gss.ccache = a->ccache;
+    opts.gss.client_keytab = a->client_keytab;
+    opts.gss.enctypes = a->n_enctypes > 0 ? a->enctypes : NULL;
+    opts.gss.n_enctypes = a->n_enctypes;
+    opts.gss.timeout_ms = a->timeout_ms;
+    opts.gss.establish = a->establish;
+    opts.gss.max_body = max_body(a);
+    if (cli_rpc_native_connect(a->hostport, NFS4_PROGRAM, NFS4_VERSION,
+                               a->target, a->svc, a->sec_name, &opts, &c->rpc,
+                               err, sizeof(err)) != 0) {
+        cli_error("%s: %s", a->cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
+#ifdef GK5_HAVE_TIRPC
 static int make_auth(struct nfs4_client *c)
 {
     const struct nfs4_args *a = c->a;
@@ -197,9 +387,7 @@ static int make_auth(struct nfs4_client *c)
         opts.n_enctypes = a->n_enctypes;
         opts.timeout_ms = a->timeout_ms;
         opts.establish = a->establish;
-        /* READ replies and WRITE calls carry up to rsize/wsize bytes. */
-        opts.max_body =
-            (size_t)(a->rsize > a->wsize ? a->rsize : a->wsize) + 64u * 1024u;
+        opts.max_body = max_body(a);
         auth = gk5_rpc_auth_create(c->clnt, a->target, a->svc, &opts, &e);
         if (auth == NULL) {
             cli_error("%s: cannot establish RPCSEC_GSS %s with %s: %s", a->cmd,
@@ -216,18 +404,12 @@ static int make_auth(struct nfs4_client *c)
     return 0;
 }
 
-/* RFC 7530 16.33/16.34: a client id of our own, confirmed; the lease
- * time from the root's attributes. */
-static int client_open(struct nfs4_client *c, const struct nfs4_args *a)
+/* libtirpc's clnt_vc with gk5's AUTH (or libtirpc's own, --via). */
+static int tirpc_open(struct nfs4_client *c)
 {
-    char err[512], id[160], host[128];
-    uint8_t rnd[8];
-    nfs4_argop ops[2];
-    nfs4_resop r[2];
-    nfs4_bitmap mask = {0};
+    const struct nfs4_args *a = c->a;
+    char err[512];
 
-    memset(c, 0, sizeof(*c));
-    c->a = a;
     c->tv.tv_sec = (time_t)(a->timeout_ms / 1000);
     c->tv.tv_usec = (suseconds_t)(a->timeout_ms % 1000) * 1000;
     if (cli_rpc_connect(a->hostport, NFS4_PROGRAM, NFS4_VERSION, &c->clnt, err,
@@ -235,9 +417,31 @@ static int client_open(struct nfs4_client *c, const struct nfs4_args *a)
         cli_error("%s: %s", a->cmd, err);
         return -1;
     }
-    if (make_auth(c) != 0) {
+    return make_auth(c);
+}
+#endif /* GK5_HAVE_TIRPC */
+
+/* RFC 7530 16.33/16.34: a client id of our own, confirmed; the lease
+ * time from the root's attributes. */
+static int client_open(struct nfs4_client *c, const struct nfs4_args *a)
+{
+    char id[160], host[128];
+    uint8_t rnd[8];
+    nfs4_argop ops[2];
+    nfs4_resop r[2];
+    nfs4_bitmap mask = {0};
+
+    memset(c, 0, sizeof(*c));
+    c->a = a;
+#ifdef GK5_HAVE_TIRPC
+    if ((a->native ? native_open(c) : tirpc_open(c)) != 0) {
         return -1;
     }
+#else
+    if (native_open(c) != 0) {
+        return -1;
+    }
+#endif
     if (RAND_bytes(rnd, sizeof(rnd)) != 1) {
         cli_error("%s: no random bytes for the client id", a->cmd);
         return -1;
@@ -284,6 +488,8 @@ static int client_open(struct nfs4_client *c, const struct nfs4_args *a)
 
 static void client_close(struct nfs4_client *c)
 {
+    gk5_rpc_clnt_free(c->rpc); /* RPCSEC_GSS_DESTROY on the connection */
+#ifdef GK5_HAVE_TIRPC
     if (c->clnt != NULL) {
         if (c->auth != NULL) {
             auth_destroy(c->auth); /* RPCSEC_GSS_DESTROY */
@@ -291,6 +497,7 @@ static void client_close(struct nfs4_client *c)
         }
         clnt_destroy(c->clnt);
     }
+#endif
     memset(c, 0, sizeof(*c));
 }
 
@@ -519,6 +726,139 @@ static int walk_parent(struct nfs4_client *c, const char *path, char *buf,
     return 0;
 }
 
+/* --inflight on gk5's client: one READ or WRITE kept out. */
+struct io_slot {
+    uint64_t id;  /* gk5_rpc_clnt_send's */
+    uint64_t off; /* the call's offset */
+    size_t len;   /* WRITE: the bytes sent */
+    uint8_t *buf; /* its data (rsize or wsize bytes) */
+    nfs4_resop r[2];
+};
+
+/* n slots, each with a buffer of size bytes; NULL (error printed) when
+ * out of memory. */
+static struct io_slot *io_slots_new(struct nfs4_client *c, uint32_t n,
+                                    uint32_t size)
+{
+    struct io_slot *s = calloc(n, sizeof(*s));
+
+    for (uint32_t i = 0; s != NULL && i < n; i++) {
+        s[i].buf = malloc(size);
+        if (s[i].buf == NULL) {
+            for (uint32_t j = 0; j < i; j++) {
+                free(s[j].buf);
+            }
+            free(s);
+            s = NULL;
+        }
+    }
+    if (s == NULL) {
+        cli_error("%s: out of memory for %u buffers of %u bytes", c->a->cmd, n,
+                  size);
+    }
+    return s;
+}
+
+/* Collect the calls still out (their results dropped), free the slots. */
+static void io_slots_free(struct nfs4_client *c, struct io_slot *s, uint32_t n,
+                          uint64_t done, uint64_t sent)
+{
+    for (; s != NULL && done < sent; done++) {
+        gk5_buffer body = {0, NULL};
+
+        if (gk5_rpc_clnt_wait(c->rpc, s[done % n].id, &body, NULL) == 0) {
+            gk5_buffer_release(&body);
+        }
+    }
+    for (uint32_t i = 0; s != NULL && i < n; i++) {
+        free(s[i].buf);
+    }
+    free(s);
+}
+
+/* cmd_cat's READs with up to --inflight of them out at once on gk5's
+ * client: each into its own buffer at its own offset, written out in
+ * order.  After a short READ (or the end) the READs sent beyond it are
+ * collected and dropped, and reading goes on from where the data ended. */
+static int cat_inflight(struct nfs4_client *c, const struct nfs4_open_file *f,
+                        const char *path, FILE *out)
+{
+    uint32_t n = c->a->inflight, rsize = c->a->rsize;
+    struct io_slot *s = io_slots_new(c, n, rsize);
+    uint64_t sent = 0, done = 0, drop_below = 0;
+    uint64_t next = 0; /* the offset of the next READ sent */
+    uint64_t off = 0;  /* the bytes written out */
+    bool eof = false;
+    int ret = -1;
+
+    if (s == NULL) {
+        return -1;
+    }
+    for (;;) {
+        while (!eof && sent - done < n) {
+            struct io_slot *slot = &s[sent % n];
+            nfs4_argop ops[2];
+
+            if (keep_lease(c) != 0) {
+                goto cleanup;
+            }
+            memset(ops, 0, sizeof(ops));
+            memset(slot->r, 0, sizeof(slot->r));
+            ops[0] = nfs4_putfh(&f->fh);
+            ops[1].op = OP_READ;
+            ops[1].u.read.stateid = f->stateid;
+            ops[1].u.read.offset = next;
+            ops[1].u.read.count = rsize;
+            slot->r[1].u.read.buf = slot->buf;
+            slot->r[1].u.read.cap = rsize;
+            if (compound_send(c, ops, 2, slot->r, &slot->id) != 0) {
+                goto cleanup;
+            }
+            slot->off = next;
+            next += rsize;
+            sent++;
+        }
+        if (done == sent) {
+            break;
+        }
+        struct io_slot *slot = &s[done % n];
+        bool drop = done < drop_below;
+        int rc = compound_wait(c, slot->id, slot->r, 2, path);
+
+        done++;
+        if (rc != 0) {
+            goto cleanup;
+        }
+        if (drop) {
+            continue;
+        }
+        uint32_t len = slot->r[1].u.read.len;
+        if (len > 0 && fwrite(slot->buf, 1, len, out) != len) {
+            cli_error("%s: writing the file out: %s", c->a->cmd,
+                      strerror(errno));
+            goto cleanup;
+        }
+        off += len;
+        if (slot->r[1].u.read.eof) {
+            eof = true;
+            drop_below = sent;
+        } else if (len == 0) {
+            cli_error("%s: %s: READ at %" PRIu64 " returned nothing and no end",
+                      c->a->cmd, path, off);
+            goto cleanup;
+        } else if (len < rsize) {
+            /* Short: what was asked for beyond it is asked again. */
+            drop_below = sent;
+            next = off;
+        }
+    }
+    ret = 0;
+
+cleanup:
+    io_slots_free(c, s, n, done, sent);
+    return ret;
+}
+
 static int cmd_cat(struct nfs4_client *c, const char *path, FILE *out)
 {
     struct nfs4_open_file f;
@@ -532,6 +872,15 @@ static int cmd_cat(struct nfs4_client *c, const char *path, FILE *out)
     if (walk_parent(c, path, buf, sizeof(buf), &dir, &name) != 0 ||
         open_file(c, &dir, name, false, path, &f) != 0) {
         return -1;
+    }
+    if (c->rpc != NULL && c->a->inflight > 0) {
+        ret = cat_inflight(c, &f, path, out);
+        if (ret == 0 && fflush(out) != 0) {
+            cli_error("%s: writing the file out: %s", c->a->cmd,
+                      strerror(errno));
+            ret = -1;
+        }
+        goto cleanup;
     }
     data = malloc(c->a->rsize);
     if (data == NULL) {
@@ -585,6 +934,145 @@ cleanup:
     return ret;
 }
 
+/* What put keeps across its WRITEs. */
+struct put_state {
+    uint8_t verf[NFS4_VERIFIER_SIZE];
+    bool have_verf, unstable;
+};
+
+/* The reply to a WRITE of len bytes: its count (at least 1, at most len)
+ * and its verifier checked; 0, or -1 with the error printed. */
+static int write_checked(struct nfs4_client *c, const char *path,
+                         const nfs4_resop *w, size_t len, struct put_state *ps)
+{
+    if (w->u.write.count == 0 || w->u.write.count > len) {
+        cli_error("%s: %s: the server wrote %u of %zu bytes", c->a->cmd, path,
+                  (unsigned)w->u.write.count, len);
+        return -1;
+    }
+    /* RFC 7530 16.36.5: a changed verifier means the server lost what it
+     * had not committed. */
+    if (ps->have_verf &&
+        memcmp(ps->verf, w->u.write.verifier, sizeof(ps->verf)) != 0) {
+        cli_error("%s: %s: the server restarted during the transfer "
+                  "(its write verifier changed); put the file again",
+                  c->a->cmd, path);
+        return -1;
+    }
+    memcpy(ps->verf, w->u.write.verifier, sizeof(ps->verf));
+    ps->have_verf = true;
+    ps->unstable |= w->u.write.committed != FILE_SYNC4;
+    return 0;
+}
+
+/* WRITE data[0..len) at off, one COMPOUND at a time until all is written;
+ * 0, or -1 with the error printed. */
+static int write_all(struct nfs4_client *c, const struct nfs4_open_file *f,
+                     const char *path, const uint8_t *data, size_t len,
+                     uint64_t off, struct put_state *ps)
+{
+    for (size_t done = 0; done < len;) {
+        nfs4_argop ops[2];
+        nfs4_resop r[2];
+
+        if (keep_lease(c) != 0) {
+            return -1;
+        }
+        memset(ops, 0, sizeof(ops));
+        ops[0] = nfs4_putfh(&f->fh);
+        ops[1].op = OP_WRITE;
+        ops[1].u.write.stateid = f->stateid;
+        ops[1].u.write.offset = off + done;
+        ops[1].u.write.stable = UNSTABLE4;
+        ops[1].u.write.data = data + done;
+        ops[1].u.write.len = (uint32_t)(len - done);
+        if (compound(c, ops, 2, r, path) != 0 ||
+            write_checked(c, path, &r[1], len - done, ps) != 0) {
+            return -1;
+        }
+        done += r[1].u.write.count;
+    }
+    return 0;
+}
+
+/* put's WRITEs with up to --inflight of them out at once on gk5's client,
+ * each from its own buffer at its own offset; a WRITE the server took in
+ * part has its rest written before the next reply is looked at. */
+static int put_inflight(struct nfs4_client *c, const struct nfs4_open_file *f,
+                        FILE *in, const char *local, const char *path,
+                        struct put_state *ps)
+{
+    uint32_t n = c->a->inflight, wsize = c->a->wsize;
+    struct io_slot *s = io_slots_new(c, n, wsize);
+    uint64_t sent = 0, done = 0, next = 0;
+    bool end = false;
+    int ret = -1;
+
+    if (s == NULL) {
+        return -1;
+    }
+    for (;;) {
+        while (!end && sent - done < n) {
+            struct io_slot *slot = &s[sent % n];
+            size_t got = fread(slot->buf, 1, wsize, in);
+            nfs4_argop ops[2];
+
+            if (got < wsize) {
+                if (ferror(in)) {
+                    cli_error("%s: reading %s: %s", c->a->cmd, local,
+                              strerror(errno));
+                    goto cleanup;
+                }
+                end = true;
+                if (got == 0) {
+                    break;
+                }
+            }
+            if (keep_lease(c) != 0) {
+                goto cleanup;
+            }
+            memset(ops, 0, sizeof(ops));
+            memset(slot->r, 0, sizeof(slot->r));
+            ops[0] = nfs4_putfh(&f->fh);
+            ops[1].op = OP_WRITE;
+            ops[1].u.write.stateid = f->stateid;
+            ops[1].u.write.offset = next;
+            ops[1].u.write.stable = UNSTABLE4;
+            ops[1].u.write.data = slot->buf;
+            ops[1].u.write.len = (uint32_t)got;
+            if (compound_send(c, ops, 2, slot->r, &slot->id) != 0) {
+                goto cleanup;
+            }
+            slot->off = next;
+            slot->len = got;
+            next += got;
+            sent++;
+        }
+        if (done == sent) {
+            break;
+        }
+        struct io_slot *slot = &s[done % n];
+        int rc = compound_wait(c, slot->id, slot->r, 2, path);
+
+        done++;
+        if (rc != 0 ||
+            write_checked(c, path, &slot->r[1], slot->len, ps) != 0) {
+            goto cleanup;
+        }
+        uint32_t count = slot->r[1].u.write.count;
+        if (count < slot->len &&
+            write_all(c, f, path, slot->buf + count, slot->len - count,
+                      slot->off + count, ps) != 0) {
+            goto cleanup;
+        }
+    }
+    ret = 0;
+
+cleanup:
+    io_slots_free(c, s, n, done, sent);
+    return ret;
+}
+
 static int cmd_put_from(struct nfs4_client *c, FILE *in, const char *local,
                         const char *path)
 {
@@ -592,9 +1080,10 @@ static int cmd_put_from(struct nfs4_client *c, FILE *in, const char *local,
     char buf[1024];
     nfs4_fh dir;
     const char *name;
-    uint8_t *data = NULL, verf[NFS4_VERIFIER_SIZE];
+    uint8_t *data = NULL;
     uint64_t off = 0;
-    bool unstable = false, have_verf = false, opened = false;
+    struct put_state ps = {.have_verf = false, .unstable = false};
+    bool opened = false;
     int ret = -1;
 
     data = malloc(c->a->wsize);
@@ -607,59 +1096,32 @@ static int cmd_put_from(struct nfs4_client *c, FILE *in, const char *local,
         goto cleanup;
     }
     opened = true;
-    for (;;) {
-        size_t got = fread(data, 1, c->a->wsize, in);
-        nfs4_argop ops[2];
-        nfs4_resop r[2];
+    if (c->rpc != NULL && c->a->inflight > 0) {
+        if (put_inflight(c, &f, in, local, path, &ps) != 0) {
+            goto cleanup;
+        }
+    } else {
+        for (;;) {
+            size_t got = fread(data, 1, c->a->wsize, in);
 
-        if (got == 0) {
-            if (ferror(in)) {
-                cli_error("%s: reading %s: %s", c->a->cmd, local,
-                          strerror(errno));
+            if (got == 0) {
+                if (ferror(in)) {
+                    cli_error("%s: reading %s: %s", c->a->cmd, local,
+                              strerror(errno));
+                    goto cleanup;
+                }
+                break;
+            }
+            if (write_all(c, &f, path, data, got, off, &ps) != 0) {
                 goto cleanup;
             }
-            break;
-        }
-        for (size_t done = 0; done < got;) {
-            if (keep_lease(c) != 0) {
-                goto cleanup;
+            off += got;
+            if (got < c->a->wsize) {
+                break;
             }
-            memset(ops, 0, sizeof(ops));
-            ops[0] = nfs4_putfh(&f.fh);
-            ops[1].op = OP_WRITE;
-            ops[1].u.write.stateid = f.stateid;
-            ops[1].u.write.offset = off;
-            ops[1].u.write.stable = UNSTABLE4;
-            ops[1].u.write.data = data + done;
-            ops[1].u.write.len = (uint32_t)(got - done);
-            if (compound(c, ops, 2, r, path) != 0) {
-                goto cleanup;
-            }
-            if (r[1].u.write.count == 0 || r[1].u.write.count > got - done) {
-                cli_error("%s: %s: the server wrote %u of %zu bytes", c->a->cmd,
-                          path, (unsigned)r[1].u.write.count, got - done);
-                goto cleanup;
-            }
-            /* RFC 7530 16.36.5: a changed verifier means the server lost
-             * what it had not committed. */
-            if (have_verf &&
-                memcmp(verf, r[1].u.write.verifier, sizeof(verf)) != 0) {
-                cli_error("%s: %s: the server restarted during the transfer "
-                          "(its write verifier changed); put the file again",
-                          c->a->cmd, path);
-                goto cleanup;
-            }
-            memcpy(verf, r[1].u.write.verifier, sizeof(verf));
-            have_verf = true;
-            unstable |= r[1].u.write.committed != FILE_SYNC4;
-            done += r[1].u.write.count;
-            off += r[1].u.write.count;
-        }
-        if (got < c->a->wsize) {
-            break;
         }
     }
-    if (unstable) {
+    if (ps.unstable) {
         nfs4_argop ops[2];
         nfs4_resop r[2];
 
@@ -669,7 +1131,7 @@ static int cmd_put_from(struct nfs4_client *c, FILE *in, const char *local,
         if (compound(c, ops, 2, r, path) != 0) {
             goto cleanup;
         }
-        if (memcmp(verf, r[1].u.commit, sizeof(verf)) != 0) {
+        if (memcmp(ps.verf, r[1].u.commit, sizeof(ps.verf)) != 0) {
             cli_error("%s: %s: the server restarted before COMMIT (its write "
                       "verifier changed); put the file again",
                       c->a->cmd, path);
@@ -755,6 +1217,8 @@ static double bench_now(void)
 
 /* ---- for gk5 demo ---- */
 
+#ifdef GK5_HAVE_TIRPC
+
 int cli_nfs4_put_cat(struct cli_nfs4_transfer *t)
 {
     struct nfs4_args a;
@@ -831,6 +1295,8 @@ cleanup:
     return ret;
 }
 
+#endif /* GK5_HAVE_TIRPC */
+
 /* ---- gk5 nfs4 bench ---- */
 
 #define BENCH_MAX_THREADS 64
@@ -854,24 +1320,21 @@ struct bench_worker {
     enum bench_op op;
     double deadline;
     pthread_barrier_t *start;
-    uint8_t *buf;
+    uint8_t *buf; /* --inflight: one size's room per call out */
     uint64_t calls;
     int failed;
 };
 
-/* One call of the worker's operation; 0 or -1 (error printed). */
-static int bench_call(struct bench_worker *w, uint64_t k)
+/* Call k of the worker's operation into ops and r (a READ into buf); its
+ * offset. */
+static uint64_t bench_build(struct bench_worker *w, uint64_t k, nfs4_argop *ops,
+                            nfs4_resop *r, uint8_t *buf)
 {
-    nfs4_argop ops[2];
-    nfs4_resop r[2];
     nfs4_bitmap mask = {0};
     uint64_t off = w->size < BENCH_SPAN ? (k * w->size) % BENCH_SPAN : 0;
 
-    if (keep_lease(&w->c) != 0) {
-        return -1;
-    }
-    memset(ops, 0, sizeof(ops));
-    memset(r, 0, sizeof(r));
+    memset(ops, 0, 2 * sizeof(*ops));
+    memset(r, 0, 2 * sizeof(*r));
     ops[0] = nfs4_putfh(&w->f.fh);
     switch (w->op) {
     case BENCH_WRITE:
@@ -887,7 +1350,7 @@ static int bench_call(struct bench_worker *w, uint64_t k)
         ops[1].u.read.stateid = w->f.stateid;
         ops[1].u.read.offset = off;
         ops[1].u.read.count = w->size;
-        r[1].u.read.buf = w->buf;
+        r[1].u.read.buf = buf;
         r[1].u.read.cap = w->size;
         break;
     case BENCH_GETATTR:
@@ -896,9 +1359,13 @@ static int bench_call(struct bench_worker *w, uint64_t k)
         ops[1] = nfs4_getattr(&mask);
         break;
     }
-    if (compound(&w->c, ops, 2, r, w->name) != 0) {
-        return -1;
-    }
+    return off;
+}
+
+/* A READ answered in full; 0 or -1 (error printed). */
+static int bench_check(struct bench_worker *w, const nfs4_resop *r,
+                       uint64_t off)
+{
     if (w->op == BENCH_READ && r[1].u.read.len != w->size) {
         cli_error("%s: %s: READ of %u bytes at %" PRIu64 " returned %u",
                   w->c.a->cmd, w->name, (unsigned)w->size, off,
@@ -908,11 +1375,85 @@ static int bench_call(struct bench_worker *w, uint64_t k)
     return 0;
 }
 
+/* One call of the worker's operation; 0 or -1 (error printed). */
+static int bench_call(struct bench_worker *w, uint64_t k)
+{
+    nfs4_argop ops[2];
+    nfs4_resop r[2];
+    uint64_t off;
+
+    if (keep_lease(&w->c) != 0) {
+        return -1;
+    }
+    off = bench_build(w, k, ops, r, w->buf);
+    if (compound(&w->c, ops, 2, r, w->name) != 0) {
+        return -1;
+    }
+    return bench_check(w, r, off);
+}
+
+/* --inflight: the worker's calls kept out on its gk5 client until the
+ * deadline, each READ into its own buffer; the calls still out then are
+ * collected and counted. */
+static void bench_inflight(struct bench_worker *w)
+{
+    uint32_t n = w->c.a->inflight;
+    struct io_slot *s = calloc(n, sizeof(*s));
+    uint64_t sent = 0, done = 0;
+
+    if (s == NULL) {
+        cli_error("%s: out of memory", w->c.a->cmd);
+        w->failed = 1;
+        return;
+    }
+    for (;;) {
+        while (!w->failed && sent - done < n && bench_now() < w->deadline) {
+            struct io_slot *slot = &s[sent % n];
+            nfs4_argop ops[2];
+
+            if (keep_lease(&w->c) != 0) {
+                w->failed = 1;
+                break;
+            }
+            slot->off = bench_build(w, sent, ops, slot->r,
+                                    w->buf + (size_t)(sent % n) * w->size);
+            if (compound_send(&w->c, ops, 2, slot->r, &slot->id) != 0) {
+                w->failed = 1;
+                break;
+            }
+            sent++;
+        }
+        if (done == sent) {
+            break;
+        }
+        struct io_slot *slot = &s[done % n];
+        done++;
+        if (w->failed) {
+            gk5_buffer body = {0, NULL};
+            if (gk5_rpc_clnt_wait(w->c.rpc, slot->id, &body, NULL) == 0) {
+                gk5_buffer_release(&body);
+            }
+            continue;
+        }
+        if (compound_wait(&w->c, slot->id, slot->r, 2, w->name) != 0 ||
+            bench_check(w, slot->r, slot->off) != 0) {
+            w->failed = 1;
+            continue;
+        }
+        w->calls++;
+    }
+    free(s);
+}
+
 static void *bench_worker_main(void *arg)
 {
     struct bench_worker *w = arg;
 
     (void)pthread_barrier_wait(w->start);
+    if (w->c.rpc != NULL && w->c.a->inflight > 0) {
+        bench_inflight(w);
+        return NULL;
+    }
     for (uint64_t k = 0; bench_now() < w->deadline; k++) {
         if (bench_call(w, k) != 0) {
             w->failed = 1;
@@ -994,7 +1535,7 @@ static int bench_setup(struct nfs4_args *a, const struct bench_opts *o,
         memset(&w[i], 0, sizeof(w[i]));
         snprintf(w[i].name, sizeof(w[i].name), "gk5-bench-%ld-%u",
                  (long)getpid(), i);
-        w[i].buf = calloc(1, max_size);
+        w[i].buf = calloc(a->inflight > 0 ? a->inflight : 1, max_size);
         if (w[i].buf == NULL || client_open(&w[i].c, a) != 0 ||
             walk(&w[i].c, comp, n, o->dir, &dir, &attrs) != 0 ||
             open_file(&w[i].c, &dir, w[i].name, true, w[i].name, &w[i].f) !=
@@ -1062,12 +1603,14 @@ static int cmd_bench(struct nfs4_args *a, const struct bench_opts *o)
     for (unsigned j = 0; j < o->n_sizes; j++) {
         max_size = o->sizes[j] > max_size ? o->sizes[j] : max_size;
     }
+    unsigned out = o->threads * (a->inflight > 0 ? a->inflight : 1);
     printf("gk5 nfs4 bench: %s, client %s, %u call%s in flight, %.1f s per "
            "cell\n",
            a->hostport,
            a->via_libtirpc ? "libtirpc (rpc_gss_seccreate, MIT)"
+           : a->native     ? "gk5 (gk5 transport)"
                            : "gk5 (RPCSEC_GSS AUTH)",
-           o->threads, o->threads == 1 ? "" : "s", o->seconds);
+           out, out == 1 ? "" : "s", o->seconds);
     for (unsigned s = 0; s < o->n_secs; s++) {
         struct nfs4_args sa = *a;
         uint32_t top = max_size;
@@ -1237,6 +1780,8 @@ struct storm_opts {
     unsigned contexts, connections, repeat;
     long server_pid; /* 0: not given */
 };
+
+#ifdef GK5_HAVE_TIRPC
 
 /* What the server's /proc says at one moment. */
 struct storm_proc {
@@ -2046,18 +2591,22 @@ cleanup:
     return ret;
 }
 
+#endif /* GK5_HAVE_TIRPC */
+
 /* ---- options ---- */
 
 static void nfs4_usage(FILE *f)
 {
     fprintf(f,
             "Usage: gk5 nfs4 ls HOST:PORT:/PATH [options]\n"
-            "       gk5 nfs4 cat HOST:PORT:/PATH [options]\n"
-            "       gk5 nfs4 put LOCALFILE HOST:PORT:/PATH [options]\n"
+            "       gk5 nfs4 cat HOST:PORT:/PATH [--inflight N] [options]\n"
+            "       gk5 nfs4 put LOCALFILE HOST:PORT:/PATH [--inflight N] "
+            "[options]\n"
             "       gk5 nfs4 rm HOST:PORT:/PATH [options]\n"
             "       gk5 nfs4 bench HOST:PORT:/DIR [--sec LIST] [--size LIST]\n"
             "                      [--seconds S] [--threads N] "
-            "[--via gk5|libtirpc]\n"
+            "[--inflight N]\n"
+            "                      [--via gk5|libtirpc]\n"
             "       gk5 nfs4 storm HOST:PORT:/DIR [--contexts N] "
             "[--connections C]\n"
             "                      [--repeat R] [--server-pid PID]\n"
@@ -2087,15 +2636,29 @@ static void nfs4_usage(FILE *f)
             "                        gk5's own initiator (default) or MIT's "
             "makes the\n"
             "                        contexts\n"
+            "  --transport gk5|libtirpc\n"
+            "                        gk5's own RPC client (one connection, "
+            "replies matched\n"
+            "                        by XID) or libtirpc's clnt_vc with gk5's "
+            "AUTH; default:\n"
+            "                        libtirpc when gk5 is built with it "
+            "(storm: libtirpc)\n"
+            "  --inflight N          put, cat, bench: keep up to N (1 to 1024) "
+            "WRITEs (put),\n"
+            "                        READs (cat) or calls (bench) out on one "
+            "connection\n"
+            "                        of gk5's own client (implies --transport "
+            "gk5)\n"
             "bench: WRITE and READ MB/s and GETATTR calls/s in DIR, N "
-            "calls in flight\n"
-            "(one connection each), for each service of --sec LIST "
-            "(default\n"
-            "sys,krb5,krb5i,krb5p) and size of --size LIST (default "
-            "4k,64k,1m), as\n"
-            "ratios to sys; --via libtirpc measures libtirpc's own "
-            "MIT-based client\n"
-            "(credentials: KRB5CCNAME, or --client-keytab).\n"
+            "threads (one\n"
+            "connection each, one call in flight, or M with --inflight M), "
+            "for each\n"
+            "service of --sec LIST (default sys,krb5,krb5i,krb5p) and size of "
+            "--size LIST\n"
+            "(default 4k,64k,1m), as ratios to sys; --via libtirpc measures "
+            "libtirpc's\n"
+            "own MIT-based client (credentials: KRB5CCNAME, or "
+            "--client-keytab).\n"
             "storm: N krb5p contexts (default 1000) made as fast as C "
             "connections\n"
             "(default 4, one thread each) can, by gk5's own initiator, the "
@@ -2126,6 +2689,8 @@ enum {
     OPT_THREADS,
     OPT_VIA,
     OPT_ESTABLISH,
+    OPT_TRANSPORT,
+    OPT_INFLIGHT,
     OPT_CONTEXTS, /* OPT_CONTEXTS to OPT_SERVER_PID: nfs4 storm's own */
     OPT_CONNECTIONS,
     OPT_REPEAT,
@@ -2151,6 +2716,8 @@ static const struct option nfs4_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"via", required_argument, NULL, OPT_VIA},
     {"establish", required_argument, NULL, OPT_ESTABLISH},
+    {"transport", required_argument, NULL, OPT_TRANSPORT},
+    {"inflight", required_argument, NULL, OPT_INFLIGHT},
     {"contexts", required_argument, NULL, OPT_CONTEXTS},
     {"connections", required_argument, NULL, OPT_CONNECTIONS},
     {"repeat", required_argument, NULL, OPT_REPEAT},
@@ -2229,7 +2796,7 @@ int gk5_cli_nfs4(int argc, char **argv)
     struct storm_opts so = {1000, 4, 1, 0};
     char sec_list[64] = "sys,krb5,krb5i,krb5p", size_list[128] = "4k,64k,1m";
     const char *sub, *local = NULL;
-    bool bench, storm;
+    bool bench, storm, have_transport = false;
     int opt, ret;
 
     if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
@@ -2248,6 +2815,14 @@ int gk5_cli_nfs4(int argc, char **argv)
     }
     bench = strcmp(sub, "bench") == 0;
     storm = strcmp(sub, "storm") == 0;
+#ifndef GK5_HAVE_TIRPC
+    if (storm) {
+        cli_error("nfs4 storm: it makes many RPCSEC_GSS contexts on each "
+                  "connection (gk5's AUTHs on one libtirpc CLIENT), and this "
+                  "gk5 was built without libtirpc (-Dtirpc=disabled)");
+        return CLI_EXIT_USAGE;
+    }
+#endif
     memset(&bo, 0, sizeof(bo));
     bo.seconds = 2;
     bo.threads = 1;
@@ -2258,6 +2833,9 @@ int gk5_cli_nfs4(int argc, char **argv)
     a.svc = GK5_RPC_SVC_PRIVACY;
     a.rsize = a.wsize = NFS4_DEFAULT_IO;
     a.timeout_ms = NFS4_TIMEOUT_MS;
+#ifndef GK5_HAVE_TIRPC
+    a.native = true; /* the only client there is */
+#endif
     /* Options may follow the operands: getopt permutes the subcommand's
      * own argv (optind 0 starts it afresh). */
     argc--;
@@ -2341,6 +2919,41 @@ int gk5_cli_nfs4(int argc, char **argv)
             }
             a.timeout_ms = v;
             break;
+        case OPT_TRANSPORT:
+            if (strcmp(optarg, "gk5") == 0) {
+                a.native = true;
+            } else if (strcmp(optarg, "libtirpc") == 0) {
+#ifdef GK5_HAVE_TIRPC
+                a.native = false;
+#else
+                cli_error("%s: --transport libtirpc: this gk5 was built "
+                          "without libtirpc (Debian's libtirpc links MIT's "
+                          "GSS-API, and this build has no MIT krb5): gk5's "
+                          "own client only",
+                          a.cmd);
+                return CLI_EXIT_USAGE;
+#endif
+            } else {
+                cli_error("%s: --transport: '%s' is not gk5 or libtirpc", a.cmd,
+                          optarg);
+                return CLI_EXIT_USAGE;
+            }
+            have_transport = true;
+            break;
+        case OPT_INFLIGHT:
+            if (strcmp(sub, "put") != 0 && strcmp(sub, "cat") != 0 && !bench) {
+                cli_error("%s: --inflight applies to nfs4 put, cat and bench",
+                          a.cmd);
+                return CLI_EXIT_USAGE;
+            }
+            if (cli_parse_u32(optarg, &v) != 0 || v == 0 ||
+                v > NFS4_MAX_INFLIGHT) {
+                cli_error("%s: --inflight: '%s' is not a number from 1 to %u",
+                          a.cmd, optarg, NFS4_MAX_INFLIGHT);
+                return CLI_EXIT_USAGE;
+            }
+            a.inflight = v;
+            break;
         case OPT_SIZE:
             if (!bench || strlen(optarg) >= sizeof(size_list)) {
                 cli_error("%s: --size applies to nfs4 bench (a list such as "
@@ -2385,6 +2998,14 @@ int gk5_cli_nfs4(int argc, char **argv)
                 cli_error("%s: --via libtirpc: libtirpc's RPCSEC_GSS client "
                           "runs on MIT's GSS-API, and this gk5 was built "
                           "without MIT krb5 (-Dmit=disabled)",
+                          a.cmd);
+                return CLI_EXIT_USAGE;
+            }
+#endif
+#ifndef GK5_HAVE_TIRPC
+            if (a.via_libtirpc) {
+                cli_error("%s: --via libtirpc: this gk5 was built without "
+                          "libtirpc (-Dtirpc=disabled)",
                           a.cmd);
                 return CLI_EXIT_USAGE;
             }
@@ -2462,7 +3083,30 @@ int gk5_cli_nfs4(int argc, char **argv)
                   a.cmd);
         return CLI_EXIT_USAGE;
     }
+    if (a.inflight > 0) {
+        if (have_transport && !a.native) {
+            cli_error("%s: --inflight keeps calls out on gk5's own client: "
+                      "not with --transport libtirpc",
+                      a.cmd);
+            return CLI_EXIT_USAGE;
+        }
+        a.native = true;
+    }
+    if (a.via_libtirpc) {
+        if (a.native) {
+            cli_error("%s: --via libtirpc is libtirpc's own RPCSEC_GSS "
+                      "client: not with --transport gk5 or --inflight",
+                      a.cmd);
+            return CLI_EXIT_USAGE;
+        }
+    }
     if (storm) {
+        if (have_transport && a.native) {
+            cli_error("%s: --transport gk5: the storm makes many contexts on "
+                      "each connection, as gk5's AUTHs on libtirpc's CLIENT",
+                      a.cmd);
+            return CLI_EXIT_USAGE;
+        }
         if (a.sys || a.svc != GK5_RPC_SVC_PRIVACY) {
             cli_error("%s: --sec: the storm's contexts are krb5p (their "
                       "check is a krb5p WRITE and READ)",
@@ -2488,9 +3132,13 @@ int gk5_cli_nfs4(int argc, char **argv)
     if (bench) {
         return bench_main(&a, &bo, sec_list, size_list);
     }
+#ifdef GK5_HAVE_TIRPC
     if (storm) {
         return cmd_storm(&a, &so);
     }
+#else
+    (void)so;
+#endif
 
     if (client_open(&c, &a) != 0) {
         client_close(&c);

@@ -1031,19 +1031,50 @@ static void describe_auth(const struct client_args *a, AUTH *auth, char *out,
 
 /* ---- gk5's own RPC client ---- */
 
+int cli_rpc_native_connect(const char *hostport, uint32_t prog, uint32_t vers,
+                           const char *target, gk5_rpc_service svc,
+                           const char *sec_name,
+                           const gk5_rpc_clnt_options *opts, gk5_rpc_clnt **out,
+                           char *err, size_t err_len)
+{
+    gk5_rpc_error e;
+    struct addrinfo *res = NULL;
+    char host[NI_MAXHOST];
+    bool gss = opts->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS;
+    int ret = -1;
+
+    *out = NULL;
+    if (resolve_stream(hostport, AI_NUMERICSERV, host, sizeof(host), &res, err,
+                       err_len) != 0) {
+        return -1;
+    }
+    for (const struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
+        memset(&e, 0, sizeof(e));
+        if (gk5_rpc_clnt_create(ai->ai_addr, ai->ai_addrlen, prog, vers,
+                                gss ? target : NULL, svc, opts, out, &e) == 0) {
+            ret = 0;
+            break;
+        }
+        if (gss && e.code != GK5_RPC_E_TRANSPORT) {
+            snprintf(err, err_len, "cannot establish RPCSEC_GSS %s with %s: %s",
+                     sec_name, target,
+                     e.text[0] != '\0' ? e.text : gk5_rpc_strerror(e.code));
+            break;
+        }
+        snprintf(err, err_len, "cannot connect to %s: %s", hostport,
+                 e.text[0] != '\0' ? e.text : gk5_rpc_strerror(e.code));
+    }
+    freeaddrinfo(res);
+    return ret;
+}
+
 /* A gk5_rpc_clnt to a->hostport for a's program and security, with up to
  * inflight calls out; 0, or -1 with words in err. */
 static int native_connect(const struct client_args *a, uint32_t inflight,
                           gk5_rpc_clnt **out, char *err, size_t err_len)
 {
     gk5_rpc_clnt_options opts;
-    gk5_rpc_error e;
-    struct addrinfo *res = NULL;
-    char host[NI_MAXHOST];
-    bool gss = a->sec->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS;
-    int ret = -1;
 
-    *out = NULL;
     memset(&opts, 0, sizeof(opts));
     opts.flavor = a->sec->flavor;
     opts.max_inflight = inflight;
@@ -1056,26 +1087,9 @@ static int native_connect(const struct client_args *a, uint32_t inflight,
     opts.gss.timeout_ms = a->timeout_ms;
     opts.gss.max_body = (size_t)GK5_ECHO_MAX_OPAQUE + GK5_ECHO_BODY_SLACK;
     opts.gss.establish = a->establish;
-    if (resolve_stream(a->hostport, AI_NUMERICSERV, host, sizeof(host), &res,
-                       err, err_len) != 0) {
-        return -1;
-    }
-    for (const struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
-        if (gk5_rpc_clnt_create(ai->ai_addr, ai->ai_addrlen, a->prog, a->vers,
-                                gss ? a->target : NULL, a->sec->svc, &opts, out,
-                                &e) == 0) {
-            ret = 0;
-            break;
-        }
-        if (gss && e.code != GK5_RPC_E_TRANSPORT) {
-            snprintf(err, err_len, "cannot establish RPCSEC_GSS %s with %s: %s",
-                     a->sec->name, a->target, e.text);
-            break;
-        }
-        snprintf(err, err_len, "cannot connect to %s: %s", a->hostport, e.text);
-    }
-    freeaddrinfo(res);
-    return ret;
+    return cli_rpc_native_connect(a->hostport, a->prog, a->vers, a->target,
+                                  a->sec->svc, a->sec->name, &opts, out, err,
+                                  err_len);
 }
 
 /* As describe_auth, for gk5's client. */

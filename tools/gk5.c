@@ -55,8 +55,6 @@ static const struct command commands[] = {
 #ifdef GK5_HAVE_RPC
     {"rpc", gk5_cli_rpc,
      "RPCSEC_GSS over TCP: ping a server, serve and call an echo program"},
-#endif
-#ifdef GK5_HAVE_TIRPC
     {"nfs4", gk5_cli_nfs4,
      "an NFSv4.0 client over RPCSEC_GSS: ls, cat, put, rm"},
 #endif
@@ -80,9 +78,6 @@ static const struct {
 #ifndef GK5_HAVE_RPC
     {"rpc", "it needs libgk5_rpc (-Drpc)"},
     {"nfs4", "it needs libgk5_rpc (-Drpc)"},
-#elif !defined(GK5_HAVE_TIRPC)
-    {"nfs4", "its NFSv4 codec is still on libtirpc's XDR, and this gk5 was "
-             "built without libtirpc (-Dtirpc=disabled)"},
 #endif
     {NULL, NULL},
 };

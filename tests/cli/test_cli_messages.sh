@@ -58,16 +58,21 @@ if [ "$mit" = 0 ]; then
     if [ "$r" = yes ]; then
         nomit="--establish mit: this gk5 was built without MIT krb5"
         expect 2 "rpc ping: $nomit" rpc ping --establish mit 127.0.0.1:1
-        if "$cli" --help | grep -q '^  nfs4 '; then
-            expect 2 "nfs4 ls: $nomit" nfs4 ls --establish mit 127.0.0.1:1 /
-            expect 2 "--via libtirpc: libtirpc's RPCSEC_GSS client runs on MIT's GSS-API" \
-                nfs4 bench --via libtirpc 127.0.0.1:1 /
-        else
-            expect 2 "'nfs4' is not built into this gk5: its NFSv4 codec is still on libtirpc's XDR" nfs4 ls 127.0.0.1:1 /
-            expect 2 "rpc ping: --transport libtirpc: this gk5 was built without libtirpc" \
-                rpc ping --transport libtirpc 127.0.0.1:1
-        fi
+        expect 2 "nfs4 ls: $nomit" nfs4 ls --establish mit 127.0.0.1:1 /
+        expect 2 "--via libtirpc: libtirpc's RPCSEC_GSS client runs on MIT's GSS-API" \
+            nfs4 bench --via libtirpc 127.0.0.1:1 /
     fi
+fi
+# Built without libtirpc: gk5's own client only, libtirpc refused in words.
+if [ "${GK5_RPC:?}" = 1 ] && [ "${GK5_TIRPC:?run by meson (GK5_TIRPC: 0 or 1)}" = 0 ]; then
+    notirpc="--transport libtirpc: this gk5 was built without libtirpc"
+    expect 2 "rpc ping: $notirpc" rpc ping --transport libtirpc 127.0.0.1:1
+    expect 2 "nfs4 ls: $notirpc" nfs4 ls --transport libtirpc 127.0.0.1:1:/
+    expect 2 "nfs4 put: $notirpc" nfs4 put --transport libtirpc /dev/null 127.0.0.1:1:/x
+    expect 2 "nfs4 storm: it makes many RPCSEC_GSS contexts on each connection (gk5's AUTHs on one libtirpc CLIENT), and this gk5 was built without libtirpc" \
+        nfs4 storm 127.0.0.1:1:/
+fi
+if [ "$mit" = 0 ]; then
     for c in demo interop; do
         expect 2 "'$c' is not built into this gk5: it runs MIT krb5's initiator and acceptor in-process, and this gk5 was built without MIT krb5" "$c"
     done
@@ -105,6 +110,18 @@ if "$cli" --help | grep -q '^  rpc '; then
         expect 2 "nfs4 cat: option '--timeout' needs an argument" nfs4 cat 127.0.0.1:1:/x --timeout
         expect 2 "nfs4 cat: unknown option '--frobnicate'" nfs4 cat 127.0.0.1:1:/x --frobnicate
         expect 2 "nfs4 cat: --enctype: unknown enctype 'aes512'" nfs4 cat --enctype aes512 127.0.0.1:1:/x
+        expect 2 "nfs4 cat: --transport: 'udp' is not gk5 or libtirpc" nfs4 cat --transport udp 127.0.0.1:1:/x
+        expect 2 "nfs4 cat: --inflight: '0' is not a number from 1 to 1024" nfs4 cat --inflight 0 127.0.0.1:1:/x
+        expect 2 "nfs4 put: --inflight: '1025' is not a number from 1 to 1024" nfs4 put --inflight 1025 /dev/null 127.0.0.1:1:/x
+        expect 2 "nfs4 ls: --inflight applies to nfs4 put, cat and bench" nfs4 ls --inflight 4 127.0.0.1:1:/
+        if [ "${GK5_TIRPC:?}" = 1 ]; then
+            expect 2 "nfs4 cat: --inflight keeps calls out on gk5's own client: not with --transport libtirpc" \
+                nfs4 cat --inflight 4 --transport libtirpc 127.0.0.1:1:/x
+            expect 2 "nfs4 bench: --via libtirpc is libtirpc's own RPCSEC_GSS client: not with --transport gk5 or --inflight" \
+                nfs4 bench --via libtirpc --inflight 4 127.0.0.1:1:/
+        fi
+    else
+        not_ok "gk5 --help lists nfs4 in a build with RPC"
     fi
 else
     tap_skip "rpc and nfs4 option messages" "built without RPC"

@@ -11,9 +11,14 @@
 #             every enctype the KDC issues, under krb5, krb5i and krb5p:
 #             put, cat, ls, rm; errors: a missing file (NFS4ERR_NOENT with
 #             words), an rc4-hmac session key refused before any NFS call,
-#             a wrong target principal, bad usage
+#             a wrong target principal, bad usage; gk5's own RPC client
+#             (--transport gk5) for every service: put, cat, ls, rm; and
+#             --inflight 4 and 16 (WRITEs and READs kept out on one
+#             connection): 2 MiB files compared byte for byte; nfs4 bench
+#             --inflight 4 prints its ratios to sys
 #   vfs       (GK5_GANESHA_FSAL=VFS: a real folder) files of 5 MiB + 1 for
-#             every service, compared byte for byte; a server that stops
+#             every service, compared byte for byte, one call at a time and
+#             with --inflight 4 and 16; a server that stops
 #             answering mid-transfer (SIGSTOP) gives a timeout error within
 #             --timeout, and one that dies mid-transfer (SIGKILL, last) a
 #             connection error, never a hang
@@ -73,6 +78,93 @@ put_cat() {
     else
         not_ok "$sec: put + cat /$name: $size bytes came back different ($(stat -c %s "$WORK/out") bytes) $*"
         return 1
+    fi
+}
+
+# The bench's table: a header naming the client and the calls in flight,
+# and a line with a ratio to sys for every service, size and operation
+# asked for.  bench_ok CLIENT INFLIGHT SECS SIZES
+bench_ok() {
+    local client=$1 inflight=$2 secs=$3 sizes=$4 sec size op missing=""
+    grep -q "^gk5 nfs4 bench: $SERVER, client $client, $inflight calls\? in flight" "$WORK/out" ||
+        missing="$missing header"
+    for sec in ${secs//,/ }; do
+        for size in ${sizes//,/ }; do
+            for op in WRITE READ; do
+                grep -qE "^$sec +$size +$op +[0-9.]+ MB/s +[0-9]+\.[0-9]{2}\$" "$WORK/out" ||
+                    missing="$missing $sec/$size/$op"
+            done
+        done
+        grep -qE "^$sec +- +GETATTR +[0-9]+/s +[0-9]+\.[0-9]{2}\$" "$WORK/out" ||
+            missing="$missing $sec/GETATTR"
+    done
+    echo "$missing"
+}
+
+# gk5's own RPC client: --transport gk5 for every service, then --inflight.
+transport_cells() {
+    local sec n missing
+    for sec in sys krb5 krb5i krb5p; do
+        put_cat "$sec" 65537 "gk5t-$sec" --transport gk5
+        put_cat "$sec" 300000 "gk5t-$sec-small-io" --transport gk5 --rsize 4096 --wsize 65536
+        if nfs "$sec" ls "$SERVER:/" --transport gk5 &&
+            grep -qE '^- +65537 gk5t-'"$sec"'$' "$WORK/out" &&
+            grep -qE '^- +300000 gk5t-'"$sec"'-small-io$' "$WORK/out"; then
+            ok "$sec, --transport gk5: ls / lists the files with their sizes"
+        else
+            not_ok "$sec, --transport gk5: ls / lists the files with their sizes"
+        fi
+        if nfs "$sec" rm "$SERVER:/gk5t-$sec" --transport gk5 &&
+            nfs "$sec" rm "$SERVER:/gk5t-$sec-small-io" --transport gk5 &&
+            nfs "$sec" ls "$SERVER:/" --transport gk5 && ! grep -q "gk5t-$sec" "$WORK/out"; then
+            ok "$sec, --transport gk5: rm removed the files"
+        else
+            not_ok "$sec, --transport gk5: rm removed the files"
+        fi
+        # 2 MiB: the most the MEM FSAL keeps of a file.
+        for n in 4 16; do
+            put_cat "$sec" 2097152 "gk5i-$sec-$n" --inflight "$n"
+            put_cat "$sec" 2097152 "gk5i-$sec-$n" --inflight "$n" --wsize 65536 --rsize 100000
+            nfs "$sec" rm "$SERVER:/gk5i-$sec-$n" --transport gk5
+        done
+    done
+    # --inflight on a file smaller than one READ, and on an empty one.
+    for size in 0 1; do
+        put_cat krb5p "$size" "gk5i-tiny-$size" --inflight 4
+        nfs krb5p rm "$SERVER:/gk5i-tiny-$size" --transport gk5
+    done
+    if nfs krb5p cat "$SERVER:/gk5-no-such-file" --inflight 4; then
+        not_ok "--inflight 4: cat of a missing file fails"
+    elif grep -q 'NFS4ERR_NOENT (no such file or directory)' "$WORK/err"; then
+        ok "--inflight 4: cat of a missing file: $(head -n 1 "$WORK/err")"
+    else
+        not_ok "--inflight 4: cat of a missing file says NFS4ERR_NOENT with words"
+    fi
+    # The bench, one call at a time and 4 in flight, on gk5's client.
+    local sizes=4k,64k secs=sys,krb5,krb5p
+    if timeout -k 5 120 "$GK5" nfs4 bench "$SERVER:/" --sec "$secs" --size "$sizes" \
+        --seconds 0.3 --transport gk5 "${KRB[@]}" >"$WORK/out" 2>"$WORK/err"; then
+        missing=$(bench_ok 'gk5 (gk5 transport)' 1 "$secs" "$sizes")
+        sed 's/^/# /' "$WORK/out"
+        if [ -z "$missing" ]; then
+            ok "nfs4 bench --transport gk5: every cell with its ratio to sys"
+        else
+            not_ok "nfs4 bench --transport gk5: lacks$missing"
+        fi
+    else
+        not_ok "nfs4 bench --transport gk5: $(head -n 1 "$WORK/err" | cut -c1-160)"
+    fi
+    if timeout -k 5 120 "$GK5" nfs4 bench "$SERVER:/" --sec "$secs" --size "$sizes" \
+        --seconds 0.3 --inflight 4 "${KRB[@]}" >"$WORK/out" 2>"$WORK/err"; then
+        missing=$(bench_ok 'gk5 (gk5 transport)' 4 "$secs" "$sizes")
+        sed 's/^/# /' "$WORK/out"
+        if [ -z "$missing" ]; then
+            ok "nfs4 bench --inflight 4: 4 calls in flight, every cell with its ratio to sys"
+        else
+            not_ok "nfs4 bench --inflight 4: lacks$missing"
+        fi
+    else
+        not_ok "nfs4 bench --inflight 4: $(head -n 1 "$WORK/err" | cut -c1-160)"
     fi
 }
 
@@ -164,6 +256,7 @@ basic_cells() {
     else
         not_ok "usage: a location without a path is refused (exit 2, got $rc)"
     fi
+    transport_cells
 }
 
 vfs_cells() {
@@ -177,6 +270,16 @@ vfs_cells() {
         else
             not_ok "$sec: put + cat 5 MiB + 1 (VFS FSAL)"
         fi
+        for n in 4 16; do
+            if nfs "$sec" put "$WORK/in" "$SERVER:/big-$sec-$n" --inflight "$n" &&
+                nfs "$sec" cat "$SERVER:/big-$sec-$n" --inflight "$n" &&
+                cmp -s "$WORK/in" "$WORK/out" &&
+                nfs "$sec" rm "$SERVER:/big-$sec-$n" --transport gk5; then
+                ok "$sec, --inflight $n: put + cat 5 MiB + 1 (VFS FSAL), the same, rm"
+            else
+                not_ok "$sec, --inflight $n: put + cat 5 MiB + 1 (VFS FSAL): $(head -n 1 "$WORK/err" | cut -c1-160)"
+            fi
+        done
     done
     if [ -z "$GANESHA_PID" ]; then
         not_ok "Ganesha's PID is known (ganesha.pid.ours)"
