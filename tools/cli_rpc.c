@@ -1061,7 +1061,11 @@ int cli_rpc_native_connect(const char *hostport, uint32_t prog, uint32_t vers,
                      e.text[0] != '\0' ? e.text : gk5_rpc_strerror(e.code));
             break;
         }
-        snprintf(err, err_len, "cannot connect to %s: %s", hostport,
+        /* A transport failure: the connection, or the INIT legs on it
+         * (the words say which). */
+        snprintf(err, err_len, "cannot connect to %s%s%s%s: %s", hostport,
+                 gss ? " and establish RPCSEC_GSS " : "", gss ? sec_name : "",
+                 gss ? " there" : "",
                  e.text[0] != '\0' ? e.text : gk5_rpc_strerror(e.code));
     }
     freeaddrinfo(res);

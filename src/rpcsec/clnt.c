@@ -322,10 +322,17 @@ static GK5I_RPC_WUR int collect(gk5_rpc_clnt *c, struct call *call,
             call->abandoned = true;
             call_ended(c, call);
             (void)pthread_mutex_unlock(&c->lock);
-            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                         "timed out after %u ms waiting for the reply to "
-                         "procedure %u (xid %08x)",
-                         c->call_timeout_ms, call->proc, call->xid);
+            if (call->control) {
+                gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
+                             "timed out after %u ms waiting for the server's "
+                             "answer to an RPCSEC_GSS_INIT call (xid %08x)",
+                             c->est.timeout_ms, call->xid);
+            } else {
+                gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
+                             "timed out after %u ms waiting for the reply to "
+                             "procedure %u (xid %08x)",
+                             c->call_timeout_ms, call->proc, call->xid);
+            }
             if (err != NULL) {
                 err->rpc_stat = GK5I_CLNT_TIMEDOUT;
             }
