@@ -17,13 +17,12 @@
 #   nfs4_nomit.sh GK5
 #
 # MIT's libraries: libkrb5, libk5crypto, libgssapi_krb5, libkrb5support.
-# gk5's own files (gk5, libgk5, libgk5_rpc) name none of them; Debian's
-# libtirpc3 (libtirpc.so.3, which libgk5_rpc and gk5 need for XDR and the
-# CLIENT) is built with GSS-API and names libgssapi_krb5.so.2, so the
-# dynamic loader maps MIT's libraries into every program that uses
-# libtirpc.  That cell is a TAP TODO naming exactly that: it passes only
-# when no MIT library is mapped at all (a libtirpc built without GSS-API),
-# and fails outright when one comes in any other way.
+# gk5's own files (gk5, libgk5, libgk5_rpc) name none of them.  Built
+# without libtirpc (-Dtirpc=disabled, what tools/ci-nomit.sh builds), the
+# process must have none mapped at all.  Built with it, Debian's libtirpc3
+# (built with GSS-API, it names libgssapi_krb5.so.2) brings them in: then
+# that cell is a TAP TODO naming exactly that, and fails outright when an
+# MIT library comes in any other way.
 set -u
 GK5=${1:?usage: nfs4_nomit.sh GK5}
 : "${GK5_REALM_DIR:?run through gk5 realm run}" "${GK5_GANESHA_PORT:?run through ganesha.sh run}"
@@ -125,9 +124,11 @@ mapped=$(grep -oE "[^ /]*$MIT_RE[.0-9]*" "$WORK/maps" | sort -u | tr '\n' ' ')
 needers=$(grep -E "file=[^ ]*$MIT_RE[^ ]* .*needed by" "$WORK/ld" |
     sed -E 's/.*needed by ([^ ]*).*/\1/' | xargs -r -n1 basename | sort -u |
     grep -vE "^$MIT_RE" | tr '\n' ' ')
+with_tirpc=0
+grep -q 'libtirpc\.so' "$WORK/maps" && with_tirpc=1
 if [ -z "$mapped" ]; then
-    ok "no MIT library mapped in the gk5 process (/proc/PID/maps)"
-elif [ "$needers" = "libtirpc.so.3 " ]; then
+    ok "no MIT library mapped in the gk5 process (/proc/PID/maps)$([ $with_tirpc = 0 ] && echo ', nor libtirpc')"
+elif [ $with_tirpc = 1 ] && [ "$needers" = "libtirpc.so.3 " ]; then
     # TAP TODO: a known failure, reported and not counted as one.
     TAP_N=$((TAP_N + 1))
     echo "not ok $TAP_N - no MIT library mapped in the gk5 process # TODO mapped: ${mapped}(their initialisers run), brought in only by libtirpc.so.3 (Debian's libtirpc3 is built with GSS-API); gk5's own files need none"
