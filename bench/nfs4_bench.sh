@@ -6,9 +6,12 @@
 # client against stock Ganesha (MIT's crypto on the server), then gk5's
 # client against Ganesha with gk5_mech.so in its GSS_MECH_CONFIG (gk5's
 # crypto on both ends).  WRITE/READ MB/s and GETATTR calls/s for sys,
-# krb5, krb5i, krb5p, as ratios to sys.
+# krb5, krb5i, krb5p, as ratios to sys.  --inflight N: gk5's client runs on
+# its own RPC transport with N calls outstanding (libtirpc's client keeps
+# one at a time).
 #
-#   bench/nfs4_bench.sh [--seconds S] [--quick] [--threads N] [--size LIST] BUILD_DIR
+#   bench/nfs4_bench.sh [--seconds S] [--quick] [--threads N] [--size LIST]
+#                       [--inflight N] BUILD_DIR
 set -u
 set -o pipefail
 
@@ -16,6 +19,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=2
 threads=1
 sizes=4k,64k,1m
+inflight=()
 build=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -23,7 +27,8 @@ while [ $# -gt 0 ]; do
     --quick) seconds=0.2; sizes=64k; shift ;;
     --threads) threads=$2; shift 2 ;;
     --size) sizes=$2; shift 2 ;;
-    -h | --help) sed -n '4,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --inflight) inflight=(--inflight "$2"); shift 2 ;;
+    -h | --help) sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "nfs4_bench: unknown option $1" >&2; exit 2 ;;
     *) build=$1; shift ;;
     esac
@@ -38,7 +43,7 @@ done
 
 if [ -z "${GK5_REALM_DIR:-}" ]; then
     exec "$build/tools/gk5" realm run -- bash "$0" --seconds "$seconds" \
-        --threads "$threads" --size "$sizes" "$build"
+        --threads "$threads" --size "$sizes" "${inflight[@]}" "$build"
 fi
 
 work=$(mktemp -d) || exit 1
@@ -59,12 +64,14 @@ run() { # TITLE GANESHA_ENV... -- BENCH_ARGS...
 }
 
 run "stock Ganesha (MIT crypto on the server), gk5's client" GK5_BENCH=1 -- \
-    "${common[@]}" "${creds[@]}" --client-principal gk5-client@GK5.TEST || exit 1
+    "${common[@]}" "${creds[@]}" --client-principal gk5-client@GK5.TEST \
+    "${inflight[@]}" || exit 1
 run "stock Ganesha, libtirpc's client (rpc_gss_seccreate, MIT)" GK5_BENCH=1 -- \
     "${common[@]}" "${creds[@]}" --via libtirpc || exit 1
 run "Ganesha with gk5_mech.so (gk5 crypto on the server), gk5's client" \
     GK5_GANESHA_MECH_CONFIG="$work/mech.conf" GK5_GANESHA_TRACE="$work/trace" -- \
-    "${common[@]}" "${creds[@]}" --client-principal gk5-client@GK5.TEST || exit 1
+    "${common[@]}" "${creds[@]}" --client-principal gk5-client@GK5.TEST \
+    "${inflight[@]}" || exit 1
 if ! grep -q 'served by gk5' "$work/trace"; then
     echo "nfs4_bench: Ganesha's contexts were not served by gk5:" >&2
     cat "$work/trace" >&2
