@@ -39,6 +39,7 @@
 #endif
 
 #include "common/util.h"
+#include "common/xdr.h"
 #include "rpcsec/accept_native.h"
 #include "rpcsec/rpcsec_int.h"
 
@@ -537,47 +538,6 @@ static enum seq_verdict window_check(struct sctx *sc, uint32_t window,
 /* RFC 2203 5.2.3.1)                                                   */
 /* ------------------------------------------------------------------ */
 
-/* A bounded reader that keeps the first error. */
-struct rd {
-    const uint8_t *p;
-    size_t left;
-    bool bad;
-};
-
-static uint32_t rd_u32(struct rd *r)
-{
-    uint32_t v;
-
-    if (r->bad || r->left < 4) {
-        r->bad = true;
-        return 0;
-    }
-    v = gk5i_get32(r->p);
-    r->p += 4;
-    r->left -= 4;
-    return v;
-}
-
-/* opaque<max>: the bytes (inside the message) and their length. */
-static const uint8_t *rd_opaque(struct rd *r, size_t max, size_t *len)
-{
-    const uint8_t *p;
-    size_t n = rd_u32(r);
-    size_t padded;
-
-    *len = 0;
-    if (r->bad || n > max || n > r->left || r->left - n < gk5i_xdr_pad(n)) {
-        r->bad = true;
-        return NULL;
-    }
-    padded = n + gk5i_xdr_pad(n);
-    p = r->p;
-    r->p += padded;
-    r->left -= padded;
-    *len = n;
-    return p;
-}
-
 struct call_hdr {
     uint32_t xid;
     uint32_t prog;
@@ -607,14 +567,15 @@ enum parse {
 static enum parse parse_call(uint8_t *msg, size_t len, struct call_hdr *h,
                              gk5_rpc_error *err)
 {
-    struct rd r = {.p = msg, .left = len, .bad = false};
+    struct gk5i_rd r;
     uint32_t mtype;
     uint32_t rpcvers;
 
     memset(h, 0, sizeof(*h));
+    gk5i_rd_init(&r, msg, len);
     h->msg = msg;
-    h->xid = rd_u32(&r);
-    mtype = rd_u32(&r);
+    h->xid = gk5i_xdr_get_u32(&r);
+    mtype = gk5i_xdr_get_u32(&r);
     if (r.bad) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "message too short for an RPC header");
@@ -625,7 +586,7 @@ static enum parse parse_call(uint8_t *msg, size_t len, struct call_hdr *h,
                      mtype);
         return PARSE_DROP;
     }
-    rpcvers = rd_u32(&r);
+    rpcvers = gk5i_xdr_get_u32(&r);
     if (r.bad) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED, "call header truncated");
         return PARSE_DROP;
@@ -634,19 +595,19 @@ static enum parse parse_call(uint8_t *msg, size_t len, struct call_hdr *h,
         gk5i_rpc_err(err, GK5_RPC_E_REJECTED, "RPC version %u, not 2", rpcvers);
         return PARSE_MISMATCH;
     }
-    h->prog = rd_u32(&r);
-    h->vers = rd_u32(&r);
-    h->proc = rd_u32(&r);
-    h->cred_flavor = rd_u32(&r);
-    h->cred = rd_opaque(&r, GK5I_RPC_MAX_AUTH_BYTES, &h->cred_len);
+    h->prog = gk5i_xdr_get_u32(&r);
+    h->vers = gk5i_xdr_get_u32(&r);
+    h->proc = gk5i_xdr_get_u32(&r);
+    h->cred_flavor = gk5i_xdr_get_u32(&r);
+    h->cred = gk5i_xdr_get_opaque(&r, GK5I_RPC_MAX_AUTH_BYTES, &h->cred_len);
     if (r.bad) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "credential truncated or longer than 400 bytes");
         return PARSE_BADCRED;
     }
     h->cred_end = len - r.left;
-    h->verf_flavor = rd_u32(&r);
-    h->verf = rd_opaque(&r, GK5I_RPC_MAX_AUTH_BYTES, &h->verf_len);
+    h->verf_flavor = gk5i_xdr_get_u32(&r);
+    h->verf = gk5i_xdr_get_opaque(&r, GK5I_RPC_MAX_AUTH_BYTES, &h->verf_len);
     if (r.bad) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "verifier truncated or longer than 400 bytes");
@@ -1237,7 +1198,7 @@ GK5I_RPC_WUR static gk5_rpc_verdict
 gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
          const gk5i_rpc_cred *cred, gk5_buffer *reply, gk5_rpc_error *err)
 {
-    struct rd r = {.p = h->args, .left = h->args_len, .bad = false};
+    struct gk5i_rd r;
     gk5_buffer in = {0, NULL};
 
     if (!has_acceptor_cred(srv)) {
@@ -1246,7 +1207,8 @@ gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
                      "service is allowed)");
     }
     /* RFC 2203 5.2.2: the argument is rpc_gss_init_arg, opaque<>. */
-    in.value = (void *)(uintptr_t)rd_opaque(&r, MAX_INIT_TOKEN, &in.length);
+    gk5i_rd_init(&r, h->args, h->args_len);
+    in.value = (void *)(uintptr_t)gk5i_xdr_get_opaque(&r, MAX_INIT_TOKEN, &in.length);
     if (r.bad || r.left != 0) {
         gk5i_rpc_err(
             err,
