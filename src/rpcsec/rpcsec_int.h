@@ -15,6 +15,9 @@
 #include <gk5/gk5.h>
 #include <gk5/rpcsec.h>
 
+#include "common/util.h"
+#include "common/xdr.h"
+
 #define GK5I_RPC_WUR __attribute__((warn_unused_result))
 
 /* RFC 2203 5: rpc_gss_proc_t and the version. */
@@ -67,23 +70,20 @@ size_t gk5i_rpc_cred_encode(const gk5i_rpc_cred *cred, uint8_t *out,
 GK5I_RPC_WUR int gk5i_rpc_cred_decode(const uint8_t *body, size_t len,
                                       gk5i_rpc_cred *cred, gk5_rpc_error *err);
 
-/* Big-endian helpers. */
+/* Big-endian words and XDR padding, as the one reader and writer have
+ * them (common/util.h, common/xdr.h), for code that fills or reads a
+ * message at known offsets. */
 static inline void gk5i_put32(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
+    store_be32(p, v);
 }
 static inline uint32_t gk5i_get32(const uint8_t *p)
 {
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-           ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+    return load_be32(p);
 }
-/* XDR padding of n bytes to a multiple of 4. */
 static inline size_t gk5i_xdr_pad(size_t n)
 {
-    return (4 - (n & 3)) & 3;
+    return gk5i_xdr_padding(n);
 }
 
 /* ---- Verifiers: a MIC token over bytes (RFC 2203 5.3.1, 5.3.3.2) ---- */
