@@ -170,9 +170,20 @@ static int compound_encode(struct nfs4_client *c, const nfs4_argop *ops,
     return 0;
 }
 
-/* Send the COMPOUND of ops on gk5's client without waiting; r[i].op is set
- * for its results (the caller's READ buffers stay as they are).  0 with
- * *id for compound_wait, or -1 with the error printed. */
+/* The COMPOUND4args of ops into *args (malloc'd), with r[i].op set for
+ * its results (the caller's READ buffers stay as they are); 0, or -1 with
+ * the error printed. */
+static int compound_args(struct nfs4_client *c, const nfs4_argop *ops,
+                         uint32_t n, nfs4_resop *r, gk5_buffer *args)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        r[i].op = ops[i].op;
+    }
+    return compound_encode(c, ops, n, args);
+}
+
+/* Send the COMPOUND of ops on gk5's client without waiting.  0 with *id
+ * for compound_wait, or -1 with the error printed. */
 static int compound_send(struct nfs4_client *c, const nfs4_argop *ops,
                          uint32_t n, nfs4_resop *r, uint64_t *id)
 {
@@ -180,10 +191,7 @@ static int compound_send(struct nfs4_client *c, const nfs4_argop *ops,
     gk5_rpc_error e;
     int rc;
 
-    for (uint32_t i = 0; i < n; i++) {
-        r[i].op = ops[i].op;
-    }
-    if (compound_encode(c, ops, n, &args) != 0) {
+    if (compound_args(c, ops, n, r, &args) != 0) {
         return -1;
     }
     memset(&e, 0, sizeof(e));
@@ -241,10 +249,7 @@ static int compound(struct nfs4_client *c, const nfs4_argop *ops, uint32_t n,
         gk5_rpc_error e;
         int rc;
 
-        for (uint32_t i = 0; i < n; i++) {
-            r[i].op = ops[i].op;
-        }
-        if (compound_encode(c, ops, n, &args) != 0) {
+        if (compound_args(c, ops, n, r, &args) != 0) {
             return -1;
         }
         memset(&e, 0, sizeof(e));
