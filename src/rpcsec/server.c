@@ -1208,7 +1208,8 @@ gss_init(gk5_rpc_server *srv, const struct call_hdr *h,
     }
     /* RFC 2203 5.2.2: the argument is rpc_gss_init_arg, opaque<>. */
     gk5i_rd_init(&r, h->args, h->args_len);
-    in.value = (void *)(uintptr_t)gk5i_xdr_get_opaque(&r, MAX_INIT_TOKEN, &in.length);
+    in.value =
+        (void *)(uintptr_t)gk5i_xdr_get_opaque(&r, MAX_INIT_TOKEN, &in.length);
     if (r.bad || r.left != 0) {
         gk5i_rpc_err(
             err,

@@ -143,9 +143,8 @@ static void call(struct run *r, uint64_t *id, uint32_t *xid, uint32_t *seq)
 
 /* The server's reply to (xid, seq): kind, with stat, results payload. */
 static size_t build_reply(struct run *r, uint32_t xid, uint32_t seq,
-                          enum kind kind, uint32_t stat,
-                          const uint8_t *payload, size_t n, uint8_t *out,
-                          size_t cap, size_t *body_at)
+                          enum kind kind, uint32_t stat, const uint8_t *payload,
+                          size_t n, uint8_t *out, size_t cap, size_t *body_at)
 {
     uint8_t mic[GK5I_RPC_MIC_MAX];
     size_t at = 0, mic_len = 0;
@@ -313,19 +312,20 @@ static void run_input(struct run *r, struct fuzz_in *in, uint8_t opts,
             fuzz_fail("results past max_body were not refused as too big", 0,
                       0);
         }
-        if (kind == KIND_ACCEPTED && (rc == 0 || err.code != GK5_RPC_E_ACCEPT_STAT)) {
+        if (kind == KIND_ACCEPTED &&
+            (rc == 0 || err.code != GK5_RPC_E_ACCEPT_STAT)) {
             fuzz_fail("an accepted refusal did not fail with ACCEPT_STAT", 0,
                       0);
         }
         /* CREDPROBLEM and CTXPROBLEM make the client try a new context,
          * which fails here (no target): with those words. */
-        if (kind == KIND_AUTH &&
-            (rc == 0 || (err.code != GK5_RPC_E_REJECTED && stat != 13 &&
-                         stat != 14))) {
+        if (kind == KIND_AUTH && (rc == 0 || (err.code != GK5_RPC_E_REJECTED &&
+                                              stat != 13 && stat != 14))) {
             fuzz_fail("an AUTH_ERROR did not fail with REJECTED", 0, 0);
         }
-    } else if (rc == 0 && !open_results && (res.length != n ||
-                           (n > 0 && memcmp(res.value, payload, n) != 0))) {
+    } else if (rc == 0 && !open_results &&
+               (res.length != n ||
+                (n > 0 && memcmp(res.value, payload, n) != 0))) {
         fuzz_fail("a mutated reply gave other results", 0, 0);
     }
     gk5_buffer_release(&res);
