@@ -4,7 +4,7 @@
 # RPCSEC_GSS benchmark: gk5's client and libtirpc's MIT-based client against
 # gk5's server and libtirpc's own server, in one run, in a throwaway realm.
 #
-#   bench/rpc_bench.sh [--seconds S] [--quick] [--csv] BUILD_DIR
+#   bench/rpc_bench.sh [--seconds S] [--quick] [--csv] [--inflight N] BUILD_DIR
 #
 # BUILD_DIR is a configured and built tree (tools/gk5, tests/rpc/tirpc_*).
 # For sys, krb5, krb5i and krb5p, and for each pair
@@ -17,19 +17,23 @@
 # the ratios gk5->gk5 / tirpc->tirpc and (for gk5->gk5) service / sys.
 # A cell libtirpc cannot carry (krb5i/krb5p bodies over ~256 KiB) shows
 # "n/a" with the reason below the table.  --quick: 0.3 s per cell (the
-# CI smoke run); default 2 s.  Every reply is checked by both clients.
+# CI smoke run); default 2 s.  --inflight N: gk5's client keeps N calls
+# out on its own transport (libtirpc's, one at a time).  Every reply is
+# checked by both clients.
 set -u
 set -o pipefail
 
 seconds=2
 csv=0
+inflight=()
 build=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --quick) seconds=0.3; shift ;;
     --csv) csv=1; shift ;;
-    -h | --help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --inflight) inflight=(--inflight "$2"); shift 2 ;;
+    -h | --help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "rpc_bench: unknown option $1" >&2; exit 2 ;;
     *) build=$1; shift ;;
     esac
@@ -46,7 +50,7 @@ done
 # A realm of our own unless we already run inside one.
 if [ -z "${GK5_REALM_DIR:-}" ]; then
     exec "$build/tools/gk5" realm run -- bash "$0" --seconds "$seconds" \
-        $([ $csv = 1 ] && echo --csv) "$build"
+        $([ $csv = 1 ] && echo --csv) "${inflight[@]}" "$build"
 fi
 realm=$GK5_REALM_DIR
 work=$(mktemp -d)
@@ -97,7 +101,7 @@ cell() {
         [ "$client" = gk5 ] && gss+=(--ccache "MEMORY:bench$$")
     fi
     if [ "$client" = gk5 ]; then
-        cmd=("$gk5" rpc echo "127.0.0.1:$port" --sec "$sec" "${gss[@]}" --proc "$proc" --size "$size" --seconds "$seconds")
+        cmd=("$gk5" rpc echo "127.0.0.1:$port" --sec "$sec" "${gss[@]}" --proc "$proc" --size "$size" --seconds "$seconds" "${inflight[@]}")
     else
         cmd=("$tcli" "127.0.0.1:$port" --sec "$sec" "${gss[@]}" --proc "$proc" --size "$size" --seconds "$seconds")
     fi
@@ -126,7 +130,8 @@ declare -A gg sysv
 if [ $csv = 1 ]; then
     echo "op,size,unit,sec,gk5_gk5,gk5_tirpc,tirpc_gk5,tirpc_tirpc,gk5_over_tirpc,over_sys"
 else
-    printf 'RPCSEC_GSS echo program, one connection, one call at a time, %s s per cell\n' "$seconds"
+    printf 'RPCSEC_GSS echo program, one connection, %s, %s s per cell\n' \
+        "$([ ${#inflight[@]} -gt 0 ] && echo "gk5's client ${inflight[1]} calls in flight (libtirpc's one)" || echo "one call at a time")" "$seconds"
     printf '%-7s %-5s %-7s %-6s %10s %10s %10s %12s %8s %8s\n' op size unit sec gk5-gk5 gk5-tirpc tirpc-gk5 tirpc-tirpc gk5/tirpc vs-sys
 fi
 for op in "${ops[@]}"; do
