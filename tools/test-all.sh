@@ -140,7 +140,7 @@ if [ -f tests/unit/test_threads.c ]; then
     CC=clang configure "$builddir/tsan" -Dmit=enabled -Db_sanitize=thread -Db_lundef=false
     TSAN_OPTIONS="halt_on_error=1 suppressions=$top/tests/tsan.supp" \
         meson test -C "$builddir/tsan" --print-errorlogs test_threads test_seqstate \
-        test_rcache test_acceptor rpc-threads interposer-api
+        test_rcache test_acceptor rpc-threads rpc-tamper interposer-api
 fi
 
 if [ -f tests/fuzz/run.sh ]; then

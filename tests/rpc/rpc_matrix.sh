@@ -548,6 +548,14 @@ if [ -n "$GK5_PORT" ]; then
     cell "gk5 client -> gk5 server, krb5p: one AUTH, 8 threads x 10000 calls, every reply checked" \
         --grep '8 threads: 80000 calls' -- \
         cmd_gk5 echo "$GK5_PORT" krb5p --threads 8 --calls 10000 --size 1024 --timeout 5000
+    # gk5's own client: 8 threads on one connection and one context, and
+    # one thread with 32 calls out; every reply checked against its call.
+    cell "gk5 client (gk5 transport) -> gk5 server, krb5p: 8 threads on one connection x 2000 calls, every reply checked" \
+        --grep '8 threads: 16000 calls' -- \
+        cmd_gk5 echo "$GK5_PORT" krb5p --threads 8 --calls 2000 --size 1024 --timeout 5000 --transport gk5
+    cell "gk5 client (gk5 transport) -> gk5 server, krb5i: 32 calls in flight x 8000, every reply checked" \
+        --grep '32 in flight.*8000 calls' -- \
+        cmd_gk5 echo "$GK5_PORT" krb5i --inflight 32 --calls 8000 --size 512 --timeout 5000
     if [ "$MANY_CONTEXTS" != - ]; then
         cell "gk5 client -> gk5 server: 64 AUTHs (64 contexts, krb5/krb5i/krb5p) on 8 connections at once" \
             --grep '64 of 64 contexts' -- \
