@@ -144,7 +144,8 @@ static void call(struct run *r, uint64_t *id, uint32_t *xid, uint32_t *seq)
 /* The server's reply to (xid, seq): kind, with stat, results payload. */
 static size_t build_reply(struct run *r, uint32_t xid, uint32_t seq,
                           enum kind kind, uint32_t stat, const uint8_t *payload,
-                          size_t n, uint8_t *out, size_t cap, size_t *body_at)
+                          size_t n, uint8_t *out, size_t cap, size_t *body_at,
+                          size_t *pad_at)
 {
     uint8_t mic[GK5I_RPC_MIC_MAX];
     size_t at = 0, mic_len = 0;
@@ -164,6 +165,7 @@ static size_t build_reply(struct run *r, uint32_t xid, uint32_t seq,
     }
     put32(out, cap, &at, 6);
     put_opaque(out, cap, &at, mic, mic_len);
+    *pad_at = at - gk5i_xdr_pad(mic_len); /* the verifier's XDR padding */
     if (kind == KIND_ACCEPTED) {
         uint32_t as = stat != 0 ? stat : 1;
         put32(out, cap, &at, as);
@@ -239,14 +241,15 @@ static void check_still_works(struct run *r)
     uint8_t msg[REPLY_CAP];
     uint64_t id = 0;
     uint32_t xid = 0, seq = 0;
-    size_t body_at = 0;
+    size_t body_at = 0, pad_at = 0;
     gk5_buffer res = {0, NULL};
     gk5_rpc_error err;
 
     call(r, &id, &xid, &seq);
     send_reply(r, msg,
                build_reply(r, xid, seq, KIND_SUCCESS, 0, results,
-                           sizeof(results), msg, sizeof(msg), &body_at));
+                           sizeof(results), msg, sizeof(msg), &body_at,
+                           &pad_at));
     if (wait_for(r, id, &res, &err) != 0) {
         fail_err("the client no longer works after the input", &err);
     }
@@ -286,17 +289,20 @@ static void run_input(struct run *r, struct fuzz_in *in, uint8_t opts,
     fuzz_take_flips(in, &flips);
     const uint8_t *payload = NULL;
     size_t n = fuzz_bytes(in, &payload, fuzz_u16(in) % (MAX_RESULTS + 1));
-    size_t body_at = 0;
+    size_t body_at = 0, pad_at = 0;
     size_t len = build_reply(r, xid, seq, kind, stat, payload, n, msg,
-                             sizeof(msg), &body_at);
+                             sizeof(msg), &body_at, &pad_at);
     uint8_t *orig = fuzz_dup(msg, len);
     /* The xid is the transport's: a flip there leaves the call waiting
      * for its deadline, which a few inputs are enough to cover. */
     bool changed = fuzz_apply_flips(&flips, msg + 4, len - 4);
-    /* krb5 results are not protected (RFC 2203 5.3.2.1): flips there
-     * alone may change them. */
-    bool open_results = r->svc == GK5_RPC_SVC_NONE && kind == KIND_SUCCESS &&
-                        memcmp(orig, msg, body_at) == 0;
+    /* krb5: nothing after the verifier is protected (RFC 2203 5.3.2.1,
+     * 5.3.3.2: the verifier signs the sequence number only), nor is the
+     * verifier's XDR padding (not checked, as RFC 4506 readers may): flips
+     * there may change the results, or turn a refusal's accept_stat into
+     * SUCCESS, while the header and the MIC stay as sent. */
+    bool open_results = r->svc == GK5_RPC_SVC_NONE && kind != KIND_AUTH &&
+                        memcmp(orig, msg, pad_at) == 0;
     free(orig);
     send_reply(r, msg, len);
     int rc = wait_for(r, id, &res, &err);
