@@ -65,7 +65,10 @@ done
 # An example against the installed headers and library, not the tree's.
 cc -o "$work/gssd_roundtrip" examples/gssd_roundtrip.c \
     $(pkg-config --cflags --libs gk5)
-ldd "$work/gssd_roundtrip" | grep -Eq 'libgk5\.so\.0 => /(usr/)?lib/' || {
+# ldd's whole output first: with pipefail, grep -q leaving early can make
+# ldd die of SIGPIPE and the pipeline fail on a match.
+example_ldd=$(ldd "$work/gssd_roundtrip")
+grep -Eq 'libgk5\.so\.0 => /(usr/)?lib/' <<<"$example_ldd" || {
     echo "the example does not use the installed libgk5" >&2
     exit 1
 }
