@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * gk5-bench: gk5, MIT krb5 and the OpenSSL floor side by side (issue 5).
+ * gk5-bench: gk5, MIT krb5 and the OpenSSL floor side by side.
  * `gk5 bench ARGS` runs this program with ARGS (tools/cli_bench.c), so its
  * usage, messages and exit statuses are those of `gk5 bench`.
  *

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
-# CI source check (issue 6).
+# CI source check.
 #
 #   tools/check_source.sh [path/to/libgk5.so]
 #
@@ -20,6 +20,8 @@
 #    OpenSSL function (it asks src/crypto through crypto_int.h), and
 #    src/crypto includes nothing of src/mech (it knows nothing of tokens or
 #    contexts).
+# 5. Comments and build files speak to readers: no tracker numbers
+#    ("issue 12") in any tracked source, script or build file.
 #
 # Exit status: 0 clean, 1 findings, 2 usage or tool error.
 set -u
@@ -30,7 +32,7 @@ set -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 lib=${1:-}
 if [ $# -gt 1 ] || [ "$lib" = "-h" ] || [ "$lib" = "--help" ]; then
-    sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 status=0
@@ -176,6 +178,20 @@ bad=$(grep -nE '#[[:space:]]*include[[:space:]]*"[^"]*mech/|\bgk5_ctx\b|struct g
 if [ -n "$bad" ]; then
     echo "$bad" | sed "s|^$here/||; s|^|src/crypto knows src/mech: |"
     fail
+fi
+
+# ---- 5: tracker numbers ---------------------------------------------------
+echo "== no tracker numbers in sources, scripts and build files"
+if git -C "$here" rev-parse --git-dir > /dev/null 2>&1; then
+    bad=$(git -C "$here" grep -n -i -E '\bissues? #?[0-9]+' -- \
+        '*.c' '*.h' '*.sh' '*.py' 'meson.build' '*/meson.build' \
+        'meson_options.txt' '*.map' '*.in' ':!tools/check_source.sh')
+    if [ -n "$bad" ]; then
+        echo "$bad" | sed 's|^|names a tracker issue: |'
+        fail
+    fi
+else
+    echo "   (not a git checkout: skipped)"
 fi
 
 # ---- 3: symbol maps, public headers, built libraries ---------------------

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * gk5 demo's Heimdal block (issue 16): Heimdal's GSS-API as a second
+ * gk5 demo's Heimdal block: Heimdal's GSS-API as a second
  * establishing peer against the demo's own realm.  Heimdal and MIT export
  * the same gss_* names, so no program links both (docs/design.md,
  * "Heimdal"): this one runs tests/heimdal/test_heimdal --quick (Heimdal +

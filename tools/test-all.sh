@@ -97,11 +97,11 @@ tools/ci-nomit.sh "$builddir/nomit"
 
 [ "$quick" = 1 ] && { echo "quick run: done"; exit 0; }
 
-# Issue 23's test program (meson's rpc-hostile runs it with the limits
+# The hostile-network test program (meson's rpc-hostile runs it with the limits
 # scaled down) at the servers' own defaults: 1,025 idle and 1,032
 # slowloris connections, 16 peers pushing 63 MiB records, 4 unread 64 MiB
 # SOURCE replies (30 s send deadline), garbage for 2 s.  About 65 s; its
-# "# figure" lines are the before/after numbers of the issue's findings.
+# "# figure" lines are what each limit bought.
 step "hostile peers at the default limits (gk5 rpc serve: 1,024 connections, 16/256 MiB budgets, 10 s/300 s/30 s deadlines)"
 (
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
-# gk5 inside another project (issue 14).  tests/embed/downstream is copied
+# gk5 inside another project.  tests/embed/downstream is copied
 # to a temporary directory with gk5's source tree at subprojects/gk5, then
 # configured, built and run: as a subproject gk5 must configure only its
 # libraries (no CLI, tests, bench, examples or man pages, so nobody's

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * Heimdal as a second interop peer (issue 16): GSS-API krb5 contexts that
+ * Heimdal as a second interop peer: GSS-API krb5 contexts that
  * Heimdal's own GSS-API establishes against the throwaway MIT KDC of
  * `gk5 realm run` (Heimdal reads the same krb5.conf through
  * KRB5_CONFIG, and the same keytabs), one side moved into gk5 and the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * Live interop with MIT krb5 (issue 4): contexts established by MIT's
+ * Live interop with MIT krb5: contexts established by MIT's
  * GSS-API against a real krb5kdc on 127.0.0.1, one side exported into gk5
  * (lucid import, and rpc.gssd's buffer), the other kept in MIT; then
  * byte-level interop both ways, both roles, per session-key enctype.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The gk5 authors
-# Hostile peers against `gk5 rpc serve` (issue 23), TAP (meson test
+# Hostile peers against `gk5 rpc serve`, TAP (meson test
 # 'rpc-hostile', suite rpc):
 #
 #   gk5 realm run --tap -- hostile.sh [--defaults] GK5 TEST_HOSTILE [OPTIONS...]
@@ -25,7 +25,7 @@
 # log interval: about 65 s (80 s against a server without the limits), for
 # tools/test-all.sh's long part.
 #
-# A server without the limit options (before issue 23) is started without
+# A server without the limit options (an older gk5) is started without
 # them; test_hostile still checks the limits above, so its cells fail
 # where that server does not keep them.
 set -u

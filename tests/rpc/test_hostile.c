@@ -45,7 +45,7 @@
  *             all dropped at the first-record deadline
  *   partial   records declaring 64 MiB on many connections, 4 KiB sent;
  *             then a few peers pushing tens of MiB of such records
- *             (finding 3 of issue 23): RPCSEC_GSS with a handle nobody made
+ *             (the memory a half-sent record pins): RPCSEC_GSS with a handle nobody made
  *             and INIT to the default server, AUTH_SYS SINK (which it must
  *             take in whole) to the sys server
  *   unread    SOURCE calls (AUTH_SYS) for large replies that are never

@@ -15,7 +15,7 @@
  * buffers come from malloc and are not counted).  Checked:
  *   - each unsealed message is the initiator's plaintext, each sealed one
  *     unseals at the initiator;
- *   - the bytes per live context are at most 4 KiB (issue 12's target);
+ *   - the bytes per live context are at most 4 KiB (the design's budget);
  *   - they do not grow with the count: N contexts cost the same per
  *     context as 1,000 (no structure that grows worse than linearly);
  *   - after the frees the live bytes are back where they started (after
