@@ -338,68 +338,21 @@ static GK5_WUR uint32_t wrap_allocate(const struct gk5_tok_ops *ops,
 
 /* Every public call below starts with check_call() and clears its outputs
  * (clear_outputs()); the checks after that differ per call (MIT's rules for
- * each), and the token-layer work runs through on_lane().  The type switch
- * in validate_iov and those per-call checks look alike only in shape. */
+ * each).  The token-layer work then runs on a lane borrowed for the call:
+ * borrow_lane(), the call through tok_ops(), gk5i_lane_release(). */
 
-/* The token-layer calls that run on a borrowed lane, and their arguments
- * (each op reads only its own). */
-enum lane_op {
-    LANE_WRAP,
-    LANE_UNWRAP,
-    LANE_UNWRAP_TO,
-    LANE_GET_MIC,
-    LANE_VERIFY
-};
-
-struct lane_call {
-    enum lane_op op;
-    int conf_req;
-    int *conf_state;
-    gk5_iov_buffer *iov;
-    int iov_count;
-    const uint8_t *in;
-    size_t in_len;
-    uint8_t *out;
-    size_t *out_len;
-};
-
-/* Borrows a lane, runs one token-layer call on it, gives it back.  Always
- * inlined, so that each caller's constant op selects its one call at
- * compile time: the per-message path does the same work as before the
- * five copies were folded into this one. */
-static inline __attribute__((always_inline)) GK5_WUR uint32_t
-on_lane(uint32_t *minor, gk5_ctx *ctx, const struct lane_call *c)
+/* A lane of ctx for one token-layer call, or NULL with *major the status to
+ * return (minor set). */
+static inline GK5_WUR struct gk5_lane *
+borrow_lane(uint32_t *minor, gk5_ctx *ctx, uint32_t *major)
 {
-    const struct gk5_tok_ops *ops = tok_ops(ctx);
-    struct gk5_lane *lane;
-    uint32_t err = GK5_OK, major = GK5_S_FAILURE;
+    uint32_t err = GK5_OK;
+    struct gk5_lane *lane = gk5i_lane_acquire(ctx, &err);
 
-    lane = gk5i_lane_acquire(ctx, &err);
     if (lane == NULL) {
-        return gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
+        *major = gk5i_status(minor, err != GK5_OK ? err : GK5_ERR_NOMEM);
     }
-    switch (c->op) {
-    case LANE_WRAP:
-        major = ops->wrap_iov(minor, ctx, lane, c->conf_req, c->conf_state,
-                              c->iov, c->iov_count);
-        break;
-    case LANE_UNWRAP:
-        major = ops->unwrap_iov(minor, ctx, lane, c->conf_state, c->iov,
-                                c->iov_count);
-        break;
-    case LANE_UNWRAP_TO:
-        major = ops->unwrap_to(minor, ctx, lane, c->in, c->in_len, c->out,
-                               c->out_len, c->conf_state);
-        break;
-    case LANE_GET_MIC:
-        major = ops->get_mic_iov(minor, ctx, lane, c->iov, c->iov_count);
-        break;
-    case LANE_VERIFY:
-        major = ops->verify_mic_iov(minor, ctx, lane, c->iov, c->iov_count);
-        break;
-    }
-    gk5i_lane_release(ctx, lane);
-    return major;
+    return lane;
 }
 
 /* The core of gk5_wrap_iov after the argument checks; gk5_wrap calls it
@@ -408,23 +361,32 @@ static GK5_WUR uint32_t wrap_dispatch(uint32_t *minor, gk5_ctx *ctx,
                                       int conf_req, int *conf_state,
                                       gk5_iov_buffer *iov, int iov_count)
 {
-    return on_lane(minor, ctx,
-                   &(struct lane_call){.op = LANE_WRAP,
-                                       .conf_req = conf_req,
-                                       .conf_state = conf_state,
-                                       .iov = iov,
-                                       .iov_count = iov_count});
+    uint32_t major;
+    struct gk5_lane *lane = borrow_lane(minor, ctx, &major);
+
+    if (lane == NULL) {
+        return major;
+    }
+    major = tok_ops(ctx)->wrap_iov(minor, ctx, lane, conf_req, conf_state, iov,
+                                   iov_count);
+    gk5i_lane_release(ctx, lane);
+    return major;
 }
 
 static GK5_WUR uint32_t unwrap_dispatch(uint32_t *minor, gk5_ctx *ctx,
                                         int *conf_state, gk5_iov_buffer *iov,
                                         int iov_count)
 {
-    return on_lane(minor, ctx,
-                   &(struct lane_call){.op = LANE_UNWRAP,
-                                       .conf_state = conf_state,
-                                       .iov = iov,
-                                       .iov_count = iov_count});
+    uint32_t major;
+    struct gk5_lane *lane = borrow_lane(minor, ctx, &major);
+
+    if (lane == NULL) {
+        return major;
+    }
+    major =
+        tok_ops(ctx)->unwrap_iov(minor, ctx, lane, conf_state, iov, iov_count);
+    gk5i_lane_release(ctx, lane);
+    return major;
 }
 
 uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
@@ -530,6 +492,7 @@ uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
                          gk5_iov_buffer *iov, int iov_count)
 {
     struct iov_found f;
+    struct gk5_lane *lane;
     bool allocated = false;
     uint32_t err, major;
 
@@ -543,10 +506,11 @@ uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
     if (err != GK5_OK) {
         return traced("get_mic", ctx, gk5i_status(minor, err), minor);
     }
-    major =
-        on_lane(minor, ctx,
-                &(struct lane_call){
-                    .op = LANE_GET_MIC, .iov = iov, .iov_count = iov_count});
+    lane = borrow_lane(minor, ctx, &major);
+    if (lane != NULL) {
+        major = tok_ops(ctx)->get_mic_iov(minor, ctx, lane, iov, iov_count);
+        gk5i_lane_release(ctx, lane);
+    }
     if (is_major_error(major) && allocated) {
         release_one(f.mic);
     }
@@ -557,6 +521,7 @@ uint32_t gk5_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t *qop,
                             gk5_iov_buffer *iov, int iov_count)
 {
     struct iov_found f;
+    struct gk5_lane *lane;
     uint32_t err, major;
 
     clear_outputs(NULL, qop, NULL);
@@ -567,9 +532,11 @@ uint32_t gk5_verify_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t *qop,
     if (err != GK5_OK) {
         return traced("verify_mic", ctx, gk5i_status(minor, err), minor);
     }
-    major = on_lane(minor, ctx,
-                    &(struct lane_call){
-                        .op = LANE_VERIFY, .iov = iov, .iov_count = iov_count});
+    lane = borrow_lane(minor, ctx, &major);
+    if (lane != NULL) {
+        major = tok_ops(ctx)->verify_mic_iov(minor, ctx, lane, iov, iov_count);
+        gk5i_lane_release(ctx, lane);
+    }
     return traced("verify_mic", ctx, major, minor);
 }
 
@@ -697,14 +664,14 @@ uint32_t gk5_unwrap(uint32_t *minor, gk5_ctx *ctx, const gk5_buffer *in,
         goto cleanup;
     }
     if (tok_ops(ctx)->unwrap_to != NULL) {
-        major = on_lane(minor, ctx,
-                        &(struct lane_call){.op = LANE_UNWRAP_TO,
-                                            .conf_state = conf_state,
-                                            .in = in->value,
-                                            .in_len = len,
-                                            .out = buf,
-                                            .out_len = &msg_len});
-        if (is_major_error(major)) {
+        struct gk5_lane *lane = borrow_lane(minor, ctx, &major);
+
+        if (lane != NULL) {
+            major = tok_ops(ctx)->unwrap_to(minor, ctx, lane, in->value, len,
+                                            buf, &msg_len, conf_state);
+            gk5i_lane_release(ctx, lane);
+        }
+        if (lane == NULL || is_major_error(major)) {
             goto cleanup;
         }
     } else {
