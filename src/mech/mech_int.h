@@ -9,8 +9,8 @@
  *   import_gssd.c    gk5_ctx_import_gssd, gk5_ctx_import_lucid
  *   export.c         gk5_ctx_export, gk5_ctx_import (own format)
  *   seqstate.c       the receive window (RFC 2743 1.2.3 / 4121 4.2.6)
- *   status.c         the ONLY place errors become major/minor codes,
- *                    gk5_display_status, gk5_major_name, gk5_strerror
+ *   status.c         errors become major/minor pairs (gk5i_status, on
+ *                    src/errors' table); gk5_display_status, gk5_major_name
  *   iov.c            public IOV API: validate buffers, ALLOCATE, dispatch;
  *                    contiguous gk5_wrap/... wrappers, gk5_wrap_size_limit
  *   rfc4121_tokens.c RFC 4121 MIC and Wrap tokens
