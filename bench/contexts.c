@@ -28,7 +28,7 @@
 #include <gk5/gk5.h>
 
 #include "bench.h"
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "cli.h"
 
 struct ctx_figures {

@@ -14,7 +14,7 @@
 #include <gk5/gk5.h>
 
 #include "bench.h"
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "cli.h"
 
 /* wrap-sealed runs on the serial path (every path beside OpenSSL's EVP

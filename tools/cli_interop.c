@@ -29,7 +29,7 @@
 #include <gk5/gk5.h>
 #include <gk5/tickets.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "cli.h"
 #include "common/util.h"
 #include "interop.h"

@@ -35,7 +35,7 @@
 #include <gk5/gk5.h>
 #include <gk5/tickets.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "realm.h"
 #include "cli.h"
 #include "demo.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "common/util.h"
 #include "interposer/interposer.h"
 

@@ -14,7 +14,7 @@
 
 #include <gssapi/gssapi.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "realm.h"
 
 /* Where the two ends take their credentials; NULL fields are MIT's

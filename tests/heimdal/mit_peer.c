@@ -25,7 +25,7 @@
 
 #include <gk5/gk5.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "wire.h"
 
 #define SERVICE "gk5/localhost@GK5.TEST"

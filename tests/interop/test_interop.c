@@ -22,7 +22,7 @@
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "crypto/crypto_int.h"
 #include "establish.h"
 #include "tap_cells.h"

@@ -49,7 +49,7 @@
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "establish.h"
 #include "heimdal_kdc.h"
 #include "tap_cells.h"

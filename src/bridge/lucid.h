@@ -9,8 +9,8 @@
  * gss_krb5.  Not part of libgk5: programs that link MIT krb5 anyway (the
  * interop tests, `gk5 demo`, `gk5 bench`) link this static library.
  */
-#ifndef GK5_BRIDGE_MIT_INT_H
-#define GK5_BRIDGE_MIT_INT_H
+#ifndef GK5_BRIDGE_LUCID_H
+#define GK5_BRIDGE_LUCID_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -98,4 +98,4 @@ GK5_WUR uint32_t gk5_mit_import_by_path(gk5_mit_status *st,
                                         enum gk5_mit_path path,
                                         int32_t *enctype, gk5_ctx **ctx);
 
-#endif /* GK5_BRIDGE_MIT_INT_H */
+#endif /* GK5_BRIDGE_LUCID_H */

@@ -13,7 +13,7 @@
 
 #include <gk5/crypto.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "common/util.h"
 
 struct gk5_mit_lucid {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * libgk5_mit's public calls (include/gk5/mit.h): an established MIT krb5
- * context into gk5, status words for both sides, and thin initiator and
- * acceptor helpers over MIT's GSS-API for RPC layers.
+ * libgk5_mit's public calls (include/gk5/mit.h): MIT's GSS-API initiator
+ * and acceptor as step-by-step helpers for RPC layers, an established MIT
+ * context handed over to gk5 (gk5_ctx_from_mit), and status words for both
+ * sides.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 
 #include <gk5/mit.h>
 
-#include "bridge/gk5_mit.h"
+#include "bridge/lucid.h"
 #include "common/util.h"
 
 /* ---- status ---- */
