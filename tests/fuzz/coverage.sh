@@ -5,6 +5,7 @@
 # --coverage calls this).
 #
 #   tests/fuzz/coverage.sh [BUILD_DIR [CORPUS_DIR...]]
+#   tests/fuzz/coverage.sh --tables REPORT
 #
 # Configures BUILD_DIR (default build-fuzzcov at the top of the tree) with
 # clang's source-based coverage (-fprofile-instr-generate
@@ -22,15 +23,48 @@ set -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-build=${1:-$top/build-fuzzcov}
-[ $# -ge 1 ] && shift
-extra=("$@")
 
 # The parsers the 95 % branch goal is about: tokens (and their RFC 2743
 # framing), imports, export, keytab files, the RFC 4120 messages.
 parsers=(src/mech/rfc4121_tokens.c src/mech/rfc1964_tokens.c src/mech/gss_framing.c
     src/mech/import_gssd.c src/mech/export.c src/krb5/keytab.c
     src/der/rfc4120_decode.c src/krb5/ccache.c src/krb5/profile.c)
+
+# The two tables, from llvm-cov report's rows (columns, no region or
+# function details: file, functions, missed, executed, lines, missed,
+# cover, branches, missed, cover).  Every figure printed for a file is
+# that file's own row; the total is the sum of the rows printed above it.
+tables() {
+    local report=$1 f n
+    # The file names as the coverage mapping spells them (relative to the
+    # build directory), shortened to the tree's own for printing.
+    echo "Coverage of src/mech and src/crypto by the fuzz corpora (replayed, not fuzzed):"
+    printf '  %-34s %8s %8s %9s %8s %9s\n' file lines missed line-cov branches branch-cov
+    awk '$1 ~ /\/src\/(mech|crypto)\/([^/]+\/)?[^/]+\.c$/ {
+            f = $1; sub(/^.*\/src\//, "src/", f)
+            printf "  %-34s %8s %8s %9s %8s %9s\n", f, $5, $6, $7, $8, $10
+            l += $5; lm += $6; b += $8; bm += $9 }
+        END { printf "  %-34s %8d %8d %8.2f%% %8d %8.2f%%\n", "src/mech + src/crypto",
+                l, lm, l ? 100 * (l - lm) / l : 0, b, b ? 100 * (b - bm) / b : 0 }' \
+        "$report"
+
+    echo
+    echo "Parsers (goal: branch coverage >= 95 %):"
+    for f in "${parsers[@]}"; do
+        # $1 ends with /f (index() is 0 when f is not in $1, which must not
+        # pass for a name one shorter than f).
+        n=$(awk -v f="/$f" 'length($1) >= length(f) &&
+                substr($1, length($1) - length(f) + 1) == f { print $1 }' \
+            "$report" | head -1)
+        if [ -z "$n" ]; then
+            printf '  %-32s not reached by any target\n' "$f"
+            continue
+        fi
+        awk -v n="$n" -v f="$f" '$1 == n {
+            printf "  %-32s branches %5s, missed %4s: %s\n", f, $8, $9, $10 }' \
+            "$report"
+    done
+}
 
 pick() {
     local t
@@ -42,6 +76,18 @@ pick() {
     done
     return 1
 }
+if [ "${1:-}" = --tables ]; then
+    [ $# -eq 2 ] && [ -r "$2" ] || {
+        echo "usage: coverage.sh --tables REPORT (a readable llvm-cov report)" >&2
+        exit 2
+    }
+    tables "$2"
+    exit 0
+fi
+
+build=${1:-$top/build-fuzzcov}
+[ $# -ge 1 ] && shift
+extra=("$@")
 profdata=$(pick llvm-profdata-14 llvm-profdata) || {
     echo "coverage.sh: llvm-profdata not found (Debian: apt-get install llvm-14)" >&2
     exit 2
@@ -115,39 +161,7 @@ cov() {
 cov report -show-branch-summary -show-region-summary=false \
     > "$prof/report.txt"
 
-# The file names as the coverage mapping spells them (relative to the
-# build directory), shortened to the tree's own for printing.
-short() {
-    sed 's|^.*/src/|src/|'
-}
-echo "Coverage of src/mech and src/crypto by the fuzz corpora (replayed, not fuzzed):"
-printf '  %-34s %8s %8s %9s %8s %9s\n' file lines missed line-cov branches branch-cov
-awk '$1 ~ /\/src\/(mech|crypto)\/[^/]*\.c$/ {
-        f = $1; sub(/^.*\/src\//, "src/", f)
-        printf "  %-34s %8s %8s %9s %8s %9s\n", f, $5, $6, $7, $8, $10
-        l += $5; lm += $6; b += $8; bm += $9 }
-    END { printf "  %-34s %8d %8d %8.2f%% %8d %8.2f%%\n", "src/mech + src/crypto",
-            l, lm, l ? 100 * (l - lm) / l : 0, b, b ? 100 * (b - bm) / b : 0 }' \
-    "$prof/report.txt"
-
-echo
-echo "Parsers (goal: branch coverage >= 95 %):"
-names=()
-for f in "${parsers[@]}"; do
-    # $1 ends with /f (index() is 0 when f is not in $1, which must not
-    # pass for a name one shorter than f).
-    n=$(awk -v f="/$f" 'length($1) >= length(f) &&
-            substr($1, length($1) - length(f) + 1) == f { print $1 }' \
-        "$prof/report.txt" | head -1)
-    if [ -z "$n" ]; then
-        printf '  %-32s not reached by any target\n' "$f"
-        continue
-    fi
-    names+=("$n")
-    awk -v n="$n" -v f="$f" '$1 == n {
-        printf "  %-32s branches %5s, missed %4s: %s\n", f, $8, $9, $10 }' \
-        "$prof/report.txt"
-done
+tables "$prof/report.txt"
 
 echo
 echo "Branches of the parsers no input takes (the condition's outcome never seen):"
