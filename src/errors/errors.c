@@ -42,8 +42,7 @@ struct err_row {
     bool enctype; /* the enctype rides in the high 16 bits */
 };
 
-/* One row per code, indexed by it: rows alike in shape are data, not
- * repeated logic. */
+/* Indexed by the code. */
 static const struct err_row err_rows[] = {
     [GK5_OK] = {GK5_S_COMPLETE, "success", false},
     [GK5_ERR_NOMEM] = {GK5_S_FAILURE, "out of memory", false},

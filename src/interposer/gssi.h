@@ -3,8 +3,7 @@
 /*
  * The entry points MIT's mechglue (1.20) looks up in an interposer module,
  * with the signatures of its gss_config members: declared here so that the
- * compiler checks every definition against them.  The prototypes repeat
- * MIT's parameter lists (that is their point), so they look alike.
+ * compiler checks every definition against them.
  */
 #ifndef GK5_INTERPOSER_GSSI_H
 #define GK5_INTERPOSER_GSSI_H

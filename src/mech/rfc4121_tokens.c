@@ -971,8 +971,7 @@ static GK5_WUR uint32_t cfx_wrap_size_limit(uint32_t *minor, const gk5_ctx *ctx,
     return gk5i_status(minor, GK5_OK);
 }
 
-/* The token layer's ops table (as rfc1964_tokens.c's): alike in shape to
- * other function-pointer tables only. */
+/* RFC 4121's token layer, as iov.c calls it (tok_ops()). */
 const struct gk5_tok_ops gk5i_rfc4121_ops = {
     .wrap_iov = cfx_wrap_iov,
     .unwrap_iov = cfx_unwrap_iov,
