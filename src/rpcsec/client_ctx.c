@@ -830,45 +830,227 @@ static void krb_error_words(gk5_rpc_error *err)
     }
 }
 
-/* Make a new context: the INIT / CONTINUE_INIT legs along rt, then the
- * initiator's context into gk5. */
+/* One establishment under way: the initiator, the token it has to send,
+ * and what the server's replies have said so far. */
+struct est {
+    struct initiator init;
+    gk5_buffer tok;            /* the initiator's next token */
+    struct gk5i_leg_reply leg; /* the server's last answer */
+    uint8_t handle[GK5I_RPC_MAX_HANDLE];
+    size_t handle_len; /* 0 until the first reply */
+    uint8_t verf[GK5I_RPC_MAX_AUTH_BYTES];
+    size_t verf_len;       /* the completing reply's verifier */
+    uint32_t window;       /* the completing reply's seq_window */
+    uint32_t server_major; /* the server's last gss_major */
+    int sent;              /* a leg has gone out */
+};
+
+/* The initiator, on its own ccache when a native initiator is given a
+ * keytab and no file ccache. */
+static GK5I_RPC_WUR int est_begin(struct gk5i_rpc_est *p, struct est *e,
+                                  gk5_rpc_error *err)
+{
+    uint32_t major, minor = 0;
+
+    if (p->establish == GK5_RPC_ESTABLISH_NATIVE && p->client_keytab != NULL &&
+        (p->ccache == NULL || strncmp(p->ccache, "MEMORY:", 7) == 0) &&
+        own_ccache(p, err) != 0) {
+        return -1;
+    }
+    major = initiator_create(&minor, p, &e->init);
+    if (GK5_ERROR(major) == 0) {
+        return 0;
+    }
+    gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
+                     "on this client, preparing to initiate (initiator "
+                     "credential)");
+#ifdef GK5_RPC_WITH_MIT
+    if (e->init.mit == NULL) {
+        krb_error_words(err);
+    }
+#else
+    krb_error_words(err);
+#endif
+    return -1;
+}
+
+/* The initiator's next step on the server's last token (none before the
+ * first leg).  1: a token to send; 0: both sides are done; -1: failed. */
+static GK5I_RPC_WUR int est_step(const struct gk5i_rpc_est *p, struct est *e,
+                                 int *done, gk5_rpc_error *err)
+{
+    gk5_buffer in = {e->leg.res.token_len, e->leg.res.token};
+    uint32_t major, minor = 0;
+
+    major = initiator_step(&minor, &e->init, e->sent ? &in : NULL, &e->tok);
+    gk5i_init_res_free(&e->leg.res);
+    if (GK5_ERROR(major) != 0) {
+        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
+                         e->init.native != NULL
+                             ? "on this client, gk5_initiator_step"
+                             : "on this client, gss_init_sec_context");
+        if (e->init.native != NULL) {
+            krb_error_words(err);
+        }
+        return -1;
+    }
+    *done = major == GK5_S_COMPLETE;
+    if (e->tok.length == 0) {
+        if (*done && e->sent && e->server_major == GK5_S_COMPLETE) {
+            return 0;
+        }
+        gk5i_rpc_err(err, GK5_RPC_E_GSS,
+                     "GSS-API has no token to send but the RPCSEC_GSS "
+                     "exchange for %s is not complete",
+                     p->target);
+        return -1;
+    }
+    if (e->sent && e->server_major == GK5_S_COMPLETE) {
+        gk5i_rpc_err(err, GK5_RPC_E_GSS,
+                     "the server completed the context for %s but "
+                     "GSS-API has another token to send",
+                     p->target);
+        return -1;
+    }
+    return 1;
+}
+
+/* One leg: the token to the server in INIT (first) or CONTINUE_INIT. */
+static GK5I_RPC_WUR int est_send(struct gk5i_rpc_est *p, struct est *e,
+                                 gk5i_rpc_leg_fn run_leg, void *arg,
+                                 gk5_rpc_error *err)
+{
+    /* RFC 2203 5.2.2: seq_num is ignored by the server; the handle is
+     * absent for INIT and the server's for CONTINUE_INIT. */
+    gk5i_rpc_cred cred = {
+        .version = GK5I_RPCSEC_GSS_VERS_1,
+        .proc = e->sent ? GK5I_RPCSEC_GSS_CONTINUE_INIT : GK5I_RPCSEC_GSS_INIT,
+        .seq = 0,
+        .service = (uint32_t)atomic_load(&p->service),
+        .handle = e->sent ? e->handle : NULL,
+        .handle_len = e->sent ? e->handle_len : 0,
+    };
+    const char *what = e->sent ? "RPCSEC_GSS_CONTINUE_INIT" : "RPCSEC_GSS_INIT";
+
+    e->leg.verf_flavor = GK5_RPC_FLAVOR_NONE;
+    e->leg.verf_len = 0;
+    if (run_leg(arg, &cred, &e->tok, what, &e->leg, err) != 0) {
+        return -1;
+    }
+    gk5_buffer_release(&e->tok);
+    e->sent = 1;
+    return 0;
+}
+
+/* The server's answer to a leg: a gss_major that is complete or continue,
+ * a handle, and on completion the verifier (RFC 2203 5.2.3.1: the MIC of
+ * seq_window, checked once the context is ours) and the window. */
+static GK5I_RPC_WUR int est_take_reply(const struct gk5i_rpc_est *p,
+                                       struct est *e, gk5_rpc_error *err)
+{
+    const struct gk5i_init_res *res = &e->leg.res;
+
+    if (GK5_ERROR(res->major) != 0) {
+        server_gss_err(err, p->target, res->major, res->minor);
+        return -1;
+    }
+    if (res->major != GK5_S_COMPLETE && res->major != GK5_S_CONTINUE_NEEDED) {
+        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
+                     "the server's RPCSEC_GSS_INIT reply has gss_major "
+                     "0x%08x, neither complete nor continue",
+                     res->major);
+        return -1;
+    }
+    if (res->handle_len == 0) {
+        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
+                     "the server's RPCSEC_GSS_INIT reply has an empty "
+                     "context handle");
+        return -1;
+    }
+    memcpy(e->handle, res->handle, res->handle_len);
+    e->handle_len = res->handle_len;
+    e->server_major = res->major;
+    if (e->server_major != GK5_S_COMPLETE) {
+        return 0;
+    }
+    if (e->leg.verf_flavor != GK5_RPC_FLAVOR_RPCSEC_GSS ||
+        e->leg.verf_len == 0) {
+        gk5i_rpc_err(err, GK5_RPC_E_BAD_VERIFIER,
+                     "the server's completing RPCSEC_GSS_INIT reply "
+                     "has a verifier of flavour %u, not the "
+                     "RPCSEC_GSS MIC of seq_window (RFC 2203 "
+                     "5.2.3.1)",
+                     e->leg.verf_flavor);
+        return -1;
+    }
+    memcpy(e->verf, e->leg.verf, e->leg.verf_len);
+    e->verf_len = e->leg.verf_len;
+    e->window = res->window;
+    return 0;
+}
+
+/* The initiator's context into gk5, adopted as an RPCSEC_GSS client
+ * context, and the completing reply's verifier checked with it. */
+static GK5I_RPC_WUR int est_finish(struct est *e, struct gk5i_cctx **out,
+                                   gk5_rpc_error *err)
+{
+    struct gk5i_cctx *cc = NULL;
+    gk5_ctx *gss = NULL;
+    int32_t enctype = 0;
+    uint32_t major, minor = 0;
+
+    major = initiator_finish(&minor, &e->init, &enctype, &gss);
+    if (GK5_ERROR(major) != 0) {
+        gk5i_rpc_err_gss(
+            err, GK5_RPC_E_GSS, major, minor,
+            "on this client, taking the established context into gk5");
+        gk5_ctx_free(gss); /* NULL unless a failed finish left one */
+        return -1;
+    }
+    /* RPCSEC_GSS keeps its own window (RFC 2203 5.3.3.1): replies to calls
+     * made by many threads arrive in any order, so gk5's replay and
+     * sequence checks would refuse good tokens (gk5i_cctx_adopt turns them
+     * off).  Adopt takes gss, also when it fails. */
+    if (gk5i_cctx_adopt(gss, e->handle, e->handle_len, e->window, &cc, err) !=
+        0) {
+        return -1;
+    }
+    if (gk5i_rpc_verify_u32(cc->gss, cc->window, e->verf, e->verf_len, err) !=
+        0) {
+        if (err != NULL) {
+            (void)snprintf(err->text, sizeof(err->text),
+                           "the verifier of the server's RPCSEC_GSS_INIT "
+                           "reply is not the MIC of seq_window %u (RFC 2203 "
+                           "5.2.3.1): %s",
+                           cc->window,
+                           gk5_display_status(err->major, err->minor));
+        }
+        gk5i_cctx_release(cc);
+        return -1;
+    }
+    if (cc->window == 0) {
+        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
+                     "the server's seq_window is 0 (RFC 2203 5.2.3.1)");
+        gk5i_cctx_release(cc);
+        return -1;
+    }
+    *out = cc;
+    return 0;
+}
+
+/* Make a new context: the INIT / CONTINUE_INIT legs through run_leg, until
+ * the initiator and the server are both complete, then the initiator's
+ * context into gk5. */
 GK5I_RPC_WUR int gk5i_rpc_establish(struct gk5i_rpc_est *p, uint32_t gen,
                                     gk5i_rpc_leg_fn run_leg, void *arg,
                                     struct gk5i_cctx **out, gk5_rpc_error *err)
 {
-    struct initiator init = {.native = NULL};
-    struct gk5i_cctx *cc = NULL;
-    gk5_ctx *gss = NULL;
-    gk5_buffer tok = {0, NULL};
-    uint8_t handle[GK5I_RPC_MAX_HANDLE];
-    size_t handle_len = 0;
-    uint32_t window = 0;
-    size_t verf_len = 0;
-    uint8_t verf[GK5I_RPC_MAX_AUTH_BYTES];
-    struct gk5i_leg_reply leg;
-    uint32_t minor = 0, server_major = GK5_S_CONTINUE_NEEDED;
-    int32_t enctype = 0;
-    int sent = 0, ret = -1;
+    struct est e = {.init = {.native = NULL},
+                    .server_major = GK5_S_CONTINUE_NEEDED};
+    int ret = -1, more, done = 0;
 
     *out = NULL;
-    memset(&leg, 0, sizeof(leg));
-    if (p->establish == GK5_RPC_ESTABLISH_NATIVE && p->client_keytab != NULL &&
-        (p->ccache == NULL || strncmp(p->ccache, "MEMORY:", 7) == 0) &&
-        own_ccache(p, err) != 0) {
-        goto cleanup;
-    }
-    uint32_t major = initiator_create(&minor, p, &init);
-    if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                         "on this client, preparing to initiate (initiator "
-                         "credential)");
-#ifdef GK5_RPC_WITH_MIT
-        if (init.mit == NULL) {
-            krb_error_words(err);
-        }
-#else
-        krb_error_words(err);
-#endif
+    if (est_begin(p, &e, err) != 0) {
         goto cleanup;
     }
     for (int legs = 0;; legs++) {
@@ -879,98 +1061,19 @@ GK5I_RPC_WUR int gk5i_rpc_establish(struct gk5i_rpc_est *p, uint32_t gen,
                          p->target, MAX_INIT_LEGS);
             goto cleanup;
         }
-        gk5_buffer in = {leg.res.token_len, leg.res.token};
-        major = initiator_step(&minor, &init, sent ? &in : NULL, &tok);
-        gk5i_init_res_free(&leg.res);
-        if (GK5_ERROR(major) != 0) {
-            gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor,
-                             init.native != NULL
-                                 ? "on this client, gk5_initiator_step"
-                                 : "on this client, gss_init_sec_context");
-            if (init.native != NULL) {
-                krb_error_words(err);
-            }
-            goto cleanup;
-        }
-        int done = major == GK5_S_COMPLETE;
-        if (tok.length == 0) {
-            if (done && sent && server_major == GK5_S_COMPLETE) {
-                break;
-            }
-            gk5i_rpc_err(err, GK5_RPC_E_GSS,
-                         "GSS-API has no token to send but the RPCSEC_GSS "
-                         "exchange for %s is not complete",
-                         p->target);
-            goto cleanup;
-        }
-        if (sent && server_major == GK5_S_COMPLETE) {
-            gk5i_rpc_err(err, GK5_RPC_E_GSS,
-                         "the server completed the context for %s but "
-                         "GSS-API has another token to send",
-                         p->target);
-            goto cleanup;
-        }
-
-        /* RFC 2203 5.2.2: seq_num is ignored by the server; the handle is
-         * absent for INIT and the server's for CONTINUE_INIT. */
-        gk5i_rpc_cred cred = {
-            .version = GK5I_RPCSEC_GSS_VERS_1,
-            .proc = sent ? GK5I_RPCSEC_GSS_CONTINUE_INIT : GK5I_RPCSEC_GSS_INIT,
-            .seq = 0,
-            .service = (uint32_t)atomic_load(&p->service),
-            .handle = sent ? handle : NULL,
-            .handle_len = sent ? handle_len : 0,
-        };
-        leg.verf_flavor = GK5_RPC_FLAVOR_NONE;
-        leg.verf_len = 0;
-        if (run_leg(arg, &cred, &tok,
-                    sent ? "RPCSEC_GSS_CONTINUE_INIT" : "RPCSEC_GSS_INIT", &leg,
-                    err) != 0) {
-            goto cleanup;
-        }
-        const struct gk5i_init_res *res = &leg.res;
-        gk5_buffer_release(&tok);
-        sent = 1;
-        if (GK5_ERROR(res->major) != 0) {
-            server_gss_err(err, p->target, res->major, res->minor);
-            goto cleanup;
-        }
-        if (res->major != GK5_S_COMPLETE &&
-            res->major != GK5_S_CONTINUE_NEEDED) {
-            gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                         "the server's RPCSEC_GSS_INIT reply has gss_major "
-                         "0x%08x, neither complete nor continue",
-                         res->major);
-            goto cleanup;
-        }
-        if (res->handle_len == 0) {
-            gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                         "the server's RPCSEC_GSS_INIT reply has an empty "
-                         "context handle");
-            goto cleanup;
-        }
-        memcpy(handle, res->handle, res->handle_len);
-        handle_len = res->handle_len;
-        server_major = res->major;
-        if (server_major == GK5_S_COMPLETE) {
-            /* RFC 2203 5.2.3.1: the verifier of the completing reply is the
-             * MIC of seq_window, checked once we hold the context. */
-            if (leg.verf_flavor != GK5_RPC_FLAVOR_RPCSEC_GSS ||
-                leg.verf_len == 0) {
-                gk5i_rpc_err(err, GK5_RPC_E_BAD_VERIFIER,
-                             "the server's completing RPCSEC_GSS_INIT reply "
-                             "has a verifier of flavour %u, not the "
-                             "RPCSEC_GSS MIC of seq_window (RFC 2203 "
-                             "5.2.3.1)",
-                             leg.verf_flavor);
+        more = est_step(p, &e, &done, err);
+        if (more <= 0) {
+            if (more < 0) {
                 goto cleanup;
             }
-            memcpy(verf, leg.verf, leg.verf_len);
-            verf_len = leg.verf_len;
-            window = res->window;
+            break;
+        }
+        if (est_send(p, &e, run_leg, arg, err) != 0 ||
+            est_take_reply(p, &e, err) != 0) {
+            goto cleanup;
         }
         if (done) {
-            if (server_major != GK5_S_COMPLETE) {
+            if (e.server_major != GK5_S_COMPLETE) {
                 gk5i_rpc_err(err, GK5_RPC_E_GSS,
                              "GSS-API completed the context for %s but the "
                              "server wants more",
@@ -980,50 +1083,16 @@ GK5I_RPC_WUR int gk5i_rpc_establish(struct gk5i_rpc_est *p, uint32_t gen,
             break;
         }
     }
-
-    major = initiator_finish(&minor, &init, &enctype, &gss);
-    if (GK5_ERROR(major) != 0) {
-        gk5i_rpc_err_gss(
-            err, GK5_RPC_E_GSS, major, minor,
-            "on this client, taking the established context into gk5");
+    if (est_finish(&e, out, err) != 0) {
         goto cleanup;
     }
-    /* RPCSEC_GSS keeps its own window (RFC 2203 5.3.3.1): replies to calls
-     * made by many threads arrive in any order, so gk5's replay and
-     * sequence checks would refuse good tokens (gk5i_cctx_adopt turns them
-     * off). */
-    if (gk5i_cctx_adopt(gss, handle, handle_len, window, &cc, err) != 0) {
-        gss = NULL; /* adopt freed it */
-        goto cleanup;
-    }
-    gss = NULL;
-    if (gk5i_rpc_verify_u32(cc->gss, cc->window, verf, verf_len, err) != 0) {
-        if (err != NULL) {
-            (void)snprintf(err->text, sizeof(err->text),
-                           "the verifier of the server's RPCSEC_GSS_INIT "
-                           "reply is not the MIC of seq_window %u (RFC 2203 "
-                           "5.2.3.1): %s",
-                           cc->window,
-                           gk5_display_status(err->major, err->minor));
-        }
-        goto cleanup;
-    }
-    if (cc->window == 0) {
-        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                     "the server's seq_window is 0 (RFC 2203 5.2.3.1)");
-        goto cleanup;
-    }
-    cc->gen = gen;
-    *out = cc;
-    cc = NULL;
+    (*out)->gen = gen;
     ret = 0;
 
 cleanup:
-    gk5_buffer_release(&tok);
-    gk5i_init_res_free(&leg.res);
-    initiator_free(&init);
-    gk5_ctx_free(gss);
-    gk5i_cctx_release(cc);
+    gk5_buffer_release(&e.tok);
+    gk5i_init_res_free(&e.leg.res);
+    initiator_free(&e.init);
     return ret;
 }
 
