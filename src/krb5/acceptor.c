@@ -812,6 +812,139 @@ static uint32_t read_ap_req(const gk5_buffer *in, struct accept_state *st)
     return GK5_OK;
 }
 
+/* The outputs of an accept, empty (also when the call then fails). */
+static void clear_outputs(gk5_buffer *out, gk5_ctx **ctx, gk5_accept_info *info)
+{
+    if (info != NULL) {
+        memset(info, 0, sizeof(*info));
+    }
+    if (out != NULL) {
+        out->length = 0;
+        out->value = NULL;
+    }
+    if (ctx != NULL) {
+        *ctx = NULL;
+    }
+}
+
+/* The AP-REQ in, checked against cred at now: its ticket and
+ * authenticator opened (their plaintext in the stack buffers when it
+ * fits), the names, times, transited path and GSS checksum checked.
+ * *mutual: whether the initiator asked for an AP-REP (known as soon as
+ * the request parses, for the error token). */
+static uint32_t check_request(gk5_acceptor_cred *cred, const gk5_buffer *in,
+                              const gk5_channel_bindings *cb, int64_t now,
+                              struct accept_state *st, uint8_t *tkt_stack,
+                              uint8_t *auth_stack, size_t stack_len,
+                              bool *mutual)
+{
+    uint32_t err = read_ap_req(in, st);
+
+    if (err != GK5_OK) {
+        return err;
+    }
+    *mutual = (st->req.ap_options & GK5I_AP_OPT_MUTUAL_REQUIRED) != 0;
+    if ((st->req.ap_options & GK5I_AP_OPT_USE_SESSION_KEY) != 0) {
+        return GK5_ERR_AP_USER_TO_USER;
+    }
+    err = open_ticket(cred, st, tkt_stack, stack_len, now);
+    if (err == GK5_OK) {
+        err = open_authenticator(st, auth_stack, stack_len);
+    }
+    if (err != GK5_OK) {
+        return err;
+    }
+    /* RFC 4120 3.2.3: the client the authenticator names must be the
+     * ticket's. */
+    if (!gk5i_principal_equal(st->auth.crealm, &st->auth.cname, st->tkt.crealm,
+                              &st->tkt.cname)) {
+        return GK5_ERR_AP_BADMATCH;
+    }
+    err = check_times(st, now, cred->skew);
+    if (err != GK5_OK) {
+        return err;
+    }
+    /* RFC 4120 2.7: a path the KDC did not check is the server's to
+     * check, against a realm policy gk5 has none of: refused. */
+    if (st->tkt.transited_contents.len != 0 &&
+        (st->tkt.flags & GK5I_TKT_FLG_TRANSIT_POLICY_CHECKED) == 0) {
+        return GK5_ERR_AP_TRANSITED;
+    }
+    return check_gss_checksum(st, cb, st->tkt.key.value.p);
+}
+
+/* The checked request's answer: the context's key and sequence numbers,
+ * the replay check (last of the checks), the AP-REP when mutual, the
+ * context, and the initiator's description when info is asked for. */
+static uint32_t answer_request(gk5_acceptor_cred *cred, struct accept_state *st,
+                               bool mutual, int64_t now, gk5_buffer *out,
+                               gk5_ctx **made, gk5_accept_info *got)
+{
+    uint32_t err;
+
+    /* RFC 4121 4.1: without a seq-number in the authenticator the
+     * initiator's first number is 0. */
+    st->peer_seq = st->auth.has_seq_number ? st->auth.seq_number : 0;
+    err = choose_key(st, mutual, st->tkt.key.value.p);
+    if (err != GK5_OK) {
+        return err;
+    }
+    if (mutual) {
+        uint8_t rnd[4];
+
+        err = gk5i_pooled_confounder(rnd, sizeof(rnd), NULL);
+        if (err != GK5_OK) {
+            return err;
+        }
+        /* 30 bits, as MIT: a number far from 2^32 either way. */
+        st->acc_seq = load_be32(rnd) & 0x3fffffffu;
+    }
+    /* A replay?  The tag is the authenticator's MAC, which only a holder
+     * of the session key could have made. */
+    if (cred->rc != NULL) {
+        const struct gk5i_view c = st->req.authenticator.cipher;
+        size_t tag_len = st->ses_et->mac_bytes;
+
+        err = gk5i_rcache_check_store(cred->rc, c.p + c.len - tag_len, tag_len,
+                                      st->auth.ctime, st->auth.cusec,
+                                      (time_t)now);
+        if (err != GK5_OK) {
+            return err;
+        }
+    }
+    if (mutual) {
+        err = make_ap_rep(st, out);
+        if (err != GK5_OK) {
+            return err;
+        }
+    }
+    err = make_context(st, mutual, made);
+    if (err == GK5_OK && got != NULL) {
+        err = fill_info(st, mutual, got);
+    }
+    return err;
+}
+
+/* The keys and plaintexts an accept held, wiped; heap copies freed. */
+static void wipe_state(struct accept_state *st)
+{
+    zap(st->ctx_key, sizeof(st->ctx_key));
+    gk5i_subkeys_wipe(&st->ses_sk[0]);
+    gk5i_subkeys_wipe(&st->ses_sk[1]);
+    if (st->tkt_plain != NULL) {
+        zap(st->tkt_plain, st->tkt_plain_cap);
+        if (st->tkt_heap) {
+            gk5i_free(st->tkt_plain);
+        }
+    }
+    if (st->auth_plain != NULL) {
+        zap(st->auth_plain, st->auth_plain_cap);
+        if (st->auth_heap) {
+            gk5i_free(st->auth_plain);
+        }
+    }
+}
+
 /* gk5i_accept_at, and whether the initiator offered a delegation. */
 static uint32_t accept_full(uint32_t *minor, gk5_acceptor_cred *cred,
                             const gk5_buffer *in,
@@ -832,118 +965,26 @@ static uint32_t accept_full(uint32_t *minor, gk5_acceptor_cred *cred,
     *minor = 0;
     memset(&st, 0, sizeof(st));
     memset(&got, 0, sizeof(got));
-    if (info != NULL) {
-        memset(info, 0, sizeof(*info));
-    }
-    if (out != NULL) {
-        out->length = 0;
-        out->value = NULL;
-    }
-    if (ctx != NULL) {
-        *ctx = NULL;
-    }
+    clear_outputs(out, ctx, info);
     if (cred == NULL || in == NULL || out == NULL || ctx == NULL ||
         (in->value == NULL && in->length != 0)) {
         return gk5i_status(minor, GK5_ERR_INVALID_ARGUMENT);
     }
-    err = read_ap_req(in, &st);
-    if (err != GK5_OK) {
-        goto cleanup;
+    err = check_request(cred, in, cb, now, &st, tkt_stack, auth_stack,
+                        SCRATCH_STACK, &mutual);
+    if (err == GK5_OK) {
+        err = answer_request(cred, &st, mutual, now, out, &made,
+                             info != NULL ? &got : NULL);
     }
-    mutual = (st.req.ap_options & GK5I_AP_OPT_MUTUAL_REQUIRED) != 0;
-    if ((st.req.ap_options & GK5I_AP_OPT_USE_SESSION_KEY) != 0) {
-        err = GK5_ERR_AP_USER_TO_USER;
-        goto cleanup;
-    }
-    err = open_ticket(cred, &st, tkt_stack, sizeof(tkt_stack), now);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    err = open_authenticator(&st, auth_stack, sizeof(auth_stack));
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    /* RFC 4120 3.2.3: the client the authenticator names must be the
-     * ticket's. */
-    if (!gk5i_principal_equal(st.auth.crealm, &st.auth.cname, st.tkt.crealm,
-                              &st.tkt.cname)) {
-        err = GK5_ERR_AP_BADMATCH;
-        goto cleanup;
-    }
-    err = check_times(&st, now, cred->skew);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    /* RFC 4120 2.7: a path the KDC did not check is the server's to
-     * check, against a realm policy gk5 has none of: refused. */
-    if (st.tkt.transited_contents.len != 0 &&
-        (st.tkt.flags & GK5I_TKT_FLG_TRANSIT_POLICY_CHECKED) == 0) {
-        err = GK5_ERR_AP_TRANSITED;
-        goto cleanup;
-    }
-    err = check_gss_checksum(&st, cb, st.tkt.key.value.p);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    /* RFC 4121 4.1: without a seq-number in the authenticator the
-     * initiator's first number is 0. */
-    st.peer_seq = st.auth.has_seq_number ? st.auth.seq_number : 0;
-    err = choose_key(&st, mutual, st.tkt.key.value.p);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    if (mutual) {
-        uint8_t rnd[4];
-
-        err = gk5i_pooled_confounder(rnd, sizeof(rnd), NULL);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-        /* 30 bits, as MIT: a number far from 2^32 either way. */
-        st.acc_seq = load_be32(rnd) & 0x3fffffffu;
-    }
-    /* Last of the checks: a replay.  The tag is the authenticator's MAC,
-     * which only a holder of the session key could have made. */
-    if (cred->rc != NULL) {
-        const struct gk5i_view c = st.req.authenticator.cipher;
-        size_t tag_len = st.ses_et->mac_bytes;
-
-        err =
-            gk5i_rcache_check_store(cred->rc, c.p + c.len - tag_len, tag_len,
-                                    st.auth.ctime, st.auth.cusec, (time_t)now);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-    }
-    if (mutual) {
-        err = make_ap_rep(&st, out);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-    }
-    err = make_context(&st, mutual, &made);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    if (info != NULL) {
-        err = fill_info(&st, mutual, &got);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-    }
-cleanup:
     if (GK5_TRACE_ON()) {
-        trace_outcome(&st, err, made, in != NULL ? in->length : 0);
+        trace_outcome(&st, err, made, in->length);
     }
     if (err != GK5_OK) {
         gk5_ctx_free(made);
-        made = NULL;
         gk5_accept_info_release(&got);
-        if (out != NULL) {
-            gk5_buffer_release(out);
-            if (st.have_req && mutual) {
-                error_token(&st, err, now, now_usec, out);
-            }
+        gk5_buffer_release(out);
+        if (st.have_req && mutual) {
+            error_token(&st, err, now, now_usec, out);
         }
     } else {
         *ctx = made;
@@ -954,21 +995,7 @@ cleanup:
             *deleg_offered = st.deleg_offered;
         }
     }
-    zap(st.ctx_key, sizeof(st.ctx_key));
-    gk5i_subkeys_wipe(&st.ses_sk[0]);
-    gk5i_subkeys_wipe(&st.ses_sk[1]);
-    if (st.tkt_plain != NULL) {
-        zap(st.tkt_plain, st.tkt_plain_cap);
-        if (st.tkt_heap) {
-            gk5i_free(st.tkt_plain);
-        }
-    }
-    if (st.auth_plain != NULL) {
-        zap(st.auth_plain, st.auth_plain_cap);
-        if (st.auth_heap) {
-            gk5i_free(st.auth_plain);
-        }
-    }
+    wipe_state(&st);
     return err == GK5_OK ? GK5_S_COMPLETE : gk5i_status(minor, err);
 }
 
