@@ -1025,6 +1025,128 @@ uint32_t gk5i_kdc_reply(const struct gk5i_kdc_expect *x, const uint8_t *reply,
     return err;
 }
 
+/* The AS-REQ for r: the client, krbtgt/REALM, the enctypes asked for
+ * (with a keytab only those it has a key of for the client: a reply in
+ * another could not be read), the options. */
+static uint32_t as_req_make(const struct gk5i_as_req *r,
+                            const struct gk5i_krb_principal *krbtgt,
+                            struct gk5i_krb_kdc_req *req)
+{
+    memset(req, 0, sizeof(*req));
+    req->msg_type = GK5I_KRB_TAG_AS_REQ;
+    req->body.has_cname = true;
+    req->body.cname = *r->client;
+    req->body.realm = r->realm;
+    req->body.has_sname = true;
+    req->body.sname = *krbtgt;
+    req->body.n_etypes = filter_etypes(
+        r->etypes != NULL ? r->etypes : r->cfg->tkt_enctypes,
+        r->etypes != NULL ? r->n_etypes : r->cfg->n_tkt, req->body.etypes);
+    if (r->keytab != NULL) {
+        size_t k = 0;
+        for (size_t i = 0; i < req->body.n_etypes; i++) {
+            uint32_t e2;
+            if (gk5i_keytab_find(r->keytab, r->realm, r->client, false, 0,
+                                 req->body.etypes[i], &e2) != NULL) {
+                req->body.etypes[k++] = req->body.etypes[i];
+            }
+        }
+        if (k == 0) {
+            return GK5_ERR_KEYTAB_NO_KEYS;
+        }
+        req->body.n_etypes = k;
+    }
+    if (req->body.n_etypes == 0) {
+        return GK5_ERR_KDC_ETYPE_NOSUPP;
+    }
+    if (r->forwardable) {
+        req->body.kdc_options |= GK5I_KDC_OPT_FORWARDABLE;
+    }
+    return GK5_OK;
+}
+
+/* One round's request on its way: the times from now, a new nonce,
+ * encoded (into *der, freed first) and sent; the KDC's answer in *reply
+ * (freed first). */
+static uint32_t as_send(const struct gk5i_as_req *r,
+                        struct gk5i_krb_kdc_req *req, uint8_t **der,
+                        size_t *der_len, uint8_t **reply, size_t *reply_len)
+{
+    uint32_t lifetime = r->lifetime ? r->lifetime : r->cfg->ticket_lifetime;
+    uint32_t renew = r->renew ? r->renew : r->cfg->renew_lifetime;
+    struct timespec ts;
+    uint32_t err;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    req->body.till = (gk5i_krb_time)ts.tv_sec + lifetime;
+    req->body.has_rtime = renew > 0;
+    req->body.rtime = (gk5i_krb_time)ts.tv_sec + renew;
+    if (renew > 0) {
+        req->body.kdc_options |= GK5I_KDC_OPT_RENEWABLE;
+    }
+    err = new_nonce(&req->body.nonce);
+    if (err != GK5_OK) {
+        return err;
+    }
+    free(*der);
+    *der = NULL;
+    err = encode_req(req, der, der_len);
+    if (err != GK5_OK) {
+        return err;
+    }
+    free(*reply);
+    *reply = NULL;
+    return send_req(r->cfg, r->realm, *der, *der_len, GK5I_KRB_TAG_AS_REP,
+                    reply, reply_len);
+}
+
+/* The KDC asked for pre-authentication (its e-data in kerr): the client's
+ * key for the enctype and salt it names, and a PA-ENC-TIMESTAMP with it in
+ * req (its bytes in *pa, freed first). */
+static uint32_t as_preauth(const struct gk5i_as_req *r,
+                           const struct gk5i_krb_error *kerr,
+                           struct gk5i_krb_kdc_req *req,
+                           struct client_key *pa_key, uint8_t **pa,
+                           size_t *pa_len)
+{
+    struct gk5i_view e_data =
+        kerr->has_e_data ? kerr->e_data : (struct gk5i_view){0};
+    struct gk5i_krb_etype_info2 info;
+    struct timespec ts;
+    bool found = false;
+    uint32_t err;
+
+    if (GK5_TRACE_ON()) {
+        gk5i_trace("as: the KDC asks for pre-authentication");
+    }
+    err = pick_etype_info2(e_data, req->body.etypes, req->body.n_etypes, &info,
+                           &found);
+    if (err != GK5_OK) {
+        return err;
+    }
+    err = client_key_make(r, found ? info.etype : req->body.etypes[0],
+                          found ? &info : NULL, pa_key);
+    if (err != GK5_OK) {
+        return err;
+    }
+    clock_gettime(CLOCK_REALTIME, &ts);
+    free(*pa);
+    *pa = NULL;
+    err = make_pa_enc_ts(pa_key, (gk5i_krb_time)ts.tv_sec,
+                         (uint32_t)(ts.tv_nsec / 1000), pa, pa_len);
+    if (err != GK5_OK) {
+        return err;
+    }
+    req->n_padata = 1;
+    req->padata[0].type = GK5I_PA_ENC_TIMESTAMP;
+    req->padata[0].value.p = *pa;
+    req->padata[0].value.len = *pa_len;
+    if (GK5_TRACE_ON()) {
+        gk5i_trace("as: PA-ENC-TIMESTAMP with %s", pa_key->et->name);
+    }
+    return GK5_OK;
+}
+
 uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
                           struct gk5i_owned_cred *tgt)
 {
@@ -1033,7 +1155,6 @@ uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
     struct gk5i_krb_error kerr;
     struct client_key pa_key;
     struct gk5i_kdc_expect x;
-    struct timespec ts;
     uint8_t *req_der = NULL, *reply = NULL, *pa = NULL;
     size_t req_len = 0, reply_len = 0, pa_len = 0;
     bool have_pa_key = false;
@@ -1052,70 +1173,17 @@ uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
     }
     note_skew = r->cfg->clockskew;
     tgs_name(r->realm, &krbtgt);
-
-    memset(&req, 0, sizeof(req));
-    req.msg_type = GK5I_KRB_TAG_AS_REQ;
-    req.body.has_cname = true;
-    req.body.cname = *r->client;
-    req.body.realm = r->realm;
-    req.body.has_sname = true;
-    req.body.sname = krbtgt;
-    req.body.n_etypes = filter_etypes(
-        r->etypes != NULL ? r->etypes : r->cfg->tkt_enctypes,
-        r->etypes != NULL ? r->n_etypes : r->cfg->n_tkt, req.body.etypes);
-    if (r->keytab != NULL) {
-        /* Only the enctypes the keytab has a key of for the client: a
-         * reply in another could not be read. */
-        size_t k = 0;
-        for (size_t i = 0; i < req.body.n_etypes; i++) {
-            uint32_t e2;
-            if (gk5i_keytab_find(r->keytab, r->realm, r->client, false, 0,
-                                 req.body.etypes[i], &e2) != NULL) {
-                req.body.etypes[k++] = req.body.etypes[i];
-            }
-        }
-        if (k == 0) {
-            return GK5_ERR_KEYTAB_NO_KEYS;
-        }
-        req.body.n_etypes = k;
+    err = as_req_make(r, &krbtgt, &req);
+    if (err != GK5_OK) {
+        return err;
     }
-    if (req.body.n_etypes == 0) {
-        return GK5_ERR_KDC_ETYPE_NOSUPP;
-    }
-    if (r->forwardable) {
-        req.body.kdc_options |= GK5I_KDC_OPT_FORWARDABLE;
-    }
-
     if (GK5_TRACE_ON()) {
         trace_principal("as: asking for a TGT for", r->realm, r->client);
     }
     for (int round = 0; round < AS_ROUNDS; round++) {
-        uint32_t lifetime = r->lifetime ? r->lifetime : r->cfg->ticket_lifetime;
-        uint32_t renew = r->renew ? r->renew : r->cfg->renew_lifetime;
-        struct gk5i_krb_etype_info2 info;
-        struct gk5i_view e_data;
-        bool need_pa = false, found = false;
+        bool need_pa = false;
 
-        clock_gettime(CLOCK_REALTIME, &ts);
-        req.body.till = (gk5i_krb_time)ts.tv_sec + lifetime;
-        req.body.has_rtime = renew > 0;
-        req.body.rtime = (gk5i_krb_time)ts.tv_sec + renew;
-        if (renew > 0) {
-            req.body.kdc_options |= GK5I_KDC_OPT_RENEWABLE;
-        }
-        err = new_nonce(&req.body.nonce);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-        free(req_der);
-        err = encode_req(&req, &req_der, &req_len);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-        free(reply);
-        reply = NULL;
-        err = send_req(r->cfg, r->realm, req_der, req_len, GK5I_KRB_TAG_AS_REP,
-                       &reply, &reply_len);
+        err = as_send(r, &req, &req_der, &req_len, &reply, &reply_len);
         if (err != GK5_OK) {
             goto cleanup;
         }
@@ -1140,35 +1208,11 @@ uint32_t gk5i_as_exchange(const struct gk5i_as_req *r,
         if (err != GK5_OK || !need_pa) {
             goto cleanup;
         }
-        e_data = kerr.has_e_data ? kerr.e_data : (struct gk5i_view){0};
-        if (GK5_TRACE_ON()) {
-            gk5i_trace("as: the KDC asks for pre-authentication");
-        }
-        err = pick_etype_info2(e_data, req.body.etypes, req.body.n_etypes,
-                               &info, &found);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-        err = client_key_make(r, found ? info.etype : req.body.etypes[0],
-                              found ? &info : NULL, &pa_key);
+        err = as_preauth(r, &kerr, &req, &pa_key, &pa, &pa_len);
         if (err != GK5_OK) {
             goto cleanup;
         }
         have_pa_key = true;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        free(pa);
-        err = make_pa_enc_ts(&pa_key, (gk5i_krb_time)ts.tv_sec,
-                             (uint32_t)(ts.tv_nsec / 1000), &pa, &pa_len);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
-        req.n_padata = 1;
-        req.padata[0].type = GK5I_PA_ENC_TIMESTAMP;
-        req.padata[0].value.p = pa;
-        req.padata[0].value.len = pa_len;
-        if (GK5_TRACE_ON()) {
-            gk5i_trace("as: PA-ENC-TIMESTAMP with %s", pa_key.et->name);
-        }
     }
     /* A second KDC_ERR_PREAUTH_REQUIRED is noted above. */
     err = GK5_ERR_KDC_REPLY;
