@@ -1332,6 +1332,76 @@ cleanup:
     return err;
 }
 
+/* A new subkey for a TGS-REQ (RFC 4120 5.4.1: the reply is sealed in it),
+ * of the TGT's session key's enctype. */
+static uint32_t tgs_subkey(const struct gk5_enctype *ses_et, uint8_t *subkey)
+{
+    uint8_t rnd[GK5_MAX_KEY_BYTES];
+    uint32_t err = gk5i_pooled_confounder(rnd, ses_et->keygen_bytes, NULL);
+
+    if (err == GK5_OK) {
+        err = gk5_c_random_to_key(ses_et->num, rnd, ses_et->keygen_bytes,
+                                  subkey, ses_et->key_bytes);
+    }
+    zap(rnd, sizeof(rnd));
+    return err;
+}
+
+/* The TGS-REQ for server in realm on tgt: the body (its DER in *body, which
+ * the PA-TGS-REQ's authenticator checksums), the PA-TGS-REQ (in *pa) with
+ * the subkey, all encoded into *der. */
+static uint32_t tgs_req_make(const struct gk5i_krb5_config *cfg,
+                             const struct gk5i_cc_cred *tgt,
+                             const struct gk5_enctype *ses_et,
+                             const uint8_t *subkey, struct gk5i_view realm,
+                             const struct gk5i_krb_principal *server,
+                             const int32_t *etypes, size_t n_etypes,
+                             struct gk5i_krb_kdc_req *req, uint8_t **body,
+                             uint8_t **pa, uint8_t **der, size_t *der_len)
+{
+    size_t body_len = 0, pa_len = 0;
+    uint32_t err;
+
+    memset(req, 0, sizeof(*req));
+    req->msg_type = GK5I_KRB_TAG_TGS_REQ;
+    req->body.realm = realm;
+    req->body.has_sname = true;
+    req->body.sname = *server;
+    req->body.till = tgt->endtime;
+    req->body.n_etypes =
+        filter_etypes(etypes != NULL ? etypes : cfg->tgs_enctypes,
+                      etypes != NULL ? n_etypes : cfg->n_tgs, req->body.etypes);
+    if (req->body.n_etypes == 0) {
+        return GK5_ERR_KDC_ETYPE_NOSUPP;
+    }
+    err = new_nonce(&req->body.nonce);
+    if (err == GK5_OK) {
+        err = gk5i_encode_kdc_req_body(&req->body, NULL, 0, &body_len);
+    }
+    if (err != GK5_OK) {
+        return err;
+    }
+    *body = malloc(body_len);
+    if (*body == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+    err = gk5i_encode_kdc_req_body(&req->body, *body, body_len, &body_len);
+    if (err == GK5_OK) {
+        err =
+            make_pa_tgs_req(tgt, ses_et, subkey, *body, body_len, pa, &pa_len);
+    }
+    if (err != GK5_OK) {
+        return err;
+    }
+    req->n_padata = 1;
+    req->padata[0].type = GK5I_PA_TGS_REQ;
+    req->padata[0].value.p = *pa;
+    req->padata[0].value.len = pa_len;
+    req->body_der.p = *body;
+    req->body_der.len = body_len;
+    return encode_req(req, der, der_len);
+}
+
 uint32_t gk5i_tgs_exchange(const struct gk5i_krb5_config *cfg,
                            const struct gk5i_cc_cred *tgt,
                            struct gk5i_view realm,
@@ -1343,9 +1413,9 @@ uint32_t gk5i_tgs_exchange(const struct gk5i_krb5_config *cfg,
     struct gk5i_krb_error kerr;
     struct gk5i_kdc_expect x;
     const struct gk5_enctype *ses_et = NULL;
-    uint8_t subkey[GK5_MAX_KEY_BYTES], rnd[GK5_MAX_KEY_BYTES];
+    uint8_t subkey[GK5_MAX_KEY_BYTES];
     uint8_t *body = NULL, *pa = NULL, *req_der = NULL, *reply = NULL;
-    size_t body_len = 0, pa_len = 0, req_len = 0, reply_len = 0;
+    size_t req_len = 0, reply_len = 0;
     bool need_pa = false;
     uint32_t err;
 
@@ -1372,56 +1442,11 @@ uint32_t gk5i_tgs_exchange(const struct gk5i_krb5_config *cfg,
     if (tgt->key_len != ses_et->key_bytes) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    err = gk5i_pooled_confounder(rnd, ses_et->keygen_bytes, NULL);
+    err = tgs_subkey(ses_et, subkey);
     if (err == GK5_OK) {
-        err = gk5_c_random_to_key(ses_et->num, rnd, ses_et->keygen_bytes,
-                                  subkey, ses_et->key_bytes);
+        err = tgs_req_make(cfg, tgt, ses_et, subkey, realm, server, etypes,
+                           n_etypes, &req, &body, &pa, &req_der, &req_len);
     }
-    zap(rnd, sizeof(rnd));
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-
-    memset(&req, 0, sizeof(req));
-    req.msg_type = GK5I_KRB_TAG_TGS_REQ;
-    req.body.realm = realm;
-    req.body.has_sname = true;
-    req.body.sname = *server;
-    req.body.till = tgt->endtime;
-    req.body.n_etypes =
-        filter_etypes(etypes != NULL ? etypes : cfg->tgs_enctypes,
-                      etypes != NULL ? n_etypes : cfg->n_tgs, req.body.etypes);
-    if (req.body.n_etypes == 0) {
-        err = GK5_ERR_KDC_ETYPE_NOSUPP;
-        goto cleanup;
-    }
-    err = new_nonce(&req.body.nonce);
-    if (err == GK5_OK) {
-        err = gk5i_encode_kdc_req_body(&req.body, NULL, 0, &body_len);
-    }
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    body = malloc(body_len);
-    if (body == NULL) {
-        err = GK5_ERR_NOMEM;
-        goto cleanup;
-    }
-    err = gk5i_encode_kdc_req_body(&req.body, body, body_len, &body_len);
-    if (err == GK5_OK) {
-        err =
-            make_pa_tgs_req(tgt, ses_et, subkey, body, body_len, &pa, &pa_len);
-    }
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    req.n_padata = 1;
-    req.padata[0].type = GK5I_PA_TGS_REQ;
-    req.padata[0].value.p = pa;
-    req.padata[0].value.len = pa_len;
-    req.body_der.p = body;
-    req.body_der.len = body_len;
-    err = encode_req(&req, &req_der, &req_len);
     if (err != GK5_OK) {
         goto cleanup;
     }
