@@ -214,16 +214,195 @@ static char *unquote(const char *s, size_t len, bool *bad)
     return NULL;
 }
 
+/* Where a file's parse stands: the section relations go into and the
+ * '{' subsections open inside it. */
+struct parse {
+    struct gk5i_profile_loader *ld;
+    const char *name;
+    unsigned lineno;
+    struct gk5i_pnode *section;
+    struct gk5i_pnode *open[PROFILE_MAX_BRACES];
+    size_t nopen;
+};
+
+/* "[name]" or "[name]*" (s: sl bytes, from '['): the section, made or
+ * found again, becomes the current one. */
+static uint32_t parse_section(struct parse *ps, const char *s, size_t sl)
+{
+    const char *close = memchr(s, ']', sl);
+    bool final;
+
+    if (close == NULL || close == s + 1) {
+        gk5i_profile_err(ps->ld, ps->name, ps->lineno,
+                         close == NULL ? "a section header without ']'"
+                                       : "an empty section name");
+        return GK5_ERR_CONFIG;
+    }
+    if (ps->nopen > 0) {
+        gk5i_profile_err(ps->ld, ps->name, ps->lineno,
+                         "a section header inside '{'");
+        return GK5_ERR_CONFIG;
+    }
+    final = close + 1 < s + sl && close[1] == '*';
+    ps->section = find_section(ps->ld->root, s + 1, (size_t)(close - s - 1));
+    if (ps->section == NULL) {
+        ps->section = node_add(ps->ld->root, s + 1, (size_t)(close - s - 1),
+                               NULL, 0, false);
+    }
+    if (ps->section == NULL) {
+        return GK5_ERR_NOMEM;
+    }
+    ps->section->final |= final;
+    return GK5_OK;
+}
+
+/* "}" or "}*" (s: sl bytes, from '}'): the innermost '{' closes. */
+static uint32_t parse_close(struct parse *ps, const char *s, size_t sl)
+{
+    if (ps->nopen == 0) {
+        gk5i_profile_err(ps->ld, ps->name, ps->lineno, "'}' without '{'");
+        return GK5_ERR_CONFIG;
+    }
+    ps->nopen--;
+    if (sl > 1 && s[1] == '*') {
+        ps->open[ps->nopen]->final = true;
+    }
+    return GK5_OK;
+}
+
+/* The tag of "tag = value" or "tag* = value" (s: sl bytes, eq: its '='):
+ * its length into *tl, *final when it ends in '*'. */
+static uint32_t parse_tag(struct parse *ps, const char *s, const char *eq,
+                          size_t *tl, bool *final)
+{
+    size_t n = (size_t)(eq - s);
+
+    while (n > 0 && is_blank(s[n - 1])) {
+        n--;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (is_blank(s[i])) {
+            gk5i_profile_err(ps->ld, ps->name, ps->lineno,
+                             "a blank inside a name");
+            return GK5_ERR_CONFIG;
+        }
+    }
+    *final = n > 0 && s[n - 1] == '*';
+    if (*final) {
+        n--;
+    }
+    if (n == 0) {
+        gk5i_profile_err(ps->ld, ps->name, ps->lineno,
+                         "a relation without a name");
+        return GK5_ERR_CONFIG;
+    }
+    *tl = n;
+    return GK5_OK;
+}
+
+/* "tag = value", "tag = \"quoted\"" or "tag = {" (s: sl bytes) in the
+ * current section or '{'. */
+static uint32_t parse_relation(struct parse *ps, const char *s, size_t sl)
+{
+    const char *eq, *v;
+    size_t tl, vl;
+    struct gk5i_pnode *parent, *n;
+    bool final;
+    uint32_t ret;
+
+    if (ps->section == NULL) {
+        gk5i_profile_err(ps->ld, ps->name, ps->lineno,
+                         "a relation before any [section]");
+        return GK5_ERR_CONFIG;
+    }
+    eq = memchr(s, '=', sl);
+    if (eq == NULL) {
+        gk5i_profile_err(ps->ld, ps->name, ps->lineno,
+                         "expected 'name = value'");
+        return GK5_ERR_CONFIG;
+    }
+    ret = parse_tag(ps, s, eq, &tl, &final);
+    if (ret != GK5_OK) {
+        return ret;
+    }
+    v = eq + 1;
+    while (v < s + sl && is_blank(*v)) {
+        v++;
+    }
+    vl = (size_t)(s + sl - v);
+    parent = ps->nopen > 0 ? ps->open[ps->nopen - 1] : ps->section;
+    if (vl == 1 && v[0] == '{') {
+        if (ps->nopen == PROFILE_MAX_BRACES) {
+            gk5i_profile_err(ps->ld, ps->name, ps->lineno,
+                             "'{' nested deeper than %u", PROFILE_MAX_BRACES);
+            return GK5_ERR_CONFIG;
+        }
+        n = node_add(parent, s, tl, NULL, 0, final);
+        if (n != NULL) {
+            ps->open[ps->nopen++] = n;
+        }
+    } else if (vl > 0 && v[0] == '"') {
+        bool bad;
+        char *uq = unquote(v + 1, vl - 1, &bad);
+
+        if (uq == NULL) {
+            if (!bad) {
+                return GK5_ERR_NOMEM;
+            }
+            gk5i_profile_err(ps->ld, ps->name, ps->lineno,
+                             "a quoted value without its '\"'");
+            return GK5_ERR_CONFIG;
+        }
+        n = node_add(parent, s, tl, uq, strlen(uq), final);
+        free(uq);
+    } else {
+        n = node_add(parent, s, tl, v, vl, final);
+    }
+    return n != NULL ? GK5_OK : GK5_ERR_NOMEM;
+}
+
+/* One line (ll bytes, no newline): a directive, a comment or blank line, a
+ * section header, a closing '}' or a relation. */
+static uint32_t parse_line(struct parse *ps, const char *line, size_t ll)
+{
+    const char *s = line;
+    size_t sl;
+
+    if (memchr(line, '\0', ll) != NULL) {
+        gk5i_profile_err(ps->ld, ps->name, ps->lineno, "a NUL byte");
+        return GK5_ERR_CONFIG;
+    }
+    while (ll > 0 && is_blank(line[ll - 1])) {
+        ll--;
+    }
+    if (is_directive(line, ll, "includedir") ||
+        is_directive(line, ll, "include")) {
+        return parse_include(ps->ld, line, ll,
+                             is_directive(line, ll, "includedir"), ps->name,
+                             ps->lineno);
+    }
+    while (s < line + ll && is_blank(*s)) {
+        s++;
+    }
+    sl = ll - (size_t)(s - line);
+    if (sl == 0 || s[0] == '#' || s[0] == ';') {
+        return GK5_OK;
+    }
+    if (s[0] == '[') {
+        return parse_section(ps, s, sl);
+    }
+    if (s[0] == '}') {
+        return parse_close(ps, s, sl);
+    }
+    return parse_relation(ps, s, sl);
+}
+
 /* One file's text into ld->root. */
 uint32_t gk5i_profile_text(struct gk5i_profile_loader *ld, const char *text,
                            size_t len, const char *name)
 {
-    struct gk5i_pnode *section = NULL;
-    struct gk5i_pnode *open[PROFILE_MAX_BRACES];
-    size_t nopen = 0;
-    unsigned lineno = 0;
+    struct parse ps = {.ld = ld, .name = name};
     size_t pos = 0;
-    uint32_t ret;
 
     if (len > PROFILE_MAX_FILE_BYTES) {
         gk5i_profile_err(ld, name, 0, "larger than %u bytes",
@@ -234,151 +413,18 @@ uint32_t gk5i_profile_text(struct gk5i_profile_loader *ld, const char *text,
         const char *line = text + pos;
         const char *nl = memchr(line, '\n', len - pos);
         size_t ll = nl != NULL ? (size_t)(nl - line) : len - pos;
-        const char *s, *eq, *v;
-        size_t sl, tl, vl;
-        struct gk5i_pnode *parent, *n;
-        bool final = false;
+        uint32_t ret;
 
         pos += ll + (nl != NULL);
-        lineno++;
-        if (memchr(line, '\0', ll) != NULL) {
-            gk5i_profile_err(ld, name, lineno, "a NUL byte");
-            return GK5_ERR_CONFIG;
-        }
-        while (ll > 0 && is_blank(line[ll - 1])) {
-            ll--;
-        }
-        if (is_directive(line, ll, "includedir") ||
-            is_directive(line, ll, "include")) {
-            ret = parse_include(ld, line, ll,
-                                is_directive(line, ll, "includedir"), name,
-                                lineno);
-            if (ret != GK5_OK) {
-                return ret;
-            }
-            continue;
-        }
-        s = line;
-        while (s < line + ll && is_blank(*s)) {
-            s++;
-        }
-        sl = ll - (size_t)(s - line);
-        if (sl == 0 || s[0] == '#' || s[0] == ';') {
-            continue;
-        }
-
-        if (s[0] == '[') {
-            const char *close = memchr(s, ']', sl);
-
-            if (close == NULL || close == s + 1) {
-                gk5i_profile_err(ld, name, lineno,
-                                 close == NULL ? "a section header without ']'"
-                                               : "an empty section name");
-                return GK5_ERR_CONFIG;
-            }
-            if (nopen > 0) {
-                gk5i_profile_err(ld, name, lineno,
-                                 "a section header inside '{'");
-                return GK5_ERR_CONFIG;
-            }
-            final = close + 1 < s + sl && close[1] == '*';
-            section = find_section(ld->root, s + 1, (size_t)(close - s - 1));
-            if (section == NULL) {
-                section = node_add(ld->root, s + 1, (size_t)(close - s - 1),
-                                   NULL, 0, false);
-            }
-            if (section == NULL) {
-                return GK5_ERR_NOMEM;
-            }
-            section->final |= final;
-            continue;
-        }
-
-        if (s[0] == '}') {
-            if (nopen == 0) {
-                gk5i_profile_err(ld, name, lineno, "'}' without '{'");
-                return GK5_ERR_CONFIG;
-            }
-            nopen--;
-            if (sl > 1 && s[1] == '*') {
-                open[nopen]->final = true;
-            }
-            continue;
-        }
-
-        if (section == NULL) {
-            gk5i_profile_err(ld, name, lineno,
-                             "a relation before any [section]");
-            return GK5_ERR_CONFIG;
-        }
-        eq = memchr(s, '=', sl);
-        if (eq == NULL) {
-            gk5i_profile_err(ld, name, lineno, "expected 'name = value'");
-            return GK5_ERR_CONFIG;
-        }
-        tl = (size_t)(eq - s);
-        while (tl > 0 && is_blank(s[tl - 1])) {
-            tl--;
-        }
-        for (size_t i = 0; i < tl; i++) {
-            if (is_blank(s[i])) {
-                gk5i_profile_err(ld, name, lineno, "a blank inside a name");
-                return GK5_ERR_CONFIG;
-            }
-        }
-        if (tl > 0 && s[tl - 1] == '*') {
-            final = true;
-            tl--;
-        }
-        if (tl == 0) {
-            gk5i_profile_err(ld, name, lineno, "a relation without a name");
-            return GK5_ERR_CONFIG;
-        }
-        v = eq + 1;
-        while (v < s + sl && is_blank(*v)) {
-            v++;
-        }
-        vl = (size_t)(s + sl - v);
-        parent = nopen > 0 ? open[nopen - 1] : section;
-
-        if (vl == 1 && v[0] == '{') {
-            if (nopen == PROFILE_MAX_BRACES) {
-                gk5i_profile_err(ld, name, lineno, "'{' nested deeper than %u",
-                                 PROFILE_MAX_BRACES);
-                return GK5_ERR_CONFIG;
-            }
-            n = node_add(parent, s, tl, NULL, 0, final);
-            if (n == NULL) {
-                return GK5_ERR_NOMEM;
-            }
-            open[nopen++] = n;
-        } else if (vl > 0 && v[0] == '"') {
-            bool bad;
-            char *uq = unquote(v + 1, vl - 1, &bad);
-
-            if (uq == NULL) {
-                if (!bad) {
-                    return GK5_ERR_NOMEM;
-                }
-                gk5i_profile_err(ld, name, lineno,
-                                 "a quoted value without its '\"'");
-                return GK5_ERR_CONFIG;
-            }
-            n = node_add(parent, s, tl, uq, strlen(uq), final);
-            free(uq);
-            if (n == NULL) {
-                return GK5_ERR_NOMEM;
-            }
-        } else {
-            n = node_add(parent, s, tl, v, vl, final);
-            if (n == NULL) {
-                return GK5_ERR_NOMEM;
-            }
+        ps.lineno++;
+        ret = parse_line(&ps, line, ll);
+        if (ret != GK5_OK) {
+            return ret;
         }
     }
-    if (nopen > 0) {
-        gk5i_profile_err(ld, name, lineno, "'{' of \"%s\" never closed",
-                         open[nopen - 1]->name);
+    if (ps.nopen > 0) {
+        gk5i_profile_err(ld, name, ps.lineno, "'{' of \"%s\" never closed",
+                         ps.open[ps.nopen - 1]->name);
         return GK5_ERR_CONFIG;
     }
     return GK5_OK;
