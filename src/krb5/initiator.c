@@ -1018,6 +1018,48 @@ cleanup:
     return err;
 }
 
+/* The target: with a '/' a krb5 principal name, otherwise RFC 2743 4.1's
+ * host-based form (service@host).  name is left empty on failure. */
+static uint32_t parse_target(const char *target, struct gk5i_name *name,
+                             bool *hostbased)
+{
+    *hostbased = strchr(target, '/') == NULL;
+    if (gk5i_name_parse(target, *hostbased, name) != GK5_OK ||
+        (*hostbased && name->ncomp != 2)) {
+        gk5i_name_free(name);
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    return GK5_OK;
+}
+
+/* The enctypes asked of the KDC for the service ticket: the caller's
+ * (those gk5 can use; when none is, the first one's refusal says why,
+ * RFC 8429), else the configuration's, which o then names too. */
+static uint32_t ask_enctypes(struct gk5i_krb5_config *cfg,
+                             gk5_initiator_opts *o)
+{
+    const struct gk5_enctype *et = NULL;
+    size_t n = 0;
+    uint32_t err;
+
+    if (o->enctypes == NULL || o->n_enctypes == 0) {
+        o->enctypes = cfg->tgs_enctypes;
+        o->n_enctypes = cfg->n_tgs;
+        return GK5_OK;
+    }
+    for (size_t i = 0; i < o->n_enctypes && n < GK5I_KRB_MAX_ETYPES; i++) {
+        if (gk5i_enctype_usable(o->enctypes[i], &et) == GK5_OK) {
+            cfg->tgs_enctypes[n++] = et->num;
+        }
+    }
+    if (n == 0) {
+        err = gk5i_enctype_usable(o->enctypes[0], &et);
+        return err != GK5_OK ? err : GK5_ERR_INVALID_ARGUMENT;
+    }
+    cfg->n_tgs = n;
+    return GK5_OK;
+}
+
 GK5_EXPORT uint32_t gk5_initiator_create(uint32_t *minor, const char *target,
                                          const gk5_initiator_opts *opts,
                                          gk5_initiator **out)
@@ -1057,12 +1099,7 @@ GK5_EXPORT uint32_t gk5_initiator_create(uint32_t *minor, const char *target,
         o.n_enctypes > ETYPES_MAX) {
         return gk5i_status(minor, GK5_ERR_INVALID_ARGUMENT);
     }
-    /* A '/' makes it a krb5 principal name; otherwise RFC 2743 4.1's
-     * host-based form. */
-    hostbased = strchr(target, '/') == NULL;
-    if (gk5i_name_parse(target, hostbased, &name) != GK5_OK ||
-        (hostbased && name.ncomp != 2)) {
-        gk5i_name_free(&name);
+    if (parse_target(target, &name, &hostbased) != GK5_OK) {
         *minor = GK5_ERR_INVALID_ARGUMENT;
         return GK5_S_BAD_NAME;
     }
@@ -1095,34 +1132,10 @@ GK5_EXPORT uint32_t gk5_initiator_create(uint32_t *minor, const char *target,
     memset(&server, 0, sizeof(server));
     server.name_type = hostbased ? KRB5_NT_SRV_HST : KRB5_NT_PRINCIPAL;
     server.ncomp = name.ncomp;
-    for (uint32_t i = 0; i < name.ncomp; i++) {
-        server.comp[i] = name.comp[i];
-    }
-    /* The caller's enctypes are asked of the KDC too. */
-    if (o.enctypes != NULL && o.n_enctypes != 0) {
-        size_t n = 0;
-
-        for (size_t i = 0; i < o.n_enctypes && n < GK5I_KRB_MAX_ETYPES; i++) {
-            const struct gk5_enctype *et = NULL;
-
-            if (gk5i_enctype_usable(o.enctypes[i], &et) == GK5_OK) {
-                cfg->tgs_enctypes[n++] = et->num;
-            }
-        }
-        if (n == 0) {
-            /* None usable: the first one's refusal says why (RFC 8429). */
-            const struct gk5_enctype *et = NULL;
-
-            err = gk5i_enctype_usable(o.enctypes[0], &et);
-            if (err == GK5_OK) {
-                err = GK5_ERR_INVALID_ARGUMENT;
-            }
-            goto cleanup;
-        }
-        cfg->n_tgs = n;
-    } else {
-        o.enctypes = cfg->tgs_enctypes;
-        o.n_enctypes = cfg->n_tgs;
+    memcpy(server.comp, name.comp, name.ncomp * sizeof(server.comp[0]));
+    err = ask_enctypes(cfg, &o);
+    if (err != GK5_OK) {
+        goto cleanup;
     }
     err = gk5i_get_service_cred(cfg, cc_path, realm, &server, &oc);
     if (err != GK5_OK) {
