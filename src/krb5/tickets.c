@@ -305,6 +305,40 @@ static uint32_t kvno_tgs(const struct gk5i_krb5_config *cfg,
     return gk5i_ccache_append(path, &out->cred);
 }
 
+/* Every enctype of a caller's list is one gk5 can use: the first that is
+ * not says why (RFC 8429 for rc4 and DES). */
+static uint32_t etypes_usable(const int32_t *e, size_t n)
+{
+    const struct gk5_enctype *et = NULL;
+    uint32_t err = GK5_OK;
+
+    if (!etypes_ok(e, n)) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    for (size_t i = 0; i < n && err == GK5_OK; i++) {
+        err = gk5i_enctype_usable(e[i], &et);
+    }
+    return err;
+}
+
+/* What kvno reports of the service ticket it got: the key version and
+ * enctype of its encrypted part, the session key's enctype. */
+static uint32_t kvno_describe(const struct gk5i_cc_cred *cred,
+                              gk5_kvno_info *info)
+{
+    struct gk5i_krb_ticket t;
+    uint32_t err = gk5i_decode_ticket(cred->ticket.p, cred->ticket.len, &t);
+
+    if (err != GK5_OK) {
+        return err;
+    }
+    info->kvno = t.enc_part.has_kvno ? t.enc_part.kvno : 0;
+    info->session_enctype = cred->keytype;
+    info->ticket_enctype = t.enc_part.etype;
+    info->step = GK5_TKT_STEP_NONE;
+    return GK5_OK;
+}
+
 GK5_EXPORT uint32_t gk5_kvno(uint32_t *minor, const char *service,
                              const gk5_kvno_opts *opts, gk5_kvno_info *info)
 {
@@ -316,7 +350,6 @@ GK5_EXPORT uint32_t gk5_kvno(uint32_t *minor, const char *service,
     struct gk5i_krb_principal server;
     struct gk5i_view realm = {NULL, 0};
     struct gk5i_owned_cred oc;
-    struct gk5i_krb_ticket t;
     bool bad_name = false;
     uint32_t err;
 
@@ -337,17 +370,9 @@ GK5_EXPORT uint32_t gk5_kvno(uint32_t *minor, const char *service,
         memset(&o, 0, sizeof(o));
     }
     info->step = GK5_TKT_STEP_ARGUMENTS;
-    if (!etypes_ok(o.enctypes, o.n_enctypes)) {
-        err = GK5_ERR_INVALID_ARGUMENT;
+    err = etypes_usable(o.enctypes, o.n_enctypes);
+    if (err != GK5_OK) {
         goto cleanup;
-    }
-    for (size_t i = 0; i < o.n_enctypes; i++) {
-        const struct gk5_enctype *et = NULL;
-
-        err = gk5i_enctype_usable(o.enctypes[i], &et);
-        if (err != GK5_OK) {
-            goto cleanup;
-        }
     }
     if (service == NULL) {
         info->step = GK5_TKT_STEP_PRINCIPAL;
@@ -391,14 +416,7 @@ GK5_EXPORT uint32_t gk5_kvno(uint32_t *minor, const char *service,
         goto cleanup;
     }
     info->step = GK5_TKT_STEP_KDC;
-    err = gk5i_decode_ticket(oc.cred.ticket.p, oc.cred.ticket.len, &t);
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    info->kvno = t.enc_part.has_kvno ? t.enc_part.kvno : 0;
-    info->session_enctype = oc.cred.keytype;
-    info->ticket_enctype = t.enc_part.etype;
-    info->step = GK5_TKT_STEP_NONE;
+    err = kvno_describe(&oc.cred, info);
 cleanup:
     if (err != GK5_OK && info->step == GK5_TKT_STEP_KDC) {
         /* The KDC's reply refused for its ticket's enctype: which. */
