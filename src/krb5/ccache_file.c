@@ -117,7 +117,7 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 uint32_t gk5i_ccache_read(const char *path, struct gk5i_ccache **out)
 {
     uint8_t *buf = NULL;
-    size_t size, got = 0;
+    size_t size = 0, got = 0;
     struct stat st;
     uint32_t ret = GK5_ERR_CCACHE_READ;
     int fd = -1;
@@ -138,26 +138,9 @@ uint32_t gk5i_ccache_read(const char *path, struct gk5i_ccache **out)
         goto cleanup;
     }
     size = (size_t)st.st_size;
-    buf = gk5i_zalloc(size != 0 ? size : 1);
-    if (buf == NULL) {
-        ret = GK5_ERR_NOMEM;
+    ret = gk5i_read_locked(fd, size, GK5_ERR_CCACHE_READ, &buf, &got);
+    if (ret != GK5_OK) {
         goto cleanup;
-    }
-    /* Under the read lock no writer that locks can change the file:
-     * its size is the one fstat gave. */
-    while (got < size) {
-        ssize_t r = read(fd, buf + got, size - got);
-
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r < 0) {
-            goto cleanup;
-        }
-        if (r == 0) {
-            break;
-        }
-        got += (size_t)r;
     }
     close(fd); /* and the lock with it */
     fd = -1;

@@ -64,27 +64,12 @@ uint32_t gk5i_keytab_load(const char *path, struct gk5i_keytab **out,
         goto cleanup;
     }
     size = (size_t)st.st_size;
-    buf = gk5i_zalloc(size != 0 ? size : 1);
-    if (buf == NULL) {
-        ret = GK5_ERR_NOMEM;
+    /* A file that shrank since fstat is parsed as far as it goes (and most
+     * likely refused); one that grew is read again when
+     * gk5i_keytab_changed sees its new size. */
+    ret = gk5i_read_locked(fd, size, GK5_ERR_KEYTAB_READ, &buf, &got);
+    if (ret != GK5_OK) {
         goto cleanup;
-    }
-    /* Up to the size fstat gave: a file that shrank since is parsed as
-     * far as it goes (and most likely refused); one that grew is read
-     * again when gk5i_keytab_changed sees its new size. */
-    while (got < size) {
-        ssize_t r = read(fd, buf + got, size - got);
-
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r < 0) {
-            goto cleanup;
-        }
-        if (r == 0) {
-            break;
-        }
-        got += (size_t)r;
     }
     ret = gk5i_keytab_parse(buf, got, &kt);
     if (ret != GK5_OK) {
@@ -101,7 +86,9 @@ cleanup:
     if (fd >= 0) {
         close(fd); /* and the lock with it */
     }
-    gk5i_clear_free(buf, size != 0 ? size : 1);
+    if (buf != NULL) {
+        gk5i_clear_free(buf, size != 0 ? size : 1);
+    }
     gk5i_keytab_free(kt);
     return ret;
 }

@@ -9,6 +9,7 @@
  *   keytab.c     MIT keytab files (0x502, 0x501 read-only) parsed into
  *                memory; lookups by principal, kvno and enctype
  *   keytab_file.c  keytab files read from disk, and changes to them
+ *   file_read.c  a locked file's bytes into memory (keytab and ccache)
  *   rcache.c     the replay cache (RFC 4120 3.2.3): in memory, bounded,
  *                time-bucketed, sharded; optional file persistence
  *   acceptor.c   gk5_accept(): AP-REQ in, AP-REP or KRB-ERROR out, a
@@ -135,6 +136,14 @@ struct gk5i_kt_stamp {
     ino_t ino;
     dev_t dev;
 };
+/* Up to size bytes (the size fstat gave) of the open, locked fd into a new
+ * zeroed buffer of max(size, 1) bytes, *got those read (fewer when the
+ * file was cut since).  GK5_OK; GK5_ERR_NOMEM; read_err when read fails
+ * (*buf NULL).  The caller frees with gk5i_clear_free(*buf, max(size, 1)):
+ * key files. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_read_locked(int fd, size_t size,
+                                             uint32_t read_err, uint8_t **buf,
+                                             size_t *got);
 /* Read path (at most 64 MiB) and parse it; *stamp set from the file (for
  * gk5i_keytab_changed).  GK5_ERR_KEYTAB_READ when it cannot be opened or
  * read; otherwise as gk5i_keytab_parse. */
