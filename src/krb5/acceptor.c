@@ -816,7 +816,7 @@ static uint32_t read_ap_req(const gk5_buffer *in, struct accept_state *st)
 static void clear_outputs(gk5_buffer *out, gk5_ctx **ctx, gk5_accept_info *info)
 {
     if (info != NULL) {
-        memset(info, 0, sizeof(*info));
+        memset(info, 0, sizeof(*info)); /* not a wipe: the caller's, reset */
     }
     if (out != NULL) {
         out->length = 0;
