@@ -82,6 +82,20 @@ GK5_EXPORT uint32_t gk5_ccache_resolve(uint32_t *minor, const char *name,
     return gk5i_status(minor, gk5i_ccache_resolve(name, path));
 }
 
+/* A kinit's or kvno's answer: a name that does not parse is BAD_NAME (RFC
+ * 2744), anything else as its code says. */
+static uint32_t tkt_status(uint32_t *minor, uint32_t err, bool bad_name)
+{
+    if (err == GK5_OK) {
+        return GK5_S_COMPLETE;
+    }
+    if (bad_name) {
+        *minor = GK5_ERR_INVALID_ARGUMENT;
+        return GK5_S_BAD_NAME;
+    }
+    return gk5i_status(minor, err);
+}
+
 /* ---- kinit ---- */
 
 /* The client as kinit finds it: the name given, else the keytab's first
@@ -251,14 +265,7 @@ cleanup:
     if (info == &scratch) {
         gk5_kinit_info_release(&scratch);
     }
-    if (err == GK5_OK) {
-        return GK5_S_COMPLETE;
-    }
-    if (bad_name) {
-        *minor = GK5_ERR_INVALID_ARGUMENT;
-        return GK5_S_BAD_NAME;
-    }
-    return gk5i_status(minor, err);
+    return tkt_status(minor, err, bad_name);
 }
 
 GK5_EXPORT void gk5_kinit_info_release(gk5_kinit_info *info)
@@ -429,14 +436,7 @@ cleanup:
     if (info == &scratch) {
         gk5_kvno_info_release(&scratch);
     }
-    if (err == GK5_OK) {
-        return GK5_S_COMPLETE;
-    }
-    if (bad_name) {
-        *minor = GK5_ERR_INVALID_ARGUMENT;
-        return GK5_S_BAD_NAME;
-    }
-    return gk5i_status(minor, err);
+    return tkt_status(minor, err, bad_name);
 }
 
 GK5_EXPORT void gk5_kvno_info_release(gk5_kvno_info *info)
