@@ -201,69 +201,15 @@ static uint8_t *plain_buffer(uint8_t *stack, size_t stack_len, size_t need,
     return *heap ? gk5i_zalloc(need) : stack;
 }
 
-/* RFC 3961 decrypt of enc->cipher with uk into plain (room for
- * enc->cipher.len); the plaintext is plain[0..*len). */
-static uint32_t decrypt_part(gk5_ukey *uk, const struct gk5_enctype *et,
-                             const struct gk5i_krb_enc_data *enc,
-                             uint8_t *plain, size_t *len)
-{
-    gk5_crypto_iov iov[3];
-    size_t n = enc->cipher.len;
-    uint32_t err;
-
-    *len = 0;
-    if (n < et->conf_bytes + et->mac_bytes) {
-        return GK5_ERR_AP_MODIFIED;
-    }
-    memcpy(plain, enc->cipher.p, n);
-    iov[0] = (gk5_crypto_iov){GK5_CRYPTO_IOV_HEADER, plain, et->conf_bytes};
-    iov[1] = (gk5_crypto_iov){GK5_CRYPTO_IOV_DATA, plain + et->conf_bytes,
-                              n - et->conf_bytes - et->mac_bytes};
-    iov[2] = (gk5_crypto_iov){GK5_CRYPTO_IOV_TRAILER, plain + n - et->mac_bytes,
-                              et->mac_bytes};
-    err = gk5i_decrypt_iov(uk, iov, GK5_ARRAY_SIZE(iov));
-    if (err == GK5_ERR_INTEGRITY || err == GK5_ERR_BAD_CIPHERTEXT_LENGTH ||
-        err == GK5_ERR_BAD_IOV) {
-        return GK5_ERR_AP_MODIFIED;
-    }
-    if (err != GK5_OK) {
-        return err;
-    }
-    /* The plaintext after the confounder, moved to the front. */
-    memmove(plain, plain + et->conf_bytes, iov[1].length);
-    *len = iov[1].length;
-    return GK5_OK;
-}
-
-/* RFC 3961 has no length field: DES3 plaintext keeps its zero padding.
- * The DER value's own length says where the message ends; at most a
- * block of zeros may follow it.  The CTS enctypes have no padding. */
-static uint32_t der_unpad(const struct gk5_enctype *et, const uint8_t *p,
+/* An EncryptedData of the request opened under uk into plain (room for
+ * its cipher); one that does not verify is AP_MODIFIED. */
+static uint32_t open_part(gk5_ukey *uk, const struct gk5_enctype *et,
+                          const struct gk5i_krb_enc_data *enc, uint8_t *plain,
                           size_t *len)
 {
-    struct gk5i_rd r;
-    struct gk5i_der_len dl;
-    size_t end;
+    uint32_t err = gk5i_enc_data_open(uk, et, enc->cipher, plain, len);
 
-    if (et->family != GK5I_FAMILY_DES3) {
-        return GK5_OK;
-    }
-    gk5i_rd_init(&r, p, *len);
-    (void)gk5i_get_u8(&r);
-    if (gk5i_der_get_length(&r, 4, &dl) != GK5I_DER_OK) {
-        return GK5_ERR_DER;
-    }
-    end = 1 + dl.octets + dl.len;
-    if (dl.len > *len || end > *len || *len - end >= et->block_bytes) {
-        return GK5_ERR_DER;
-    }
-    for (size_t i = end; i < *len; i++) {
-        if (p[i] != 0) {
-            return GK5_ERR_DER;
-        }
-    }
-    *len = end;
-    return GK5_OK;
+    return err == GK5_ERR_INTEGRITY ? GK5_ERR_AP_MODIFIED : err;
 }
 
 uint32_t gk5i_bindings_md5(const gk5_channel_bindings *cb, uint8_t out[16])
@@ -495,9 +441,8 @@ static uint32_t make_ap_rep(struct accept_state *st, gk5_buffer *out)
     struct gk5i_krb_ap_rep rep;
     const struct gk5_enctype *et = st->ses_et;
     gk5_ukey *uk = NULL;
-    gk5_crypto_iov iov[4];
     uint8_t *enc = NULL, *der = NULL;
-    size_t plen = 0, pad, enc_len = 0, der_len = 0;
+    size_t plen = 0, enc_len = 0, der_len = 0;
     uint32_t err;
 
     memset(&part, 0, sizeof(part));
@@ -515,8 +460,7 @@ static uint32_t make_ap_rep(struct accept_state *st, gk5_buffer *out)
     if (err != GK5_OK) {
         goto cleanup;
     }
-    pad = gk5i_padding_length(et, plen);
-    enc_len = et->conf_bytes + plen + pad + et->mac_bytes;
+    enc_len = gk5i_enc_data_size(et, plen);
     enc = gk5i_zalloc(enc_len);
     if (enc == NULL) {
         err = GK5_ERR_NOMEM;
@@ -530,13 +474,7 @@ static uint32_t make_ap_rep(struct accept_state *st, gk5_buffer *out)
     if (err != GK5_OK) {
         goto cleanup;
     }
-    iov[0] = (gk5_crypto_iov){GK5_CRYPTO_IOV_HEADER, enc, et->conf_bytes};
-    iov[1] = (gk5_crypto_iov){GK5_CRYPTO_IOV_DATA, enc + et->conf_bytes, plen};
-    iov[2] = (gk5_crypto_iov){GK5_CRYPTO_IOV_PADDING,
-                              enc + et->conf_bytes + plen, pad};
-    iov[3] = (gk5_crypto_iov){GK5_CRYPTO_IOV_TRAILER,
-                              enc + et->conf_bytes + plen + pad, et->mac_bytes};
-    err = gk5i_encrypt_iov(uk, NULL, iov, GK5_ARRAY_SIZE(iov));
+    err = gk5i_enc_data_seal(uk, et, enc, plen);
     if (err != GK5_OK) {
         goto cleanup;
     }
@@ -613,10 +551,7 @@ static uint32_t open_ticket(gk5_acceptor_cred *cred, struct accept_state *st,
         err = GK5_ERR_NOMEM;
         goto cleanup;
     }
-    err = decrypt_part(uk, st->tkt_et, &t->enc_part, st->tkt_plain, &len);
-    if (err == GK5_OK) {
-        err = der_unpad(st->tkt_et, st->tkt_plain, &len);
-    }
+    err = open_part(uk, st->tkt_et, &t->enc_part, st->tkt_plain, &len);
     if (err == GK5_OK) {
         err = gk5i_decode_enc_tkt_part(st->tkt_plain, len, &st->tkt);
     }
@@ -663,10 +598,7 @@ static uint32_t open_authenticator(struct accept_state *st, uint8_t *stack,
         err = GK5_ERR_NOMEM;
         goto cleanup;
     }
-    err = decrypt_part(uk, st->ses_et, enc, st->auth_plain, &len);
-    if (err == GK5_OK) {
-        err = der_unpad(st->ses_et, st->auth_plain, &len);
-    }
+    err = open_part(uk, st->ses_et, enc, st->auth_plain, &len);
     if (err == GK5_OK) {
         err = gk5i_decode_authenticator(st->auth_plain, len, &st->auth);
     }

@@ -259,9 +259,7 @@ static uint32_t encrypt_part(gk5_ukey *uk, const struct gk5_enctype *et,
                              const uint8_t *plain, size_t len, uint8_t **enc,
                              size_t *enc_len)
 {
-    size_t pad = gk5i_padding_length(et, len);
-    size_t n = et->conf_bytes + len + pad + et->mac_bytes;
-    gk5_crypto_iov iov[4];
+    size_t n = gk5i_enc_data_size(et, len);
     uint8_t *p;
     uint32_t err;
 
@@ -272,13 +270,7 @@ static uint32_t encrypt_part(gk5_ukey *uk, const struct gk5_enctype *et,
         return GK5_ERR_NOMEM;
     }
     memcpy(p + et->conf_bytes, plain, len);
-    iov[0] = (gk5_crypto_iov){GK5_CRYPTO_IOV_HEADER, p, et->conf_bytes};
-    iov[1] = (gk5_crypto_iov){GK5_CRYPTO_IOV_DATA, p + et->conf_bytes, len};
-    iov[2] =
-        (gk5_crypto_iov){GK5_CRYPTO_IOV_PADDING, p + et->conf_bytes + len, pad};
-    iov[3] = (gk5_crypto_iov){GK5_CRYPTO_IOV_TRAILER,
-                              p + et->conf_bytes + len + pad, et->mac_bytes};
-    err = gk5i_encrypt_iov(uk, NULL, iov, GK5_ARRAY_SIZE(iov));
+    err = gk5i_enc_data_seal(uk, et, p, len);
     if (err != GK5_OK) {
         gk5i_clear_free(p, n);
         return err;
@@ -502,17 +494,14 @@ cleanup:
 
 /* RFC 3961 decryption of enc under uk into a new buffer; the plaintext
  * (DES3's zero padding cut off by the DER length) is (*plain)[0..*len),
- * the buffer's size *cap. */
+ * the buffer's size *cap.  One in another key is not an answer to our
+ * AP-REQ: AP_REP_MISMATCH. */
 static uint32_t decrypt_part(gk5_ukey *uk, const struct gk5_enctype *et,
                              const struct gk5i_krb_enc_data *enc,
                              uint8_t **plain, size_t *cap, size_t *len)
 {
     size_t n = enc->cipher.len;
-    gk5_crypto_iov iov[3];
-    struct gk5i_der_len dl;
-    struct gk5i_rd r;
     uint8_t *p;
-    size_t end;
     uint32_t err;
 
     *plain = NULL;
@@ -525,48 +514,14 @@ static uint32_t decrypt_part(gk5_ukey *uk, const struct gk5_enctype *et,
     if (p == NULL) {
         return GK5_ERR_NOMEM;
     }
-    memcpy(p, enc->cipher.p, n);
-    iov[0] = (gk5_crypto_iov){GK5_CRYPTO_IOV_HEADER, p, et->conf_bytes};
-    iov[1] = (gk5_crypto_iov){GK5_CRYPTO_IOV_DATA, p + et->conf_bytes,
-                              n - et->conf_bytes - et->mac_bytes};
-    iov[2] = (gk5_crypto_iov){GK5_CRYPTO_IOV_TRAILER, p + n - et->mac_bytes,
-                              et->mac_bytes};
-    err = gk5i_decrypt_iov(uk, iov, GK5_ARRAY_SIZE(iov));
-    if (err == GK5_ERR_INTEGRITY || err == GK5_ERR_BAD_CIPHERTEXT_LENGTH ||
-        err == GK5_ERR_BAD_IOV) {
-        /* Encrypted in another key: not an answer to our AP-REQ. */
-        err = GK5_ERR_AP_REP_MISMATCH;
-    }
+    err = gk5i_enc_data_open(uk, et, enc->cipher, p, len);
     if (err != GK5_OK) {
         gk5i_clear_free(p, n);
-        return err;
-    }
-    memmove(p, p + et->conf_bytes, iov[1].length);
-    end = iov[1].length;
-    if (et->family == GK5I_FAMILY_DES3) {
-        /* RFC 3961 has no length field: the DER value's own length says
-         * where the message ends; at most a block of zeros follows. */
-        size_t i;
-
-        gk5i_rd_init(&r, p, iov[1].length);
-        (void)gk5i_get_u8(&r);
-        if (gk5i_der_get_length(&r, 4, &dl) != GK5I_DER_OK ||
-            dl.len > iov[1].length || 1 + dl.octets + dl.len > iov[1].length ||
-            iov[1].length - (1 + dl.octets + dl.len) >= et->block_bytes) {
-            gk5i_clear_free(p, n);
-            return GK5_ERR_DER;
-        }
-        end = 1 + dl.octets + dl.len;
-        for (i = end; i < iov[1].length && p[i] == 0; i++) {
-        }
-        if (i != iov[1].length) {
-            gk5i_clear_free(p, n);
-            return GK5_ERR_DER;
-        }
+        *len = 0;
+        return err == GK5_ERR_INTEGRITY ? GK5_ERR_AP_REP_MISMATCH : err;
     }
     *plain = p;
     *cap = n;
-    *len = end;
     return GK5_OK;
 }
 

@@ -441,9 +441,7 @@ static uint32_t encrypt_part(const struct gk5_enctype *et, const uint8_t *key,
 {
     struct gk5i_subkeys sk;
     gk5_ukey *uk = NULL;
-    gk5_crypto_iov iov[4];
-    size_t pad = gk5i_padding_length(et, plen);
-    size_t n = et->conf_bytes + plen + pad + et->mac_bytes;
+    size_t n = gk5i_enc_data_size(et, plen);
     uint8_t *enc = NULL;
     uint32_t err;
 
@@ -463,13 +461,7 @@ static uint32_t encrypt_part(const struct gk5_enctype *et, const uint8_t *key,
         goto cleanup;
     }
     memcpy(enc + et->conf_bytes, plain, plen);
-    iov[0] = (gk5_crypto_iov){GK5_CRYPTO_IOV_HEADER, enc, et->conf_bytes};
-    iov[1] = (gk5_crypto_iov){GK5_CRYPTO_IOV_DATA, enc + et->conf_bytes, plen};
-    iov[2] = (gk5_crypto_iov){GK5_CRYPTO_IOV_PADDING,
-                              enc + et->conf_bytes + plen, pad};
-    iov[3] = (gk5_crypto_iov){GK5_CRYPTO_IOV_TRAILER,
-                              enc + et->conf_bytes + plen + pad, et->mac_bytes};
-    err = gk5i_encrypt_iov(uk, NULL, iov, GK5_ARRAY_SIZE(iov));
+    err = gk5i_enc_data_seal(uk, et, enc, plen);
     if (err != GK5_OK) {
         goto cleanup;
     }
@@ -483,48 +475,6 @@ cleanup:
     return err;
 }
 
-/* RFC 3961 has no length field: DES3 plaintext keeps its zero padding,
- * and the DER value's own length says where the message ends. */
-static uint32_t der_unpad(const struct gk5_enctype *et, const uint8_t *p,
-                          size_t *len)
-{
-    size_t hdr, vlen = 0, end;
-
-    if (et->family != GK5I_FAMILY_DES3) {
-        return GK5_OK;
-    }
-    if (*len < 2) {
-        return GK5_ERR_KDC_REPLY;
-    }
-    if (p[1] < 0x80) {
-        hdr = 2;
-        vlen = p[1];
-    } else {
-        size_t k = p[1] & 0x7fu;
-        if (k == 0 || k > 4 || *len < 2 + k) {
-            return GK5_ERR_KDC_REPLY;
-        }
-        for (size_t i = 0; i < k; i++) {
-            vlen = (vlen << 8) | p[2 + i];
-        }
-        hdr = 2 + k;
-    }
-    if (vlen > *len - hdr) {
-        return GK5_ERR_KDC_REPLY;
-    }
-    end = hdr + vlen;
-    if (*len - end >= et->block_bytes) {
-        return GK5_ERR_KDC_REPLY;
-    }
-    for (size_t i = end; i < *len; i++) {
-        if (p[i] != 0) {
-            return GK5_ERR_KDC_REPLY;
-        }
-    }
-    *len = end;
-    return GK5_OK;
-}
-
 /* RFC 3961 decryption of enc under key (usage) into a malloc'd plaintext
  * (*plain_cap bytes to wipe, the message in the first *plain_len).
  * GK5_ERR_KDC_MODIFIED when it does not verify. */
@@ -536,7 +486,6 @@ static uint32_t decrypt_part(const struct gk5_enctype *et, const uint8_t *key,
 {
     struct gk5i_subkeys sk;
     gk5_ukey *uk = NULL;
-    gk5_crypto_iov iov[3];
     size_t n = enc->cipher.len;
     uint8_t *buf = NULL;
     uint32_t err;
@@ -560,23 +509,15 @@ static uint32_t decrypt_part(const struct gk5_enctype *et, const uint8_t *key,
         err = GK5_ERR_NOMEM;
         goto cleanup;
     }
-    memcpy(buf, enc->cipher.p, n);
-    iov[0] = (gk5_crypto_iov){GK5_CRYPTO_IOV_HEADER, buf, et->conf_bytes};
-    iov[1] = (gk5_crypto_iov){GK5_CRYPTO_IOV_DATA, buf + et->conf_bytes,
-                              n - et->conf_bytes - et->mac_bytes};
-    iov[2] = (gk5_crypto_iov){GK5_CRYPTO_IOV_TRAILER, buf + n - et->mac_bytes,
-                              et->mac_bytes};
-    err = gk5i_decrypt_iov(uk, iov, GK5_ARRAY_SIZE(iov));
-    if (err == GK5_ERR_INTEGRITY || err == GK5_ERR_BAD_CIPHERTEXT_LENGTH ||
-        err == GK5_ERR_BAD_IOV) {
+    /* A reply that does not verify was sealed in another key or changed
+     * on the way; DES3 padding that is not zeros after a DER value is a
+     * malformed reply. */
+    err = gk5i_enc_data_open(uk, et, enc->cipher, buf, plain_len);
+    if (err == GK5_ERR_INTEGRITY) {
         err = GK5_ERR_KDC_MODIFIED;
+    } else if (err == GK5_ERR_DER) {
+        err = GK5_ERR_KDC_REPLY;
     }
-    if (err != GK5_OK) {
-        goto cleanup;
-    }
-    memmove(buf, buf + et->conf_bytes, iov[1].length);
-    *plain_len = iov[1].length;
-    err = der_unpad(et, buf, plain_len);
     if (err != GK5_OK) {
         goto cleanup;
     }

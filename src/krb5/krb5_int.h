@@ -10,6 +10,7 @@
  *                memory; lookups by principal, kvno and enctype
  *   keytab_file.c  keytab files read from disk, and changes to them
  *   file_read.c  a locked file's bytes into memory (keytab and ccache)
+ *   enc_data.c   an EncryptedData's cipher sealed and opened in place
  *   rcache.c     the replay cache (RFC 4120 3.2.3): in memory, bounded,
  *                time-bucketed, sharded; optional file persistence
  *   acceptor.c   gk5_accept(): AP-REQ in, AP-REP or KRB-ERROR out, a
@@ -47,6 +48,26 @@
 #include "../common/util.h"
 #include "../crypto/crypto_int.h"
 #include "../der/rfc4120.h"
+
+/* ---- enc_data.c ----
+ * The cipher of an RFC 4120 EncryptedData (RFC 3961 5.3). */
+/* Its size for plen bytes of plaintext. */
+GK5_HIDDEN size_t gk5i_enc_data_size(const struct gk5_enctype *et, size_t plen);
+/* Seals buf (gk5i_enc_data_size(et, plen) bytes, the plaintext at
+ * buf + et->conf_bytes) in place under uk: confounder, padding and
+ * checksum filled in. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_enc_data_seal(gk5_ukey *uk,
+                                               const struct gk5_enctype *et,
+                                               uint8_t *buf, size_t plen);
+/* Opens cipher under uk into buf (cipher.len bytes): the plaintext at its
+ * front, *plen long, DES3's zero padding cut where the DER value ends.
+ * GK5_ERR_INTEGRITY when the cipher is too short or does not verify (the
+ * caller names it for its message); GK5_ERR_DER when DES3's padding is
+ * not zeros after a DER value. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_enc_data_open(gk5_ukey *uk,
+                                               const struct gk5_enctype *et,
+                                               struct gk5i_view cipher,
+                                               uint8_t *buf, size_t *plen);
 
 /* ---- principal.c ----
  * Principal names as strings, MIT's way: components joined by '/', the
