@@ -45,17 +45,22 @@
  *             all dropped at the first-record deadline
  *   partial   records declaring 64 MiB on many connections, 4 KiB sent;
  *             then a few peers pushing tens of MiB of such records
- *             (the memory a half-sent record pins): RPCSEC_GSS with a handle
- * nobody made and INIT to the default server, AUTH_SYS SINK (which it must take
- * in whole) to the sys server unread    SOURCE calls (AUTH_SYS) for large
- * replies that are never read, against the sys server: the reply budget caps
- * memory and the peer is dropped at the send deadline; and the same call
- * refused by the default server (finding 2) garbage   garbage records at full
- * speed for 2 s: the log stays short (finding 4) peraddr   --max-per-address +
- * 4 connections from one address: the extra ones closed at once idleauth  an
- * authenticated connection left idle: kept past the first-record deadline,
- * closed at --conn-idle-timeout (only when that is under a minute)
- * "# figure" lines carry the numbers the issue's closing note wants.
+ *             (the memory a half-sent record pins): RPCSEC_GSS with a
+ *             handle nobody made and INIT to the default server, AUTH_SYS
+ *             SINK (which it must take in whole) to the sys server
+ *   unread    SOURCE calls (AUTH_SYS) for large replies that are never
+ *             read, against the sys server: the reply budget caps memory
+ *             and the peer is dropped at the send deadline; and the same
+ *             call refused by the default server (no reply budget for an
+ *             unauthenticated caller)
+ *   garbage   garbage records at full speed for 2 s: the log stays short
+ *             (one line per interval, not one per record)
+ *   peraddr   --max-per-address + 4 connections from one address: the
+ *             extra ones closed at once
+ *   idleauth  an authenticated connection left idle: kept past the
+ *             first-record deadline, closed at --conn-idle-timeout (only
+ *             when that is under a minute)
+ * "# figure" lines carry what each limit holds (memory, log lines).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* POLLRDHUP */
