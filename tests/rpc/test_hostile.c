@@ -1189,7 +1189,8 @@ static void scenario_partial(void)
     peers_close_all();
     settle(&srv_main);
 
-    /* 3b: a few peers push most of such a record (finding 3). */
+    /* 3b: a few peers push most of such a record (memory pinned by
+     * half-sent records). */
     printf("# scenario %s: %u peers pushing %.0f MiB each of unauthenticated "
            "%u MiB records\n",
            sc, pushers, push_each / MIB, DECLARED >> 20);
