@@ -181,14 +181,6 @@ void cli_inspect_print(FILE *f, const struct cli_token_info *info);
 /* cli_rpc.c: the pieces of `gk5 rpc` that `gk5 demo` and `gk5 nfs4`
  * reuse. */
 
-/* The echo program (rpc_echo_prog.h) as a gk5_rpc_dispatch_fn; arg is a
- * struct cli_rpc_prog naming the program and version it answers to. */
-struct cli_rpc_prog {
-    uint32_t prog, vers;
-};
-int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
-                          uint32_t *accept_stat, gk5_buffer *results);
-
 #ifdef GK5_HAVE_TIRPC
 #include <rpc/rpc.h>
 

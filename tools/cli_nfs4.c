@@ -12,7 +12,7 @@
  * OPEN (with OPEN_CONFIRM when the server asks, 16.18), READ or WRITE with
  * the open stateid, COMMIT when the server answered UNSTABLE4 (checking
  * that its write verifier did not change, 16.3.5), CLOSE.  Every NFSv4
- * request goes through tools/nfs4_xdr.c (on clnt_call: nfs4_tirpc.c).
+ * request goes through support/nfs4/nfs4_xdr.c (on clnt_call: nfs4_tirpc.c).
  * On gk5's client, --inflight N keeps up to N WRITEs (put) or READs (cat,
  * bench) out on the connection at once (gk5_rpc_clnt_send and _wait).
  *
