@@ -2263,30 +2263,19 @@ static void rpc_usage(FILE *f)
 
 int gk5_cli_rpc(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*run)(int argc, char **argv);
-    } subs[] = {
-        {"ping", rpc_ping},
-        {"serve", rpc_serve},
-        {"echo", rpc_echo},
+    static const struct cli_command table[] = {
+        {"ping", rpc_ping, NULL},
+        {"serve", rpc_serve, NULL},
+        {"echo", rpc_echo, NULL},
+    };
+    static const struct cli_subcommands rpc = {
+        .cmd = "rpc",
+        .table = table,
+        .count = GK5_ARRAY_SIZE(table),
+        .usage = rpc_usage,
+        .noun = "command",
+        .flags = CLI_SUB_HELP_WORD | CLI_SUB_LIST | CLI_SUB_TRY,
     };
 
-    if (argc < 2) {
-        rpc_usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    if (cli_is_help(argv[1])) {
-        rpc_usage(stdout);
-        return CLI_EXIT_OK;
-    }
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(subs); i++) {
-        if (strcmp(argv[1], subs[i].name) == 0) {
-            optind = 0;
-            return subs[i].run(argc - 1, argv + 1);
-        }
-    }
-    cli_error("rpc: unknown command '%s' (ping, serve, echo)", argv[1]);
-    fprintf(stderr, "Try 'gk5 rpc --help'.\n");
-    return CLI_EXIT_USAGE;
+    return cli_dispatch(&rpc, argc, argv);
 }

@@ -14,15 +14,10 @@
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
+#include "common/util.h"
 #include "cli.h"
 
-struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-};
-
-static const struct command commands[] = {
+static const struct cli_command commands[] = {
     {"enctypes", gk5_cli_enctypes,
      "the enctype table: number, name, state, reason"},
     {"crypto", gk5_cli_crypto,
@@ -106,7 +101,7 @@ static void usage(FILE *f)
                "(RFC 4121, RFC 1964)\non the RFC 3961 crypto framework.\n"
                "\n"
                "Commands:\n");
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(commands); i++) {
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     }
     fprintf(f, "\n"
@@ -260,7 +255,8 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
-    int c;
+    const struct cli_command *cmd;
+    int c, first;
 
     /* A server or peer that goes away mid-call must give an error, not
      * end the tool: libtirpc writes its sockets with write(2), and an RPC
@@ -301,25 +297,22 @@ int main(int argc, char **argv)
             char help[] = "--help";
             char *hargv[] = {argv[optind + 1], help, NULL};
 
-            for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]);
-                 i++) {
-                if (strcmp(commands[i].name, argv[optind + 1]) == 0) {
-                    optind = 0;
-                    return commands[i].run(2, hargv);
-                }
+            cmd = cli_command_find(commands, GK5_ARRAY_SIZE(commands),
+                                   argv[optind + 1]);
+            if (cmd == NULL) {
+                return unknown_command(argv[optind + 1]);
             }
-            return unknown_command(argv[optind + 1]);
+            optind = 0;
+            return cmd->run(2, hargv);
         }
         usage(stdout);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-        if (strcmp(commands[i].name, argv[optind]) == 0) {
-            int first = optind;
-
-            optind = 0; /* subcommands parse their own argv from scratch */
-            return commands[i].run(argc - first, argv + first);
-        }
+    cmd = cli_command_find(commands, GK5_ARRAY_SIZE(commands), argv[optind]);
+    if (cmd == NULL) {
+        return unknown_command(argv[optind]);
     }
-    return unknown_command(argv[optind]);
+    first = optind;
+    optind = 0; /* commands parse their own argv from scratch */
+    return cmd->run(argc - first, argv + first);
 }
