@@ -111,12 +111,17 @@ int cli_try_help(const char *cmd);
 int cli_required(const char *cmd, const char *what);
 
 /* One command in a table: gk5's own (main.c) or a command's subcommands
- * (gk5 rpc ping).  run gets argv[0] = name; summary is its line in the
- * table's listing (NULL where the usage text is written out whole). */
+ * (gk5 rpc ping).  It runs as run(argc, argv) or, where subcommands share
+ * one runner (gk5 crypto's operations, gk5 nfs4's one option parser), as
+ * run_op(op, argc, argv); either gets argv[0] = name.  summary is its line
+ * in the table's listing (NULL where the usage text is written out
+ * whole). */
 struct cli_command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    int (*run_op)(int op, int argc, char **argv);
+    int op;
 };
 
 /* The command named name in table[0..count), or NULL. */

@@ -322,45 +322,25 @@ static const struct subcommand subcommands[CRYPTO_OP_COUNT] = {
         },
 };
 
-static int run_subcommand(enum crypto_op op, int argc, char **argv);
-
-static int crypto_string_to_key(int argc, char **argv)
-{
-    return run_subcommand(CRYPTO_STRING_TO_KEY, argc, argv);
-}
-
-static int crypto_derive(int argc, char **argv)
-{
-    return run_subcommand(CRYPTO_DERIVE, argc, argv);
-}
-
-static int crypto_encrypt(int argc, char **argv)
-{
-    return run_subcommand(CRYPTO_ENCRYPT, argc, argv);
-}
-
-static int crypto_decrypt(int argc, char **argv)
-{
-    return run_subcommand(CRYPTO_DECRYPT, argc, argv);
-}
-
-static int crypto_checksum(int argc, char **argv)
-{
-    return run_subcommand(CRYPTO_CHECKSUM, argc, argv);
-}
-
-static int crypto_prf(int argc, char **argv)
-{
-    return run_subcommand(CRYPTO_PRF, argc, argv);
-}
+static int run_subcommand(int op, int argc, char **argv);
 
 static const struct cli_command commands[CRYPTO_OP_COUNT] = {
-    [CRYPTO_STRING_TO_KEY] = {"string-to-key", crypto_string_to_key, NULL},
-    [CRYPTO_DERIVE] = {"derive", crypto_derive, NULL},
-    [CRYPTO_ENCRYPT] = {"encrypt", crypto_encrypt, NULL},
-    [CRYPTO_DECRYPT] = {"decrypt", crypto_decrypt, NULL},
-    [CRYPTO_CHECKSUM] = {"checksum", crypto_checksum, NULL},
-    [CRYPTO_PRF] = {"prf", crypto_prf, NULL},
+    [CRYPTO_STRING_TO_KEY] = {.name = "string-to-key",
+                              .run_op = run_subcommand,
+                              .op = CRYPTO_STRING_TO_KEY},
+    [CRYPTO_DERIVE] = {.name = "derive",
+                       .run_op = run_subcommand,
+                       .op = CRYPTO_DERIVE},
+    [CRYPTO_ENCRYPT] = {.name = "encrypt",
+                        .run_op = run_subcommand,
+                        .op = CRYPTO_ENCRYPT},
+    [CRYPTO_DECRYPT] = {.name = "decrypt",
+                        .run_op = run_subcommand,
+                        .op = CRYPTO_DECRYPT},
+    [CRYPTO_CHECKSUM] = {.name = "checksum",
+                         .run_op = run_subcommand,
+                         .op = CRYPTO_CHECKSUM},
+    [CRYPTO_PRF] = {.name = "prf", .run_op = run_subcommand, .op = CRYPTO_PRF},
 };
 
 static void crypto_usage(FILE *f)
@@ -416,8 +396,8 @@ static int decode_hex_options(struct crypto_args *a)
     return CLI_EXIT_OK;
 }
 
-/* argv[0] is the operation's name. */
-static int run_subcommand(enum crypto_op op, int argc, char **argv)
+/* op is an enum crypto_op; argv[0] is the operation's name. */
+static int run_subcommand(int op, int argc, char **argv)
 {
     const struct subcommand *s = &subcommands[op];
     struct crypto_args a = {0};

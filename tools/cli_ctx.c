@@ -1041,8 +1041,8 @@ static const struct subcommand {
                      convert_check, true, run_convert},
 };
 
-/* argv[0] is the subcommand's name. */
-static int run_subcommand(enum ctx_op op, int argc, char **argv)
+/* op is an enum ctx_op; argv[0] is the subcommand's name. */
+static int run_subcommand(int op, int argc, char **argv)
 {
     const struct subcommand *sub = &subcommands[op];
     struct ctx_args a;
@@ -1091,27 +1091,14 @@ static void ctx_usage(FILE *f)
                "'gk5 ctx COMMAND --help' describes one.\n");
 }
 
-static int ctx_new(int argc, char **argv)
-{
-    return run_subcommand(CTX_NEW, argc, argv);
-}
-
-static int ctx_show(int argc, char **argv)
-{
-    return run_subcommand(CTX_SHOW, argc, argv);
-}
-
-static int ctx_convert(int argc, char **argv)
-{
-    return run_subcommand(CTX_CONVERT, argc, argv);
-}
-
 int gk5_cli_ctx(int argc, char **argv)
 {
     static const struct cli_command table[CTX_OP_COUNT] = {
-        [CTX_NEW] = {"new", ctx_new, NULL},
-        [CTX_SHOW] = {"show", ctx_show, NULL},
-        [CTX_CONVERT] = {"convert", ctx_convert, NULL},
+        [CTX_NEW] = {.name = "new", .run_op = run_subcommand, .op = CTX_NEW},
+        [CTX_SHOW] = {.name = "show", .run_op = run_subcommand, .op = CTX_SHOW},
+        [CTX_CONVERT] = {.name = "convert",
+                         .run_op = run_subcommand,
+                         .op = CTX_CONVERT},
     };
     static const struct cli_subcommands ctx = {
         .cmd = "ctx",

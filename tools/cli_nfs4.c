@@ -2795,8 +2795,8 @@ static int parse_location(struct nfs4_args *a, const char *loc)
 /* The subcommands: the one option parser below serves them all. */
 enum nfs4_op { NFS4_LS, NFS4_CAT, NFS4_PUT, NFS4_RM, NFS4_BENCH, NFS4_STORM };
 
-/* argv[0] is the subcommand's name. */
-static int nfs4_run(enum nfs4_op op, int argc, char **argv)
+/* op is an enum nfs4_op; argv[0] is the subcommand's name. */
+static int nfs4_run(int op, int argc, char **argv)
 {
     static char cmd_name[32];
     struct nfs4_args a;
@@ -3154,42 +3154,15 @@ static int nfs4_run(enum nfs4_op op, int argc, char **argv)
     return ret == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
-static int nfs4_ls(int argc, char **argv)
-{
-    return nfs4_run(NFS4_LS, argc, argv);
-}
-
-static int nfs4_cat(int argc, char **argv)
-{
-    return nfs4_run(NFS4_CAT, argc, argv);
-}
-
-static int nfs4_put(int argc, char **argv)
-{
-    return nfs4_run(NFS4_PUT, argc, argv);
-}
-
-static int nfs4_rm(int argc, char **argv)
-{
-    return nfs4_run(NFS4_RM, argc, argv);
-}
-
-static int nfs4_bench(int argc, char **argv)
-{
-    return nfs4_run(NFS4_BENCH, argc, argv);
-}
-
-static int nfs4_storm(int argc, char **argv)
-{
-    return nfs4_run(NFS4_STORM, argc, argv);
-}
-
 int gk5_cli_nfs4(int argc, char **argv)
 {
     static const struct cli_command table[] = {
-        {"ls", nfs4_ls, NULL},       {"cat", nfs4_cat, NULL},
-        {"put", nfs4_put, NULL},     {"rm", nfs4_rm, NULL},
-        {"bench", nfs4_bench, NULL}, {"storm", nfs4_storm, NULL},
+        {.name = "ls", .run_op = nfs4_run, .op = NFS4_LS},
+        {.name = "cat", .run_op = nfs4_run, .op = NFS4_CAT},
+        {.name = "put", .run_op = nfs4_run, .op = NFS4_PUT},
+        {.name = "rm", .run_op = nfs4_run, .op = NFS4_RM},
+        {.name = "bench", .run_op = nfs4_run, .op = NFS4_BENCH},
+        {.name = "storm", .run_op = nfs4_run, .op = NFS4_STORM},
     };
     static const struct cli_subcommands nfs4 = {
         .cmd = "nfs4",

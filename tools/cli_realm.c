@@ -291,9 +291,9 @@ static int realm_run(int argc, char **argv)
 int gk5_cli_realm(int argc, char **argv)
 {
     static const struct cli_command table[] = {
-        {"start", realm_start, NULL},
-        {"stop", realm_stop, NULL},
-        {"run", realm_run, NULL},
+        {.name = "start", .run = realm_start},
+        {.name = "stop", .run = realm_stop},
+        {.name = "run", .run = realm_run},
     };
     static const struct cli_subcommands realm = {
         .cmd = "realm",

@@ -2264,9 +2264,9 @@ static void rpc_usage(FILE *f)
 int gk5_cli_rpc(int argc, char **argv)
 {
     static const struct cli_command table[] = {
-        {"ping", rpc_ping, NULL},
-        {"serve", rpc_serve, NULL},
-        {"echo", rpc_echo, NULL},
+        {.name = "ping", .run = rpc_ping},
+        {.name = "serve", .run = rpc_serve},
+        {.name = "echo", .run = rpc_echo},
     };
     static const struct cli_subcommands rpc = {
         .cmd = "rpc",

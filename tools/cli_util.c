@@ -298,7 +298,8 @@ int cli_dispatch(const struct cli_subcommands *sub, int argc, char **argv)
         return unknown_subcommand(sub, word);
     }
     optind = 0; /* the subcommand parses its own argv from scratch */
-    return c->run(argc - 1, argv + 1);
+    return c->run != NULL ? c->run(argc - 1, argv + 1)
+                          : c->run_op(c->op, argc - 1, argv + 1);
 }
 
 void cli_free_secret(void *p, size_t n)
