@@ -110,6 +110,57 @@ int cli_try_help(const char *cmd);
 /* "CMD: WHAT is required" and the hint above; returns CLI_EXIT_USAGE. */
 int cli_required(const char *cmd, const char *what);
 
+/* One command in a table: gk5's own (main.c) or a command's subcommands
+ * (gk5 rpc ping).  It runs as run(argc, argv) or, where subcommands share
+ * one runner (gk5 crypto's operations, gk5 nfs4's one option parser), as
+ * run_op(op, argc, argv); either gets argv[0] = name.  summary is its line
+ * in the table's listing (NULL where the usage text is written out
+ * whole). */
+struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+    int (*run_op)(int op, int argc, char **argv);
+    int op;
+};
+
+/* The command named name in table[0..count), or NULL. */
+const struct cli_command *cli_command_find(const struct cli_command *table,
+                                           size_t count, const char *name);
+
+/* How a command with subcommands answers a first word that names none.
+ * The words differ from command to command and the CLI tests and scripts
+ * read them, so each says which it keeps. */
+enum {
+    /* "help" asks for the usage too (--help and -h always do). */
+    CLI_SUB_HELP_WORD = 1u << 0,
+    /* The message names the subcommands: "unknown command 'x' (a, b)". */
+    CLI_SUB_LIST = 1u << 1,
+    /* An option where the subcommand belongs: "expected a, b or c before
+     * '-x'" (or "expected an operation ..." without CLI_SUB_LIST). */
+    CLI_SUB_DASH = 1u << 2,
+    /* No (or an empty) first word: "a, b or c is required" instead of the
+     * usage on stderr. */
+    CLI_SUB_REQUIRED = 1u << 3,
+    /* Add "Try 'gk5 CMD --help'." after an unknown word. */
+    CLI_SUB_TRY = 1u << 4,
+};
+
+/* A command with subcommands: gk5 ctx, crypto, rpc, nfs4, realm. */
+struct cli_subcommands {
+    const char *cmd; /* "rpc": messages and the hint */
+    const struct cli_command *table;
+    size_t count;
+    void (*usage)(FILE *f); /* on stdout for help, on stderr with no word */
+    const char *noun;       /* "command" or "operation" */
+    unsigned flags;         /* CLI_SUB_* */
+};
+
+/* Run the subcommand argv[1] names with argv[0] = its name and optind 0:
+ * its exit status.  Help prints the usage on stdout (CLI_EXIT_OK); a
+ * missing or unknown word gets its message and CLI_EXIT_USAGE. */
+int cli_dispatch(const struct cli_subcommands *sub, int argc, char **argv);
+
 /* cli_ctx.c: context files.  gk5's export starts with the magic "gk5C"
  * (src/mech/export.c); an rpc.gssd buffer starts with its flags word,
  * whose known bits are the low three, so the two cannot be confused. */
@@ -180,14 +231,6 @@ void cli_inspect_print(FILE *f, const struct cli_token_info *info);
 
 /* cli_rpc.c: the pieces of `gk5 rpc` that `gk5 demo` and `gk5 nfs4`
  * reuse. */
-
-/* The echo program (rpc_echo_prog.h) as a gk5_rpc_dispatch_fn; arg is a
- * struct cli_rpc_prog naming the program and version it answers to. */
-struct cli_rpc_prog {
-    uint32_t prog, vers;
-};
-int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
-                          uint32_t *accept_stat, gk5_buffer *results);
 
 #ifdef GK5_HAVE_TIRPC
 #include <rpc/rpc.h>

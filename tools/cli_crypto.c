@@ -57,8 +57,20 @@ struct crypto_args {
     size_t key_len, constant_len, in_len, params_len, confounder_len;
 };
 
+/* The operations, in the order `gk5 crypto --help` lists them: the index
+ * of each in the command table (gk5_cli_crypto) and in subcommands[]. */
+enum crypto_op {
+    CRYPTO_STRING_TO_KEY,
+    CRYPTO_DERIVE,
+    CRYPTO_ENCRYPT,
+    CRYPTO_DECRYPT,
+    CRYPTO_CHECKSUM,
+    CRYPTO_PRF,
+    CRYPTO_OP_COUNT
+};
+
+/* What an operation takes and does; its name is in the command table. */
 struct subcommand {
-    const char *name;
     uint32_t (*length)(const struct crypto_args *a, size_t *len);
     uint32_t (*fill)(const struct crypto_args *a, uint8_t *out,
                      size_t *out_len);
@@ -221,17 +233,18 @@ static uint32_t fill_prf(const struct crypto_args *a, uint8_t *out,
                      *out_len);
 }
 
-static const struct subcommand subcommands[] = {
-    {
-        .name = "string-to-key",
-        .length = key_length,
-        .fill = fill_string_to_key,
-        .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT) |
-                   BIT(OPT_PARAMS) | BIT(OPT_ALLOW_WEAK),
-        .required = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT),
-        .synopsis = "--enctype E --password STR --salt STR [--params HEX] "
-                    "[--allow-weak]",
-        .help = "RFC 3961 string-to-key: print the key.  --params is the "
+static const struct subcommand subcommands[CRYPTO_OP_COUNT] = {
+    [CRYPTO_STRING_TO_KEY] =
+        {
+            .length = key_length,
+            .fill = fill_string_to_key,
+            .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT) |
+                       BIT(OPT_PARAMS) | BIT(OPT_ALLOW_WEAK),
+            .required = BIT(OPT_ENCTYPE) | BIT(OPT_PASSWORD) | BIT(OPT_SALT),
+            .synopsis = "--enctype E --password STR --salt STR [--params HEX] "
+                        "[--allow-weak]",
+            .help =
+                "RFC 3961 string-to-key: print the key.  --params is the "
                 "enctype's s2kparams\n(AES, Camellia, AES-SHA2: the "
                 "iteration count, 4 bytes big-endian; DES3:\nnone); without "
                 "it, the enctype's default count.  A count below the "
@@ -240,78 +253,101 @@ static const struct subcommand subcommands[] = {
                 "--allow-weak is given (the RFC test vectors use 1, 2, 5).\n"
                 "For the RFC 8009 enctypes give the salt as is: gk5 prefixes "
                 "the enctype name\nand a zero byte.\n",
-    },
-    {
-        .name = "derive",
-        .length = derive_length,
-        .fill = fill_derive,
-        .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_CONSTANT),
-        .required = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_CONSTANT),
-        .synopsis = "--enctype E --key HEX --constant HEX",
-        .help = "Print the derived key DK(key, constant): RFC 3961 5.1, "
-                "RFC 8009 KDF-HMAC-SHA2,\nRFC 6803 KDF-FEEDBACK-CMAC.  "
-                "A constant is usually usage | 99, aa or 55\n(e.g. "
-                "0000000299).\n",
-    },
-    {
-        .name = "encrypt",
-        .length = encrypt_length,
-        .fill = fill_encrypt,
-        .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) |
-                   BIT(OPT_IN) | BIT(OPT_CONFOUNDER),
-        .required =
-            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
-        .synopsis = "--enctype E --key HEX --usage N --in HEX "
-                    "[--confounder HEX]",
-        .help = "RFC 3961 encrypt with key usage N: print the ciphertext "
+        },
+    [CRYPTO_DERIVE] =
+        {
+            .length = derive_length,
+            .fill = fill_derive,
+            .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_CONSTANT),
+            .required = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_CONSTANT),
+            .synopsis = "--enctype E --key HEX --constant HEX",
+            .help = "Print the derived key DK(key, constant): RFC 3961 5.1, "
+                    "RFC 8009 KDF-HMAC-SHA2,\nRFC 6803 KDF-FEEDBACK-CMAC.  "
+                    "A constant is usually usage | 99, aa or 55\n(e.g. "
+                    "0000000299).\n",
+        },
+    [CRYPTO_ENCRYPT] =
+        {
+            .length = encrypt_length,
+            .fill = fill_encrypt,
+            .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) |
+                       BIT(OPT_IN) | BIT(OPT_CONFOUNDER),
+            .required =
+                BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+            .synopsis = "--enctype E --key HEX --usage N --in HEX "
+                        "[--confounder HEX]",
+            .help =
+                "RFC 3961 encrypt with key usage N: print the ciphertext "
                 "(confounder, data,\nMAC).  The confounder is random unless "
                 "--confounder gives it (for checking\nknown-answer "
                 "vectors; never do that with a real key).\n",
-    },
-    {
-        .name = "decrypt",
-        .length = decrypt_length,
-        .fill = fill_decrypt,
-        .allowed =
-            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
-        .required =
-            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
-        .synopsis = "--enctype E --key HEX --usage N --in HEX",
-        .help = "RFC 3961 decrypt with key usage N: print the plaintext "
-                "only if the integrity\ncheck passes (exit status 1 "
-                "otherwise).  DES3 plaintext keeps its padding.\n",
-    },
-    {
-        .name = "checksum",
-        .length = checksum_length,
-        .fill = fill_checksum,
-        .allowed =
-            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
-        .required =
-            BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
-        .synopsis = "--enctype E --key HEX --usage N --in HEX",
-        .help = "Print the enctype's mandatory keyed checksum of the input "
+        },
+    [CRYPTO_DECRYPT] =
+        {
+            .length = decrypt_length,
+            .fill = fill_decrypt,
+            .allowed =
+                BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+            .required =
+                BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+            .synopsis = "--enctype E --key HEX --usage N --in HEX",
+            .help = "RFC 3961 decrypt with key usage N: print the plaintext "
+                    "only if the integrity\ncheck passes (exit status 1 "
+                    "otherwise).  DES3 plaintext keeps its padding.\n",
+        },
+    [CRYPTO_CHECKSUM] =
+        {
+            .length = checksum_length,
+            .fill = fill_checksum,
+            .allowed =
+                BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+            .required =
+                BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_USAGE) | BIT(OPT_IN),
+            .synopsis = "--enctype E --key HEX --usage N --in HEX",
+            .help =
+                "Print the enctype's mandatory keyed checksum of the input "
                 "with key usage N\n(hmac-sha1-96-aes*, hmac-sha256-128-aes128, "
                 "hmac-sha384-192-aes256,\ncmac-camellia*, "
                 "hmac-sha1-des3-kd).\n",
-    },
-    {
-        .name = "prf",
-        .length = prf_length,
-        .fill = fill_prf,
-        .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_IN),
-        .required = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_IN),
-        .synopsis = "--enctype E --key HEX --in HEX",
-        .help = "Print the RFC 3961 pseudo-random function of the input "
-                "(RFC 3962 4, RFC 8009 5,\nRFC 6803 6).\n",
-    },
+        },
+    [CRYPTO_PRF] =
+        {
+            .length = prf_length,
+            .fill = fill_prf,
+            .allowed = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_IN),
+            .required = BIT(OPT_ENCTYPE) | BIT(OPT_KEY) | BIT(OPT_IN),
+            .synopsis = "--enctype E --key HEX --in HEX",
+            .help = "Print the RFC 3961 pseudo-random function of the input "
+                    "(RFC 3962 4, RFC 8009 5,\nRFC 6803 6).\n",
+        },
+};
+
+static int run_subcommand(int op, int argc, char **argv);
+
+static const struct cli_command commands[CRYPTO_OP_COUNT] = {
+    [CRYPTO_STRING_TO_KEY] = {.name = "string-to-key",
+                              .run_op = run_subcommand,
+                              .op = CRYPTO_STRING_TO_KEY},
+    [CRYPTO_DERIVE] = {.name = "derive",
+                       .run_op = run_subcommand,
+                       .op = CRYPTO_DERIVE},
+    [CRYPTO_ENCRYPT] = {.name = "encrypt",
+                        .run_op = run_subcommand,
+                        .op = CRYPTO_ENCRYPT},
+    [CRYPTO_DECRYPT] = {.name = "decrypt",
+                        .run_op = run_subcommand,
+                        .op = CRYPTO_DECRYPT},
+    [CRYPTO_CHECKSUM] = {.name = "checksum",
+                         .run_op = run_subcommand,
+                         .op = CRYPTO_CHECKSUM},
+    [CRYPTO_PRF] = {.name = "prf", .run_op = run_subcommand, .op = CRYPTO_PRF},
 };
 
 static void crypto_usage(FILE *f)
 {
     fprintf(f, "Usage: gk5 crypto OPERATION [options]\n\nOperations:\n");
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(subcommands); i++) {
-        fprintf(f, "  gk5 crypto %s %s\n", subcommands[i].name,
+    for (size_t i = 0; i < CRYPTO_OP_COUNT; i++) {
+        fprintf(f, "  gk5 crypto %s %s\n", commands[i].name,
                 subcommands[i].synopsis);
     }
     fprintf(f, "\n"
@@ -324,9 +360,10 @@ static void crypto_usage(FILE *f)
                "DES are rejected, DES3 needs\n-Ddes3=true); 2 bad usage.\n");
 }
 
-static void subcommand_usage(FILE *f, const struct subcommand *s)
+static void subcommand_usage(FILE *f, const char *name,
+                             const struct subcommand *s)
 {
-    fprintf(f, "Usage: gk5 crypto %s %s\n\n%s", s->name, s->synopsis, s->help);
+    fprintf(f, "Usage: gk5 crypto %s %s\n\n%s", name, s->synopsis, s->help);
     fprintf(f, "\nE is an enctype number or name (see 'gk5 enctypes'); HEX "
                "is hex digits (\"\" or -\nfor empty).  Exit status: 0 "
                "success, 1 the operation failed, 2 bad usage.\n");
@@ -359,21 +396,23 @@ static int decode_hex_options(struct crypto_args *a)
     return CLI_EXIT_OK;
 }
 
-static int run_subcommand(const struct subcommand *s, int argc, char **argv)
+/* op is an enum crypto_op; argv[0] is the operation's name. */
+static int run_subcommand(int op, int argc, char **argv)
 {
+    const struct subcommand *s = &subcommands[op];
     struct crypto_args a = {0};
     char cmd[64];
     int ret;
     int c;
 
-    snprintf(cmd, sizeof(cmd), "crypto %s", s->name);
+    snprintf(cmd, sizeof(cmd), "crypto %s", commands[op].name);
     a.cmd = cmd;
 
     opterr = 0;
     optind = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         if (c == OPT_HELP) {
-            subcommand_usage(stdout, s);
+            subcommand_usage(stdout, commands[op].name, s);
             ret = CLI_EXIT_OK;
             goto cleanup;
         }
@@ -443,28 +482,16 @@ cleanup:
     return ret;
 }
 
-/* (The subcommand dispatch has the shape of gk5 rpc's and gk5 ctx's; the
- * help test is cli_is_help(), the words of each command are its own.) */
 int gk5_cli_crypto(int argc, char **argv)
 {
-    if (argc < 2) {
-        crypto_usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    if (cli_is_help(argv[1])) {
-        crypto_usage(stdout);
-        return CLI_EXIT_OK;
-    }
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(subcommands); i++) {
-        if (strcmp(argv[1], subcommands[i].name) == 0) {
-            return run_subcommand(&subcommands[i], argc - 1, argv + 1);
-        }
-    }
-    if (argv[1][0] == '-') {
-        cli_error("crypto: expected an operation before '%s'", argv[1]);
-    } else {
-        cli_error("crypto: unknown operation '%s'", argv[1]);
-    }
-    fprintf(stderr, "Try 'gk5 crypto --help'.\n");
-    return CLI_EXIT_USAGE;
+    static const struct cli_subcommands crypto = {
+        .cmd = "crypto",
+        .table = commands,
+        .count = CRYPTO_OP_COUNT,
+        .usage = crypto_usage,
+        .noun = "operation",
+        .flags = CLI_SUB_HELP_WORD | CLI_SUB_DASH | CLI_SUB_TRY,
+    };
+
+    return cli_dispatch(&crypto, argc, argv);
 }

@@ -1016,10 +1016,13 @@ cleanup:
 
 /* ---- gk5 ctx ---- */
 
-/* Positional rows: every field but the first two has a type of its own,
- * and every name in a row says its command, so a misplaced one shows. */
+/* The subcommands, in the order the usage lists them: the index of each
+ * in the command table (gk5_cli_ctx) and in subcommands[]. */
+enum ctx_op { CTX_NEW, CTX_SHOW, CTX_CONVERT, CTX_OP_COUNT };
+
+/* Positional rows: every field but the first has a type of its own, and
+ * every name in a row says its command, so a misplaced one shows. */
 static const struct subcommand {
-    const char *name;
     const char *synopsis;
     void (*usage)(FILE *f);
     const struct option *options;
@@ -1029,23 +1032,26 @@ static const struct subcommand {
     bool want_file; /* a FILE operand, loaded for run */
     int (*run)(const char *cmd, const struct ctx_args *a,
                struct ctx_file *file);
-} subcommands[] = {
-    {"new", new_synopsis, new_usage, new_options, new_check, false, run_new},
-    {"show", show_synopsis, show_usage, show_options, NULL, true, run_show},
-    {"convert", convert_synopsis, convert_usage, convert_options, convert_check,
-     true, run_convert},
+} subcommands[CTX_OP_COUNT] = {
+    [CTX_NEW] = {new_synopsis, new_usage, new_options, new_check, false,
+                 run_new},
+    [CTX_SHOW] = {show_synopsis, show_usage, show_options, NULL, true,
+                  run_show},
+    [CTX_CONVERT] = {convert_synopsis, convert_usage, convert_options,
+                     convert_check, true, run_convert},
 };
 
-/* argv[0] is the subcommand's name. */
-static int run_subcommand(const struct subcommand *sub, int argc, char **argv)
+/* op is an enum ctx_op; argv[0] is the subcommand's name. */
+static int run_subcommand(int op, int argc, char **argv)
 {
+    const struct subcommand *sub = &subcommands[op];
     struct ctx_args a;
     struct ctx_file file = {NULL, 0, CLI_CTX_AUTO, NULL};
     char cmd[32]; /* "ctx new": the command in messages */
     int done = 0;
     int ret;
 
-    snprintf(cmd, sizeof(cmd), "ctx %s", sub->name);
+    snprintf(cmd, sizeof(cmd), "ctx %s", argv[0]);
     ret = parse_args(&a, cmd, sub->options, sub->usage, sub->want_file, argc,
                      argv, &done);
     if (ret != CLI_EXIT_OK || done) {
@@ -1087,24 +1093,21 @@ static void ctx_usage(FILE *f)
 
 int gk5_cli_ctx(int argc, char **argv)
 {
-    if (argc < 2) {
-        ctx_usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
-        ctx_usage(stdout);
-        return CLI_EXIT_OK;
-    }
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(subcommands); i++) {
-        if (strcmp(argv[1], subcommands[i].name) == 0) {
-            return run_subcommand(&subcommands[i], argc - 1, argv + 1);
-        }
-    }
-    if (argv[1][0] == '-') {
-        cli_error("ctx: expected new, show or convert before '%s'", argv[1]);
-    } else {
-        cli_error("ctx: unknown command '%s' (new, show, convert)", argv[1]);
-    }
-    return cli_try_help("ctx");
+    static const struct cli_command table[CTX_OP_COUNT] = {
+        [CTX_NEW] = {.name = "new", .run_op = run_subcommand, .op = CTX_NEW},
+        [CTX_SHOW] = {.name = "show", .run_op = run_subcommand, .op = CTX_SHOW},
+        [CTX_CONVERT] = {.name = "convert",
+                         .run_op = run_subcommand,
+                         .op = CTX_CONVERT},
+    };
+    static const struct cli_subcommands ctx = {
+        .cmd = "ctx",
+        .table = table,
+        .count = CTX_OP_COUNT,
+        .usage = ctx_usage,
+        .noun = "command",
+        .flags = CLI_SUB_HELP_WORD | CLI_SUB_LIST | CLI_SUB_DASH | CLI_SUB_TRY,
+    };
+
+    return cli_dispatch(&ctx, argc, argv);
 }

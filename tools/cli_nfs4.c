@@ -12,7 +12,7 @@
  * OPEN (with OPEN_CONFIRM when the server asks, 16.18), READ or WRITE with
  * the open stateid, COMMIT when the server answered UNSTABLE4 (checking
  * that its write verifier did not change, 16.3.5), CLOSE.  Every NFSv4
- * request goes through tools/nfs4_xdr.c (on clnt_call: nfs4_tirpc.c).
+ * request goes through support/nfs4/nfs4_xdr.c (on clnt_call: nfs4_tirpc.c).
  * On gk5's client, --inflight N keeps up to N WRITEs (put) or READs (cat,
  * bench) out on the connection at once (gk5_rpc_clnt_send and _wait).
  *
@@ -2792,7 +2792,11 @@ static int parse_location(struct nfs4_args *a, const char *loc)
     return 0;
 }
 
-int gk5_cli_nfs4(int argc, char **argv)
+/* The subcommands: the one option parser below serves them all. */
+enum nfs4_op { NFS4_LS, NFS4_CAT, NFS4_PUT, NFS4_RM, NFS4_BENCH, NFS4_STORM };
+
+/* op is an enum nfs4_op; argv[0] is the subcommand's name. */
+static int nfs4_run(int op, int argc, char **argv)
 {
     static char cmd_name[32];
     struct nfs4_args a;
@@ -2800,26 +2804,11 @@ int gk5_cli_nfs4(int argc, char **argv)
     struct bench_opts bo;
     struct storm_opts so = {1000, 4, 1, 0};
     char sec_list[64] = "sys,krb5,krb5i,krb5p", size_list[128] = "4k,64k,1m";
-    const char *sub, *local = NULL;
-    bool bench, storm, have_transport = false;
+    const char *local = NULL;
+    bool bench = op == NFS4_BENCH, storm = op == NFS4_STORM;
+    bool have_transport = false;
     int opt, ret;
 
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
-        strcmp(argv[1], "-h") == 0) {
-        nfs4_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-    }
-    sub = argv[1];
-    if (strcmp(sub, "ls") != 0 && strcmp(sub, "cat") != 0 &&
-        strcmp(sub, "put") != 0 && strcmp(sub, "rm") != 0 &&
-        strcmp(sub, "bench") != 0 && strcmp(sub, "storm") != 0) {
-        cli_error("nfs4: unknown command '%s' (ls, cat, put, rm, bench, "
-                  "storm)",
-                  sub);
-        return CLI_EXIT_USAGE;
-    }
-    bench = strcmp(sub, "bench") == 0;
-    storm = strcmp(sub, "storm") == 0;
 #ifndef GK5_HAVE_TIRPC
     if (storm) {
         cli_error("nfs4 storm: it makes many RPCSEC_GSS contexts on each "
@@ -2832,7 +2821,7 @@ int gk5_cli_nfs4(int argc, char **argv)
     bo.seconds = 2;
     bo.threads = 1;
     memset(&a, 0, sizeof(a));
-    snprintf(cmd_name, sizeof(cmd_name), "nfs4 %s", sub);
+    snprintf(cmd_name, sizeof(cmd_name), "nfs4 %s", argv[0]);
     a.cmd = cmd_name;
     a.sec_name = "krb5p";
     a.svc = GK5_RPC_SVC_PRIVACY;
@@ -2843,8 +2832,6 @@ int gk5_cli_nfs4(int argc, char **argv)
 #endif
     /* Options may follow the operands: getopt permutes the subcommand's
      * own argv (optind 0 starts it afresh). */
-    argc--;
-    argv++;
     opterr = 0;
     optind = 0;
     /* ':' first: a missing value is reported as such (cli_option_error),
@@ -2946,7 +2933,7 @@ int gk5_cli_nfs4(int argc, char **argv)
             have_transport = true;
             break;
         case OPT_INFLIGHT:
-            if (strcmp(sub, "put") != 0 && strcmp(sub, "cat") != 0 && !bench) {
+            if (op != NFS4_PUT && op != NFS4_CAT && !bench) {
                 cli_error("%s: --inflight applies to nfs4 put, cat and bench",
                           a.cmd);
                 return CLI_EXIT_USAGE;
@@ -3060,7 +3047,7 @@ int gk5_cli_nfs4(int argc, char **argv)
             return cli_option_error(a.cmd, opt, argv);
         }
     }
-    if (strcmp(sub, "put") == 0) {
+    if (op == NFS4_PUT) {
         if (optind >= argc) {
             cli_error("%s: missing LOCALFILE", a.cmd);
             return CLI_EXIT_USAGE;
@@ -3149,15 +3136,42 @@ int gk5_cli_nfs4(int argc, char **argv)
         client_close(&c);
         return CLI_EXIT_FAIL;
     }
-    if (strcmp(sub, "ls") == 0) {
+    switch (op) {
+    case NFS4_LS:
         ret = cmd_ls(&c, a.path);
-    } else if (strcmp(sub, "cat") == 0) {
+        break;
+    case NFS4_CAT:
         ret = cmd_cat(&c, a.path, stdout);
-    } else if (strcmp(sub, "put") == 0) {
+        break;
+    case NFS4_PUT:
         ret = cmd_put(&c, local, a.path);
-    } else {
+        break;
+    default:
         ret = cmd_rm(&c, a.path);
+        break;
     }
     client_close(&c);
     return ret == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
+int gk5_cli_nfs4(int argc, char **argv)
+{
+    static const struct cli_command table[] = {
+        {.name = "ls", .run_op = nfs4_run, .op = NFS4_LS},
+        {.name = "cat", .run_op = nfs4_run, .op = NFS4_CAT},
+        {.name = "put", .run_op = nfs4_run, .op = NFS4_PUT},
+        {.name = "rm", .run_op = nfs4_run, .op = NFS4_RM},
+        {.name = "bench", .run_op = nfs4_run, .op = NFS4_BENCH},
+        {.name = "storm", .run_op = nfs4_run, .op = NFS4_STORM},
+    };
+    static const struct cli_subcommands nfs4 = {
+        .cmd = "nfs4",
+        .table = table,
+        .count = GK5_ARRAY_SIZE(table),
+        .usage = nfs4_usage,
+        .noun = "command",
+        .flags = CLI_SUB_LIST,
+    };
+
+    return cli_dispatch(&nfs4, argc, argv);
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "common/util.h"
 #include "heimdal_kdc.h"
 #include "realm.h"
 
@@ -218,76 +219,90 @@ static int run_in_realm(int tap, int heimdal, char **cmd)
     return g_signal != 0 ? 128 + g_signal : rc;
 }
 
-int gk5_cli_realm(int argc, char **argv)
+/* argv[0] is "stop", "start" or "run", as for each subcommand. */
+static int realm_stop(int argc, char **argv)
+{
+    char err[512];
+
+    if (argc != 2) {
+        cli_error("realm: usage: gk5 realm stop DIR");
+        return cli_try_help("realm");
+    }
+    if ((gk5_realm_is_heimdal(argv[1])
+             ? gk5_heimdal_realm_stop_in(argv[1], err, sizeof(err))
+             : gk5_mit_realm_stop_in(argv[1], err, sizeof(err))) != 0) {
+        cli_error("realm: %s", err);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int realm_start(int argc, char **argv)
 {
     gk5_mit_realm realm;
     char err[512];
-    const char *op = argc > 1 ? argv[1] : "";
+    int i = 1, heimdal = kdc_option(argc, argv, &i);
 
-    if (strcmp(op, "-h") == 0 || strcmp(op, "--help") == 0) {
-        realm_usage(stdout);
-        return CLI_EXIT_OK;
+    if (heimdal < 0) {
+        return cli_try_help("realm");
     }
-    if (strcmp(op, "stop") == 0) {
-        if (argc != 3) {
-            cli_error("realm: usage: gk5 realm stop DIR");
+    if (argc != i + 1) {
+        cli_error("realm: usage: gk5 realm start [--kdc mit|heimdal] DIR");
+        return cli_try_help("realm");
+    }
+    if ((heimdal == 1
+             ? gk5_heimdal_realm_start_in(&realm, argv[i], err, sizeof(err))
+             : gk5_mit_realm_start_in(&realm, argv[i], err, sizeof(err))) !=
+        0) {
+        cli_error("realm: %s", err);
+        return CLI_EXIT_FAIL;
+    }
+    print_started(stdout, &realm, heimdal == 1);
+    return CLI_EXIT_OK;
+}
+
+static int realm_run(int argc, char **argv)
+{
+    int i = 1, tap = 0, heimdal = 0;
+
+    for (int k = 0; k < 2; k++) {
+        int r = kdc_option(argc, argv, &i);
+        if (r < 0) {
             return cli_try_help("realm");
         }
-        if ((gk5_realm_is_heimdal(argv[2])
-                 ? gk5_heimdal_realm_stop_in(argv[2], err, sizeof(err))
-                 : gk5_mit_realm_stop_in(argv[2], err, sizeof(err))) != 0) {
-            cli_error("realm: %s", err);
-            return CLI_EXIT_FAIL;
-        }
-        return CLI_EXIT_OK;
-    }
-    if (strcmp(op, "start") == 0) {
-        int i = 2, heimdal = kdc_option(argc, argv, &i);
-        if (heimdal < 0) {
-            return cli_try_help("realm");
-        }
-        if (argc != i + 1) {
-            cli_error("realm: usage: gk5 realm start [--kdc mit|heimdal] DIR");
-            return cli_try_help("realm");
-        }
-        if ((heimdal == 1
-                 ? gk5_heimdal_realm_start_in(&realm, argv[i], err, sizeof(err))
-                 : gk5_mit_realm_start_in(&realm, argv[i], err, sizeof(err))) !=
-            0) {
-            cli_error("realm: %s", err);
-            return CLI_EXIT_FAIL;
-        }
-        print_started(stdout, &realm, heimdal == 1);
-        return CLI_EXIT_OK;
-    }
-    if (strcmp(op, "run") == 0) {
-        int i = 2, tap = 0, heimdal = 0;
-        for (int k = 0; k < 2; k++) {
-            int r = kdc_option(argc, argv, &i);
-            if (r < 0) {
-                return cli_try_help("realm");
-            }
-            if (r != 2) {
-                heimdal = r;
-            } else if (i < argc && strcmp(argv[i], "--tap") == 0) {
-                tap = 1;
-                i++;
-            }
-        }
-        if (i < argc && strcmp(argv[i], "--") == 0) {
+        if (r != 2) {
+            heimdal = r;
+        } else if (i < argc && strcmp(argv[i], "--tap") == 0) {
+            tap = 1;
             i++;
         }
-        if (i >= argc) {
-            cli_error("realm: usage: gk5 realm run [--kdc mit|heimdal] "
-                      "[--tap] [--] COMMAND [ARGS...]");
-            return cli_try_help("realm");
-        }
-        return run_in_realm(tap, heimdal, argv + i);
     }
-    if (op[0] == '\0') {
-        cli_error("realm: start, stop or run is required");
-    } else {
-        cli_error("realm: unknown operation '%s'", op);
+    if (i < argc && strcmp(argv[i], "--") == 0) {
+        i++;
     }
-    return cli_try_help("realm");
+    if (i >= argc) {
+        cli_error("realm: usage: gk5 realm run [--kdc mit|heimdal] "
+                  "[--tap] [--] COMMAND [ARGS...]");
+        return cli_try_help("realm");
+    }
+    return run_in_realm(tap, heimdal, argv + i);
+}
+
+int gk5_cli_realm(int argc, char **argv)
+{
+    static const struct cli_command table[] = {
+        {.name = "start", .run = realm_start},
+        {.name = "stop", .run = realm_stop},
+        {.name = "run", .run = realm_run},
+    };
+    static const struct cli_subcommands realm = {
+        .cmd = "realm",
+        .table = table,
+        .count = GK5_ARRAY_SIZE(table),
+        .usage = realm_usage,
+        .noun = "operation",
+        .flags = CLI_SUB_REQUIRED | CLI_SUB_TRY,
+    };
+
+    return cli_dispatch(&realm, argc, argv);
 }

@@ -3,14 +3,15 @@
 /*
  * gk5 rpc ping | serve | echo — RPCSEC_GSS (RFC 2203) with gk5 over TCP.
  *
- * serve runs the echo program of rpc_echo_prog.h on libgk5_rpc's
+ * serve runs the echo program (support/echo) on libgk5_rpc's
  * message-level server and its small TCP loop; ping and echo are libtirpc
  * clients (clnt_vc on a socket we connect) with gk5's AUTH, or AUTH_SYS /
- * AUTH_NONE.  Arguments and results go through libtirpc's XDR primitives
- * over xdrmem (server) and the CLIENT's record stream (client).
+ * AUTH_NONE, or gk5's own client (--native, --inflight).  On libtirpc,
+ * arguments and results go through its XDR primitives over the CLIENT's
+ * record stream.
  *
- * The pieces `gk5 demo` reuses (listen, connect, the echo program, the
- * opaque<> XDR routine, words for a failed call) are declared in cli.h.
+ * The pieces `gk5 demo` reuses (listen, connect, the opaque<> XDR
+ * routine, words for a failed call) are declared in cli.h.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,9 +37,8 @@
 #include <gk5/rpcsec.h>
 
 #include "common/util.h"
-#include "common/xdr.h"
 #include "cli.h"
-#include "rpc_echo_prog.h"
+#include "echo.h"
 
 #define RPC_MAX_THREADS 256
 #define RPC_MAX_INFLIGHT 1024
@@ -448,188 +448,6 @@ int cli_rpc_listen(const char *hostport, int *fd_out, char *bound,
 
 cleanup:
     return socket_done(fd, res, ret);
-}
-
-/* ---- The echo program (server side) ---- */
-
-/* A results buffer of cap bytes for the writer; -1 when out of memory. */
-static int results_start(gk5_buffer *results, struct gk5i_wr *w, size_t cap)
-{
-    results->value = malloc(cap > 0 ? cap : 1);
-    if (results->value == NULL) {
-        return -1;
-    }
-    results->length = cap;
-    gk5i_wr_init(w, results->value, cap);
-    return 0;
-}
-
-/* The results as written: 0, or -1 (freed) when they did not fit. */
-static int results_end(gk5_buffer *results, const struct gk5i_wr *w)
-{
-    if (w->bad) {
-        free(results->value);
-        results->value = NULL;
-        results->length = 0;
-        return -1;
-    }
-    results->length -= w->left;
-    return 0;
-}
-
-/* AUTH_SYS's credential (RFC 5531 appendix A): stamp, machinename<255>,
- * uid, gid, gids<16>; all of it. */
-static bool sys_ids(const gk5_rpc_call *call, uint32_t *uid, uint32_t *gid)
-{
-    struct gk5i_rd r;
-    size_t clen = 0, n = 0;
-    const void *cred = gk5_rpc_call_cred(call, &clen);
-
-    gk5i_rd_init(&r, cred, cred != NULL ? clen : 0);
-    (void)gk5i_xdr_get_u32(&r); /* stamp */
-    (void)gk5i_xdr_get_opaque(&r, 255, &n);
-    *uid = gk5i_xdr_get_u32(&r);
-    *gid = gk5i_xdr_get_u32(&r);
-    n = gk5i_xdr_get_u32(&r);
-    if (n > 16) {
-        return false;
-    }
-    gk5i_skip(&r, 4 * n);
-    return gk5i_rd_at_end(&r);
-}
-
-static void whoami_text(const gk5_rpc_call *call, char *out, size_t len)
-{
-    switch (gk5_rpc_call_flavor(call)) {
-    case GK5_RPC_FLAVOR_RPCSEC_GSS: {
-        const char *who = gk5_rpc_call_principal(call);
-
-        snprintf(out, len, "RPCSEC_GSS %s %s",
-                 gk5_rpc_service_name(gk5_rpc_call_service(call)),
-                 who != NULL ? who : "?");
-        break;
-    }
-    case GK5_RPC_FLAVOR_SYS: {
-        uint32_t uid = 0, gid = 0;
-
-        if (sys_ids(call, &uid, &gid)) {
-            snprintf(out, len, "AUTH_SYS uid=%u gid=%u", (unsigned)uid,
-                     (unsigned)gid);
-        } else {
-            snprintf(out, len, "AUTH_SYS (undecodable credential)");
-        }
-        break;
-    }
-    case GK5_RPC_FLAVOR_NONE:
-        snprintf(out, len, "AUTH_NONE");
-        break;
-    default:
-        snprintf(out, len, "flavor %u", gk5_rpc_call_flavor(call));
-        break;
-    }
-}
-
-/* One procedure of the echo program on the whole of its arguments (every
- * byte must be used); the results written into results.  The accept_stat. */
-static uint32_t echo_proc(const gk5_rpc_call *call, gk5_buffer *results)
-{
-    struct gk5i_rd r;
-    struct gk5i_wr w;
-    size_t len = 0, n = 0;
-    const uint8_t *data;
-    const void *args = gk5_rpc_call_args(call, &len);
-    char who[GK5_ECHO_MAX_STRING];
-
-    gk5i_rd_init(&r, args, args != NULL ? len : 0);
-    switch (gk5_rpc_call_proc(call)) {
-    case GK5_ECHO_PROC_NULL:
-        return gk5i_rd_at_end(&r) ? GK5_RPC_SUCCESS : GK5_RPC_GARBAGE_ARGS;
-    case GK5_ECHO_PROC_ECHO:
-        data = gk5i_xdr_get_opaque(&r, GK5_ECHO_MAX_OPAQUE, &n);
-        if (!gk5i_rd_at_end(&r)) {
-            return GK5_RPC_GARBAGE_ARGS;
-        }
-        if (results_start(results, &w, gk5i_xdr_opaque_size(n)) != 0) {
-            return GK5_RPC_SYSTEM_ERR;
-        }
-        gk5i_xdr_put_opaque(&w, data, n);
-        break;
-    case GK5_ECHO_PROC_WHOAMI:
-        if (!gk5i_rd_at_end(&r)) {
-            return GK5_RPC_GARBAGE_ARGS;
-        }
-        whoami_text(call, who, sizeof(who));
-        if (results_start(results, &w, gk5i_xdr_opaque_size(strlen(who))) !=
-            0) {
-            return GK5_RPC_SYSTEM_ERR;
-        }
-        gk5i_xdr_put_string(&w, who);
-        break;
-    case GK5_ECHO_PROC_SINK:
-        /* Counted where it lies: the bytes are stepped over, not copied. */
-        (void)gk5i_xdr_get_opaque(&r, GK5_ECHO_MAX_OPAQUE, &n);
-        if (!gk5i_rd_at_end(&r)) {
-            return GK5_RPC_GARBAGE_ARGS;
-        }
-        if (results_start(results, &w, 4) != 0) {
-            return GK5_RPC_SYSTEM_ERR;
-        }
-        gk5i_xdr_put_u32(&w, (uint32_t)n);
-        break;
-    case GK5_ECHO_PROC_SOURCE: {
-        uint8_t *at;
-
-        n = gk5i_xdr_get_u32(&r);
-        if (!gk5i_rd_at_end(&r) || n > GK5_ECHO_MAX_OPAQUE) {
-            return GK5_RPC_GARBAGE_ARGS;
-        }
-        /* Written straight into the results, not built and copied. */
-        if (results_start(results, &w, gk5i_xdr_opaque_size(n)) != 0) {
-            return GK5_RPC_SYSTEM_ERR;
-        }
-        gk5i_xdr_put_u32(&w, (uint32_t)n);
-        at = gk5i_wr_reserve(&w, n);
-        if (at != NULL) {
-            gk5_echo_source_fill(at, n);
-        }
-        gk5i_put_fill(&w, 0, gk5i_xdr_padding(n));
-        break;
-    }
-    default:
-        return GK5_RPC_PROC_UNAVAIL;
-    }
-    return results_end(results, &w) == 0 ? GK5_RPC_SUCCESS : GK5_RPC_SYSTEM_ERR;
-}
-
-int cli_rpc_echo_dispatch(void *arg, const gk5_rpc_call *call,
-                          uint32_t *accept_stat, gk5_buffer *results)
-{
-    const struct cli_rpc_prog *prog = arg;
-
-    results->length = 0;
-    results->value = NULL;
-    *accept_stat = GK5_RPC_SUCCESS;
-    if (gk5_rpc_call_prog(call) != prog->prog) {
-        *accept_stat = GK5_RPC_PROG_UNAVAIL;
-        return 0;
-    }
-    if (gk5_rpc_call_vers(call) != prog->vers) {
-        /* RFC 5531 9: PROG_MISMATCH carries the lowest and highest
-         * version. */
-        struct gk5i_wr w;
-
-        *accept_stat = GK5_RPC_PROG_MISMATCH;
-        if (results_start(results, &w, 8) != 0) {
-            *accept_stat = GK5_RPC_SYSTEM_ERR;
-            return 0;
-        }
-        gk5i_xdr_put_u32(&w, prog->vers);
-        gk5i_xdr_put_u32(&w, prog->vers);
-        (void)results_end(results, &w); /* 8 bytes: they fit */
-        return 0;
-    }
-    *accept_stat = echo_proc(call, results);
-    return 0;
 }
 
 /* ---- Client options, shared by ping and echo ---- */
@@ -1350,11 +1168,6 @@ struct echo_thread {
     bool started;
 };
 
-static int echo_args(const struct echo_run *r, unsigned index, uint64_t call,
-                     uint8_t *buf, size_t cap, gk5_buffer *args);
-static bool echo_check(const struct echo_run *r, unsigned index, uint64_t call,
-                       const gk5_buffer *res, char *why, size_t why_len);
-
 /* As echo_one, on gk5's own client (t->send holds 8 + size + 4 bytes, the
  * pattern from byte 4). */
 static bool echo_one_native(struct echo_thread *t, uint64_t call)
@@ -1365,7 +1178,8 @@ static bool echo_one_native(struct echo_thread *t, uint64_t call)
     bool good;
 
     gk5_echo_source_fill(t->send + 4, r->size < 12 ? r->size : 12);
-    if (echo_args(r, t->index, call, t->send, 8 + r->size + 4, &args) != 0) {
+    if (gk5_echo_args(echo_proc_nums[r->proc], r->size, t->index, call, t->send,
+                      8 + r->size + 4, &args) != 0) {
         snprintf(t->why, sizeof(t->why),
                  "thread %u, call %llu: arguments "
                  "do not encode",
@@ -1380,7 +1194,8 @@ static bool echo_one_native(struct echo_thread *t, uint64_t call)
                  r->size, e.text);
         return false;
     }
-    good = echo_check(r, t->index, call, &res, t->why, sizeof(t->why));
+    good = gk5_echo_check(echo_proc_nums[r->proc], r->size, t->index, call,
+                          &res, t->why, sizeof(t->why));
     gk5_buffer_release(&res);
     return good;
 }
@@ -1402,10 +1217,9 @@ static bool echo_one(struct echo_thread *t, uint64_t call)
              r->size);
     /* Every request differs: a reply to another call cannot pass. */
     if (r->proc != ECHO_SOURCE && r->size > 0) {
-        uint8_t stamp[12];
+        uint8_t stamp[GK5_ECHO_STAMP_SIZE];
 
-        store_be32(stamp, t->index);
-        store_be64(stamp + 4, call);
+        gk5_echo_stamp(stamp, t->index, call);
         memcpy(t->send, stamp, r->size < sizeof(stamp) ? r->size : 12);
     }
     switch (r->proc) {
@@ -1519,101 +1333,6 @@ static void *echo_thread_main(void *p)
 
 /* ---- gk5 rpc echo --inflight: gk5's own transport ---- */
 
-/* The arguments of call number `call` (the ring slot's stamp) into *args:
- * ECHO and SINK an opaque<> of the pattern, stamped; SOURCE the count. */
-static int echo_args(const struct echo_run *r, unsigned index, uint64_t call,
-                     uint8_t *buf, size_t cap, gk5_buffer *args)
-{
-    struct gk5i_wr w;
-    uint8_t stamp[12];
-
-    gk5i_wr_init(&w, buf, cap);
-    store_be32(stamp, index);
-    store_be64(stamp + 4, call);
-    switch (r->proc) {
-    case ECHO_ECHO:
-    case ECHO_SINK:
-        gk5i_xdr_put_u32(&w, (uint32_t)r->size);
-        (void)gk5i_wr_reserve(&w, r->size); /* the pattern, in place */
-        gk5i_put_fill(&w, 0, gk5i_xdr_padding(r->size));
-        if (!w.bad) {
-            memcpy(buf + 4, stamp, r->size < sizeof(stamp) ? r->size : 12);
-        }
-        break;
-    case ECHO_SOURCE:
-        gk5i_xdr_put_u32(&w, (uint32_t)r->size);
-        break;
-    case ECHO_NULL:
-    default:
-        break;
-    }
-    args->value = buf;
-    args->length = cap - w.left;
-    return w.bad ? -1 : 0;
-}
-
-/* Check the results of call number `call`. */
-static bool echo_check(const struct echo_run *r, unsigned index, uint64_t call,
-                       const gk5_buffer *res, char *why, size_t why_len)
-{
-    struct gk5i_rd rd;
-    const uint8_t *data;
-    size_t n = 0;
-    uint8_t stamp[12];
-
-    store_be32(stamp, index);
-    store_be64(stamp + 4, call);
-    gk5i_rd_init(&rd, res->value, res->length);
-    switch (r->proc) {
-    case ECHO_NULL:
-        break;
-    case ECHO_SINK:
-        n = gk5i_xdr_get_u32(&rd);
-        if (!rd.bad && n != r->size) {
-            snprintf(why, why_len,
-                     "call %llu: the server counted %zu bytes, "
-                     "not %zu",
-                     (unsigned long long)call + 1, n, r->size);
-            return false;
-        }
-        break;
-    case ECHO_ECHO:
-    case ECHO_SOURCE:
-        data = gk5i_xdr_get_opaque(&rd, GK5_ECHO_MAX_OPAQUE, &n);
-        if (rd.bad) {
-            break;
-        }
-        if (n != r->size) {
-            snprintf(why, why_len,
-                     "call %llu: the reply has %zu bytes, not "
-                     "%zu",
-                     (unsigned long long)call + 1, n, r->size);
-            return false;
-        }
-        for (size_t i = 0; i < n; i++) {
-            uint8_t want = r->proc == ECHO_ECHO && i < sizeof(stamp)
-                               ? stamp[i]
-                               : gk5_echo_source_byte(i);
-            if (data[i] != want) {
-                snprintf(why, why_len,
-                         "call %llu: byte %zu of the reply is "
-                         "0x%02x, not 0x%02x",
-                         (unsigned long long)call + 1, i, data[i], want);
-                return false;
-            }
-        }
-        break;
-    }
-    if (!gk5i_rd_at_end(&rd)) {
-        snprintf(why, why_len,
-                 "call %llu: the results (%zu bytes) do not "
-                 "decode",
-                 (unsigned long long)call + 1, res->length);
-        return false;
-    }
-    return true;
-}
-
 /* One connection of gk5's own client, `inflight` calls kept out by this
  * thread.  Prints as the libtirpc path does; 0 or -1 with err. */
 static int echo_inflight(const struct client_args *a, struct echo_run *r,
@@ -1648,7 +1367,8 @@ static int echo_inflight(const struct client_args *a, struct echo_run *r,
             gk5_buffer args;
             uint32_t i = (uint32_t)(sent % inflight);
             gk5_echo_source_fill(buf + 4, r->size < 12 ? r->size : 12);
-            if (echo_args(r, 0, sent, buf, cap, &args) != 0) {
+            if (gk5_echo_args(echo_proc_nums[r->proc], r->size, 0, sent, buf,
+                              cap, &args) != 0) {
                 snprintf(err, err_len, "call %llu: arguments do not encode",
                          (unsigned long long)sent + 1);
                 goto cleanup;
@@ -1677,7 +1397,8 @@ static int echo_inflight(const struct client_args *a, struct echo_run *r,
             goto cleanup;
         }
         done++;
-        bool good = echo_check(r, 0, nums[i], &results, err, err_len);
+        bool good = gk5_echo_check(echo_proc_nums[r->proc], r->size, 0, nums[i],
+                                   &results, err, err_len);
         gk5_buffer_release(&results);
         if (!good) {
             goto cleanup;
@@ -2330,7 +2051,7 @@ static int rpc_serve(int argc, char **argv)
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
-    struct cli_rpc_prog prog = {GK5_ECHO_PROG, GK5_ECHO_VERS};
+    struct gk5_echo_id prog = {GK5_ECHO_PROG, GK5_ECHO_VERS};
     gk5_rpc_server_options opts;
     gk5_rpc_tcp_options topts;
     gk5_rpc_server *srv = NULL;
@@ -2466,8 +2187,8 @@ static int rpc_serve(int argc, char **argv)
                   e.text[0] != '\0' ? e.text : gk5_rpc_strerror(e.code));
         goto cleanup;
     }
-    if (gk5_rpc_tcp_server_create(srv, fd, cli_rpc_echo_dispatch, &prog, &ts,
-                                  &e) != 0) {
+    if (gk5_rpc_tcp_server_create(srv, fd, gk5_echo_dispatch, &prog, &ts, &e) !=
+        0) {
         cli_error("rpc serve: %s",
                   e.text[0] != '\0' ? e.text : gk5_rpc_strerror(e.code));
         goto cleanup;
@@ -2542,30 +2263,19 @@ static void rpc_usage(FILE *f)
 
 int gk5_cli_rpc(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*run)(int argc, char **argv);
-    } subs[] = {
-        {"ping", rpc_ping},
-        {"serve", rpc_serve},
-        {"echo", rpc_echo},
+    static const struct cli_command table[] = {
+        {.name = "ping", .run = rpc_ping},
+        {.name = "serve", .run = rpc_serve},
+        {.name = "echo", .run = rpc_echo},
+    };
+    static const struct cli_subcommands rpc = {
+        .cmd = "rpc",
+        .table = table,
+        .count = GK5_ARRAY_SIZE(table),
+        .usage = rpc_usage,
+        .noun = "command",
+        .flags = CLI_SUB_HELP_WORD | CLI_SUB_LIST | CLI_SUB_TRY,
     };
 
-    if (argc < 2) {
-        rpc_usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    if (cli_is_help(argv[1])) {
-        rpc_usage(stdout);
-        return CLI_EXIT_OK;
-    }
-    for (size_t i = 0; i < GK5_ARRAY_SIZE(subs); i++) {
-        if (strcmp(argv[1], subs[i].name) == 0) {
-            optind = 0;
-            return subs[i].run(argc - 1, argv + 1);
-        }
-    }
-    cli_error("rpc: unknown command '%s' (ping, serve, echo)", argv[1]);
-    fprintf(stderr, "Try 'gk5 rpc --help'.\n");
-    return CLI_EXIT_USAGE;
+    return cli_dispatch(&rpc, argc, argv);
 }

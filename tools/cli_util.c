@@ -3,7 +3,7 @@
 /*
  * Helpers shared by the gk5 command-line tool: hex in and out, whole-file
  * and whole-stream reads, locked context files, atomic private file
- * writes, messages.
+ * writes, messages, and the one subcommand table and dispatcher.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -204,6 +204,102 @@ int cli_required(const char *cmd, const char *what)
 {
     cli_error("%s: %s is required", cmd, what);
     return cli_try_help(cmd);
+}
+
+/* ---- Subcommand tables ---- */
+
+const struct cli_command *cli_command_find(const struct cli_command *table,
+                                           size_t count, const char *name)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(table[i].name, name) == 0) {
+            return &table[i];
+        }
+    }
+    return NULL;
+}
+
+/* The subcommands' names into buf: "a, b, c", or "a, b or c" when
+ * last_or. */
+static const char *command_names(const struct cli_subcommands *sub,
+                                 bool last_or, char *buf, size_t len)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < sub->count && at < len; i++) {
+        const char *sep = ", ";
+        int n;
+
+        if (i == 0) {
+            sep = "";
+        } else if (last_or && i + 1 == sub->count) {
+            sep = " or ";
+        }
+        n = snprintf(buf + at, len - at, "%s%s", sep, sub->table[i].name);
+        if (n < 0) {
+            break;
+        }
+        at += (size_t)n;
+    }
+    return buf;
+}
+
+/* "unknown command 'x' (a, b)", "expected a, b or c before '-x'" and the
+ * hint, as sub->flags say: CLI_EXIT_USAGE. */
+static int unknown_subcommand(const struct cli_subcommands *sub,
+                              const char *word)
+{
+    char names[256];
+
+    if ((sub->flags & CLI_SUB_DASH) != 0 && word[0] == '-') {
+        if ((sub->flags & CLI_SUB_LIST) != 0) {
+            cli_error("%s: expected %s before '%s'", sub->cmd,
+                      command_names(sub, true, names, sizeof(names)), word);
+        } else {
+            cli_error("%s: expected %s %s before '%s'", sub->cmd,
+                      strchr("aeiou", sub->noun[0]) != NULL ? "an" : "a",
+                      sub->noun, word);
+        }
+    } else if ((sub->flags & CLI_SUB_LIST) != 0) {
+        cli_error("%s: unknown %s '%s' (%s)", sub->cmd, sub->noun, word,
+                  command_names(sub, false, names, sizeof(names)));
+    } else {
+        cli_error("%s: unknown %s '%s'", sub->cmd, sub->noun, word);
+    }
+    return (sub->flags & CLI_SUB_TRY) != 0 ? cli_try_help(sub->cmd)
+                                           : CLI_EXIT_USAGE;
+}
+
+int cli_dispatch(const struct cli_subcommands *sub, int argc, char **argv)
+{
+    const char *word = argc > 1 ? argv[1] : NULL;
+    const struct cli_command *c;
+    char names[256];
+
+    if ((sub->flags & CLI_SUB_REQUIRED) != 0 &&
+        (word == NULL || word[0] == '\0')) {
+        cli_error("%s: %s is required", sub->cmd,
+                  command_names(sub, true, names, sizeof(names)));
+        return cli_try_help(sub->cmd);
+    }
+    if (word == NULL) {
+        sub->usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if ((sub->flags & CLI_SUB_HELP_WORD) != 0
+            ? cli_is_help(word)
+            : strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0) {
+        sub->usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    c = cli_command_find(sub->table, sub->count, word);
+    if (c == NULL) {
+        return unknown_subcommand(sub, word);
+    }
+    optind = 0; /* the subcommand parses its own argv from scratch */
+    return c->run != NULL ? c->run(argc - 1, argv + 1)
+                          : c->run_op(c->op, argc - 1, argv + 1);
 }
 
 void cli_free_secret(void *p, size_t n)

@@ -47,7 +47,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "rpc_echo_prog.h"
+#include "echo.h"
 #endif
 
 static const int32_t demo_enctypes[] = {20, 19, 18, 17, 26, 25,
@@ -360,7 +360,7 @@ static int demo_rpc_run(const char *service_kt, const char *client_kt,
 {
     static const gk5_rpc_service services[] = {
         GK5_RPC_SVC_NONE, GK5_RPC_SVC_INTEGRITY, GK5_RPC_SVC_PRIVACY};
-    struct cli_rpc_prog prog = {GK5_ECHO_PROG, GK5_ECHO_VERS};
+    struct gk5_echo_id prog = {GK5_ECHO_PROG, GK5_ECHO_VERS};
     struct demo_server server;
     gk5_rpc_server_options opts;
     gk5_rpc_server *srv = NULL;
@@ -389,8 +389,8 @@ static int demo_rpc_run(const char *service_kt, const char *client_kt,
         failed = 1;
         goto cleanup;
     }
-    if (gk5_rpc_tcp_server_create(srv, fd, cli_rpc_echo_dispatch, &prog,
-                                  &server.ts, &server.err) != 0) {
+    if (gk5_rpc_tcp_server_create(srv, fd, gk5_echo_dispatch, &prog, &server.ts,
+                                  &server.err) != 0) {
         printf("rpc    %-9s FAILED: the server: %s\n", mode, server.err.text);
         failed = 1;
         goto cleanup;

@@ -127,6 +127,74 @@ else
     tap_skip "rpc and nfs4 option messages" "built without RPC"
 fi
 
+# ------------------------------- subcommands: a missing or unknown word
+# One dispatcher serves every command with subcommands; the words each
+# says for a first word it does not take are its own, and scripts read
+# them: the whole of stderr is compared (valgrind's "==" lines aside).
+expect_stderr() {
+    local want=$1 text=$2 rc
+    shift 2
+    # shellcheck disable=SC2086  # the wrapper is a word list on purpose
+    $wrapper "$cli" "$@" </dev/null >out 2>err
+    rc=$?
+    if [ "$rc" = "$want" ] && [ ! -s out ] &&
+        [ "$(grep -v '^==' err)" = "$text" ]; then
+        ok "gk5 $*: exit $want, stderr '$(head -n 1 err)'"
+    else
+        not_ok "gk5 $*: want exit $want and '$text'; got exit $rc, '$(tr '\n' '|' <err)'"
+    fi
+}
+# help_out CMD...: the usage on stdout, exit 0; no_word CMD: on stderr, 2.
+help_out() {
+    if "$cli" "$@" >out 2>err && grep -q '^Usage: gk5 ' out && [ ! -s err ]; then
+        ok "gk5 $*: the usage on stdout, exit 0"
+    else
+        not_ok "gk5 $*: the usage on stdout, exit 0"
+    fi
+}
+no_word() {
+    "$cli" "$1" >out 2>err
+    if [ $? = 2 ] && grep -q '^Usage: gk5 ' err && [ ! -s out ]; then
+        ok "gk5 $1: the usage on stderr, exit 2"
+    else
+        not_ok "gk5 $1: the usage on stderr, exit 2"
+    fi
+}
+expect_stderr 2 "gk5: error: ctx: unknown command 'x' (new, show, convert)
+Try 'gk5 ctx --help'." ctx x
+expect_stderr 2 "gk5: error: ctx: expected new, show or convert before '--x'
+Try 'gk5 ctx --help'." ctx --x
+expect_stderr 2 "gk5: error: crypto: unknown operation 'x'
+Try 'gk5 crypto --help'." crypto x
+expect_stderr 2 "gk5: error: crypto: expected an operation before '-x'
+Try 'gk5 crypto --help'." crypto -x
+expect_stderr 2 "gk5: error: realm: start, stop or run is required
+Try 'gk5 realm --help'." realm
+expect_stderr 2 "gk5: error: realm: start, stop or run is required
+Try 'gk5 realm --help'." realm ""
+expect_stderr 2 "gk5: error: realm: unknown operation 'help'
+Try 'gk5 realm --help'." realm help
+expect_stderr 2 "gk5: error: unknown command 'x'
+Try 'gk5 --help'." x
+no_word ctx
+no_word crypto
+help_out ctx help
+help_out crypto -h
+help_out realm --help
+help_out help realm
+if "$cli" --help | grep -q '^  rpc '; then
+    expect_stderr 2 "gk5: error: rpc: unknown command '-x' (ping, serve, echo)
+Try 'gk5 rpc --help'." rpc -x
+    expect_stderr 2 "gk5: error: nfs4: unknown command 'help' (ls, cat, put, rm, bench, storm)" \
+        nfs4 help
+    no_word rpc
+    no_word nfs4
+    help_out rpc help
+    help_out nfs4 -h
+else
+    tap_skip "rpc and nfs4 subcommand words" "built without RPC"
+fi
+
 # ------------------------------------------- key lengths: expected, actual
 expect 1 "crypto prf: --key: aes256-cts-hmac-sha1-96 needs a 32-byte key (64 hex digits), got 16 bytes" \
     crypto prf --enctype 18 --key $k128 --in 00

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * libFuzzer target: the NFSv4 COMPOUND reply decoder (tools/nfs4_xdr.c,
+ * libFuzzer target: the NFSv4 COMPOUND reply decoder (support/nfs4/nfs4_xdr.c,
  * nfs4_compound_res_decode), which takes a server's bytes for `gk5 nfs4`
  * and the peer tests.
  *

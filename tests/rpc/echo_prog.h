@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * The echo program that `gk5 rpc serve` serves (its numbers and SOURCE
- * pattern: tools/rpc_echo_prog.h), as the libtirpc peers in this folder
+ * pattern: support/echo/rpc_echo_prog.h), as the libtirpc peers in this folder
  * speak it (tirpc_server, tirpc_client, test_many_contexts): libtirpc XDR
  * helpers and the per-call payloads.
  */

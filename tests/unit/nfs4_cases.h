@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * The NFSv4 COMPOUND cases test_nfs4_xdr.c and test_nfs4_tirpc.c share:
- * arguments with every operation of tools/nfs4_xdr.h and their encoding,
+ * arguments with every operation of support/nfs4/nfs4_xdr.h and their encoding,
  * and a reply with a result for each operation the decoder knows.
  * Include after <cmocka.h>.
  */

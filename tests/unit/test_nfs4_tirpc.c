@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The libtirpc adapters of the NFSv4 codec (tools/nfs4_tirpc.c): the
+ * The libtirpc adapters of the NFSv4 codec (support/nfs4/nfs4_tirpc.c): the
  * arguments routine writes the byte encoder's bytes and nothing else; the
  * results routine takes the rest of a memory stream (aligned or not, after
  * a prefix read) or of a record stream's record, split into fragments and

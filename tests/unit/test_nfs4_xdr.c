@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The NFSv4 COMPOUND codec of `gk5 nfs4` (tools/nfs4_xdr.c) on the byte
+ * The NFSv4 COMPOUND codec of `gk5 nfs4` (support/nfs4/nfs4_xdr.c) on the byte
  * reader and writer: the arguments of every operation byte for byte
  * against what libtirpc's XDR made of them, the size function, the
  * writer's head room; a reply with every result decoded; and the

@@ -26,8 +26,8 @@
  *     if (nfs4_compound_res_decode(body, body_len, &res) &&
  *         res.status == NFS4_OK) ... r[1].u.getattr
  */
-#ifndef GK5_TOOLS_NFS4_XDR_H
-#define GK5_TOOLS_NFS4_XDR_H
+#ifndef GK5_SUPPORT_NFS4_XDR_H
+#define GK5_SUPPORT_NFS4_XDR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -296,4 +296,4 @@ bool nfs4_compound_res_decode(const uint8_t *p, size_t len,
  * or the COMPOUND status when no result says more; a static buffer. */
 const char *nfs4_compound_error(const nfs4_compound_res *res);
 
-#endif /* GK5_TOOLS_NFS4_XDR_H */
+#endif /* GK5_SUPPORT_NFS4_XDR_H */

@@ -14,49 +14,79 @@
 #include <gk5/crypto.h>
 #include <gk5/gk5.h>
 
+#include "common/util.h"
 #include "cli.h"
 
-struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-};
-
-static const struct command commands[] = {
-    {"enctypes", gk5_cli_enctypes,
-     "the enctype table: number, name, state, reason"},
-    {"crypto", gk5_cli_crypto,
-     "RFC 3961 operations, hex in and out (string-to-key, derive, ...)"},
-    {"wrap", gk5_cli_wrap, "the Wrap token for the message on stdin"},
-    {"unwrap", gk5_cli_unwrap, "the message in the Wrap token on stdin"},
-    {"mic", gk5_cli_mic, "the MIC token for the message on stdin"},
-    {"verify", gk5_cli_verify, "check a MIC token against the message"},
-    {"inspect", gk5_cli_inspect, "decode a token's header, without keys"},
-    {"ctx", gk5_cli_ctx,
-     "context files: make a gssd buffer from a key, show, convert"},
-    {"accept", gk5_cli_accept,
-     "accept an AP-REQ with a keytab (gk5's acceptor): a context file"},
-    {"init", gk5_cli_init, "make an AP-REQ from a ccache (gk5's initiator)"},
-    {"kinit", gk5_cli_kinit, "get a TGT from the KDC into a FILE ccache"},
-    {"klist", gk5_cli_klist, "list a FILE ccache's tickets, as MIT's klist"},
-    {"kvno", gk5_cli_kvno, "get service tickets, print their kvno"},
-    {"kdestroy", gk5_cli_kdestroy, "remove a FILE ccache"},
+static const struct cli_command commands[] = {
+    {.name = "enctypes",
+     .run = gk5_cli_enctypes,
+     .summary = "the enctype table: number, name, state, reason"},
+    {.name = "crypto",
+     .run = gk5_cli_crypto,
+     .summary =
+         "RFC 3961 operations, hex in and out (string-to-key, derive, ...)"},
+    {.name = "wrap",
+     .run = gk5_cli_wrap,
+     .summary = "the Wrap token for the message on stdin"},
+    {.name = "unwrap",
+     .run = gk5_cli_unwrap,
+     .summary = "the message in the Wrap token on stdin"},
+    {.name = "mic",
+     .run = gk5_cli_mic,
+     .summary = "the MIC token for the message on stdin"},
+    {.name = "verify",
+     .run = gk5_cli_verify,
+     .summary = "check a MIC token against the message"},
+    {.name = "inspect",
+     .run = gk5_cli_inspect,
+     .summary = "decode a token's header, without keys"},
+    {.name = "ctx",
+     .run = gk5_cli_ctx,
+     .summary = "context files: make a gssd buffer from a key, show, convert"},
+    {.name = "accept",
+     .run = gk5_cli_accept,
+     .summary =
+         "accept an AP-REQ with a keytab (gk5's acceptor): a context file"},
+    {.name = "init",
+     .run = gk5_cli_init,
+     .summary = "make an AP-REQ from a ccache (gk5's initiator)"},
+    {.name = "kinit",
+     .run = gk5_cli_kinit,
+     .summary = "get a TGT from the KDC into a FILE ccache"},
+    {.name = "klist",
+     .run = gk5_cli_klist,
+     .summary = "list a FILE ccache's tickets, as MIT's klist"},
+    {.name = "kvno",
+     .run = gk5_cli_kvno,
+     .summary = "get service tickets, print their kvno"},
+    {.name = "kdestroy",
+     .run = gk5_cli_kdestroy,
+     .summary = "remove a FILE ccache"},
 #ifdef GK5_HAVE_MIT
-    {"demo", gk5_cli_demo,
-     "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
-    {"interop", gk5_cli_interop,
-     "the interop matrix (enctype x cell) against a realm of yours"},
+    {.name = "demo",
+     .run = gk5_cli_demo,
+     .summary =
+         "throwaway MIT KDC, MIT contexts, gk5 and MIT exchanging tokens"},
+    {.name = "interop",
+     .run = gk5_cli_interop,
+     .summary = "the interop matrix (enctype x cell) against a realm of yours"},
 #endif
-    {"realm", gk5_cli_realm,
-     "a throwaway MIT realm: start, stop, or run a command in one"},
+    {.name = "realm",
+     .run = gk5_cli_realm,
+     .summary = "a throwaway MIT realm: start, stop, or run a command in one"},
 #ifdef GK5_HAVE_BENCH
-    {"bench", gk5_cli_bench, "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
+    {.name = "bench",
+     .run = gk5_cli_bench,
+     .summary = "gk5, MIT krb5 and the OpenSSL floor, as ratios"},
 #endif
 #ifdef GK5_HAVE_RPC
-    {"rpc", gk5_cli_rpc,
-     "RPCSEC_GSS over TCP: ping a server, serve and call an echo program"},
-    {"nfs4", gk5_cli_nfs4,
-     "an NFSv4.0 client over RPCSEC_GSS: ls, cat, put, rm"},
+    {.name = "rpc",
+     .run = gk5_cli_rpc,
+     .summary =
+         "RPCSEC_GSS over TCP: ping a server, serve and call an echo program"},
+    {.name = "nfs4",
+     .run = gk5_cli_nfs4,
+     .summary = "an NFSv4.0 client over RPCSEC_GSS: ls, cat, put, rm"},
 #endif
 };
 
@@ -106,7 +136,7 @@ static void usage(FILE *f)
                "(RFC 4121, RFC 1964)\non the RFC 3961 crypto framework.\n"
                "\n"
                "Commands:\n");
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(commands); i++) {
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     }
     fprintf(f, "\n"
@@ -260,7 +290,8 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
-    int c;
+    const struct cli_command *cmd;
+    int c, first;
 
     /* A server or peer that goes away mid-call must give an error, not
      * end the tool: libtirpc writes its sockets with write(2), and an RPC
@@ -301,25 +332,22 @@ int main(int argc, char **argv)
             char help[] = "--help";
             char *hargv[] = {argv[optind + 1], help, NULL};
 
-            for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]);
-                 i++) {
-                if (strcmp(commands[i].name, argv[optind + 1]) == 0) {
-                    optind = 0;
-                    return commands[i].run(2, hargv);
-                }
+            cmd = cli_command_find(commands, GK5_ARRAY_SIZE(commands),
+                                   argv[optind + 1]);
+            if (cmd == NULL) {
+                return unknown_command(argv[optind + 1]);
             }
-            return unknown_command(argv[optind + 1]);
+            optind = 0;
+            return cmd->run(2, hargv);
         }
         usage(stdout);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-        if (strcmp(commands[i].name, argv[optind]) == 0) {
-            int first = optind;
-
-            optind = 0; /* subcommands parse their own argv from scratch */
-            return commands[i].run(argc - first, argv + first);
-        }
+    cmd = cli_command_find(commands, GK5_ARRAY_SIZE(commands), argv[optind]);
+    if (cmd == NULL) {
+        return unknown_command(argv[optind]);
     }
-    return unknown_command(argv[optind]);
+    first = optind;
+    optind = 0; /* commands parse their own argv from scratch */
+    return cmd->run(argc - first, argv + first);
 }

@@ -11,8 +11,8 @@
  *     enum clnt_stat st = nfs4_compound(clnt, a, 2, &res, timeout);
  *     if (st == RPC_SUCCESS && res.status == NFS4_OK) ... r[1].u.getattr
  */
-#ifndef GK5_TOOLS_NFS4_TIRPC_H
-#define GK5_TOOLS_NFS4_TIRPC_H
+#ifndef GK5_SUPPORT_NFS4_TIRPC_H
+#define GK5_SUPPORT_NFS4_TIRPC_H
 
 #include <rpc/rpc.h>
 
@@ -37,4 +37,4 @@ bool_t nfs4_xdr_compound_res(XDR *xdrs, nfs4_compound_res *res);
 enum clnt_stat nfs4_compound(CLIENT *clnt, const nfs4_argop *ops, uint32_t n,
                              nfs4_compound_res *res, struct timeval timeout);
 
-#endif /* GK5_TOOLS_NFS4_TIRPC_H */
+#endif /* GK5_SUPPORT_NFS4_TIRPC_H */
