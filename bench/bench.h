@@ -17,6 +17,8 @@
  *                  kinit and kvno as whole commands, gk5's beside MIT's
  *   scale.c        --scale: one context shared by threads, fixed keys
  *   clock.c        the monotonic clock every part reads
+ *   nfs4.c         gk5 nfs4 bench (built with RPC): NFSv4 WRITE, READ and
+ *                  GETATTR through gk5's RPCSEC_GSS
  *
  * Built without MIT krb5 (-Dmit=disabled), gk5-bench is main.c, clock.c
  * and scale.c: everything that sets gk5 beside MIT, and the throwaway MIT
@@ -123,6 +125,10 @@ double now_s(void);
  * (default 64, 1024, 16384) for cfg's enctypes.  0, 1 (a call failed) or
  * 2 (a bad LIST). */
 int bench_scale(const struct config *cfg, const char *threads_arg);
+
+/* nfs4.c (built with RPC): `gk5-bench nfs4 bench ARGS`, what `gk5 nfs4
+ * bench ARGS` runs; argv[0] is "bench".  The exit status. */
+int bench_nfs4(int argc, char **argv);
 
 #ifdef GK5_HAVE_MIT
 /* Everything below sets gk5 beside MIT krb5 in a throwaway MIT realm:

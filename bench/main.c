@@ -10,8 +10,9 @@
  * (report.c), or with --contexts the many-contexts table (contexts.c), or
  * with --accept the acceptor table (accept.c), or with --init the
  * initiator table and the whole-commands table (init.c).  --scale
- * (scale.c) needs no realm and no MIT krb5: a gk5-bench built without MIT
- * (-Dmit=disabled) runs it alone and names its reason for the others.
+ * (scale.c) needs no realm and no MIT krb5, nor does `gk5-bench nfs4
+ * bench` (nfs4.c), what `gk5 nfs4 bench` runs: a gk5-bench built without
+ * MIT (-Dmit=disabled) runs those two and names its reason for the others.
  * bench.h lists the parts.
  */
 #include <errno.h>
@@ -351,6 +352,16 @@ int main(int argc, char **argv)
     char *end = NULL;
     int c;
 
+#ifdef GK5_HAVE_RPC
+    /* `gk5 nfs4 bench ARGS` runs `gk5-bench nfs4 bench ARGS` (nfs4.c). */
+    if (argc > 1 && strcmp(argv[1], "nfs4") == 0) {
+        if (argc < 3 || strcmp(argv[2], "bench") != 0) {
+            cli_error("gk5-bench nfs4: only 'bench' (as gk5 nfs4 bench)");
+            return CLI_EXIT_USAGE;
+        }
+        return bench_nfs4(argc - 2, argv + 2);
+    }
+#endif
     memset(&cfg, 0, sizeof(cfg));
     cfg.rounds = 3;
     cfg.min_time = 0.3;
