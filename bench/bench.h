@@ -19,6 +19,8 @@
  *   clock.c        the monotonic clock every part reads
  *   nfs4.c         gk5 nfs4 bench (built with RPC): NFSv4 WRITE, READ and
  *                  GETATTR through gk5's RPCSEC_GSS
+ *   rpc_echo.c     gk5 rpc echo (built with RPC): the echo program's calls,
+ *                  timed, from N threads or N calls in flight
  *
  * Built without MIT krb5 (-Dmit=disabled), gk5-bench is main.c, clock.c
  * and scale.c: everything that sets gk5 beside MIT, and the throwaway MIT
@@ -129,6 +131,9 @@ int bench_scale(const struct config *cfg, const char *threads_arg);
 /* nfs4.c (built with RPC): `gk5-bench nfs4 bench ARGS`, what `gk5 nfs4
  * bench ARGS` runs; argv[0] is "bench".  The exit status. */
 int bench_nfs4(int argc, char **argv);
+/* rpc_echo.c (built with RPC): `gk5-bench rpc echo ARGS`, what `gk5 rpc
+ * echo ARGS` runs; argv[0] is "echo".  The exit status. */
+int bench_rpc_echo(int argc, char **argv);
 
 #ifdef GK5_HAVE_MIT
 /* Everything below sets gk5 beside MIT krb5 in a throwaway MIT realm:

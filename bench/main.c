@@ -10,9 +10,10 @@
  * (report.c), or with --contexts the many-contexts table (contexts.c), or
  * with --accept the acceptor table (accept.c), or with --init the
  * initiator table and the whole-commands table (init.c).  --scale
- * (scale.c) needs no realm and no MIT krb5, nor does `gk5-bench nfs4
- * bench` (nfs4.c), what `gk5 nfs4 bench` runs: a gk5-bench built without
- * MIT (-Dmit=disabled) runs those two and names its reason for the others.
+ * (scale.c) needs no realm and no MIT krb5, nor do `gk5-bench nfs4 bench`
+ * (nfs4.c) and `gk5-bench rpc echo` (rpc_echo.c), what `gk5 nfs4 bench`
+ * and `gk5 rpc echo` run: a gk5-bench built without MIT (-Dmit=disabled)
+ * runs those and names its reason for the others.
  * bench.h lists the parts.
  */
 #include <errno.h>
@@ -360,6 +361,14 @@ int main(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
         return bench_nfs4(argc - 2, argv + 2);
+    }
+    /* `gk5 rpc echo ARGS` runs `gk5-bench rpc echo ARGS` (rpc_echo.c). */
+    if (argc > 1 && strcmp(argv[1], "rpc") == 0) {
+        if (argc < 3 || strcmp(argv[2], "echo") != 0) {
+            cli_error("gk5-bench rpc: only 'echo' (as gk5 rpc echo)");
+            return CLI_EXIT_USAGE;
+        }
+        return bench_rpc_echo(argc - 2, argv + 2);
     }
 #endif
     memset(&cfg, 0, sizeof(cfg));
