@@ -233,8 +233,8 @@ void cli_inspect_print(FILE *f, const struct cli_token_info *info);
 #ifdef GK5_HAVE_RPC
 #include <gk5/rpcsec.h>
 
-/* cli_rpc.c: the pieces of `gk5 rpc` that `gk5 demo` and `gk5 nfs4`
- * reuse. */
+/* cli_rpc_util.c: the pieces of `gk5 rpc` that `gk5 demo`, `gk5 nfs4`
+ * and gk5-bench reuse. */
 
 #ifdef GK5_HAVE_TIRPC
 #include <rpc/rpc.h>

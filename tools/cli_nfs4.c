@@ -21,7 +21,6 @@
  * CLIENT).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>

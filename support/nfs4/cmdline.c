@@ -119,9 +119,10 @@ enum {
     OPT_HELP
 };
 
-/* Its own table and parse_enctypes(): they look like cli_rpc.c's, but the
- * options differ and so do the words of the enctype-list errors, which the
- * CLI tests hold as they are; so they are not shared. */
+/* Its own table and parse_enctypes(): they look like rpc ping's and
+ * echo's (tools/cli_rpc_client.c), but the options differ and so do the
+ * words of the enctype-list errors, which the CLI tests hold as they are;
+ * so they are not shared. */
 static const struct option nfs4_options[] = {
     {"sec", required_argument, NULL, OPT_SEC},
     {"target", required_argument, NULL, OPT_TARGET},
