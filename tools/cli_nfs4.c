@@ -587,7 +587,9 @@ static int cmd_rm(struct nfs4_client *c, const char *path)
     return nfs4_client_call(c, ops, 2, r, path);
 }
 
-static double bench_now(void)
+#ifdef GK5_HAVE_TIRPC
+/* The clock of gk5 demo's transfer times and of nfs4 storm. */
+static double now_seconds(void)
 {
     struct timespec ts;
 
@@ -596,8 +598,6 @@ static double bench_now(void)
 }
 
 /* ---- for gk5 demo ---- */
-
-#ifdef GK5_HAVE_TIRPC
 
 int cli_nfs4_put_cat(struct cli_nfs4_transfer *t)
 {
@@ -639,21 +639,21 @@ int cli_nfs4_put_cat(struct cli_nfs4_transfer *t)
         cmd_cat(&c, t->path, out) != 0) {
         goto cleanup;
     }
-    t0 = bench_now();
+    t0 = now_seconds();
     for (unsigned r = 0; r < rounds; r++) {
         rewind(in);
         if (cmd_put_from(&c, in, "(memory)", t->path) != 0) {
             goto cleanup;
         }
     }
-    t->put_s = bench_now() - t0;
-    t0 = bench_now();
+    t->put_s = now_seconds() - t0;
+    t0 = now_seconds();
     for (unsigned r = 0; r < rounds; r++) {
         if (fseeko(out, 0, SEEK_SET) != 0 || cmd_cat(&c, t->path, out) != 0) {
             goto cleanup;
         }
     }
-    t->cat_s = bench_now() - t0;
+    t->cat_s = now_seconds() - t0;
     fclose(out);
     out = NULL;
     if (back_len != t->len || memcmp(back, t->data, t->len) != 0) {
@@ -971,12 +971,12 @@ static double storm_phase(struct storm_conn *c, unsigned n,
         }
     }
     c0 = storm_cpu_seconds();
-    t0 = bench_now();
+    t0 = now_seconds();
     (void)pthread_barrier_wait(&start);
     for (unsigned i = 0; i < n; i++) {
         pthread_join(c[i].tid, NULL);
     }
-    t1 = bench_now();
+    t1 = now_seconds();
     if (cpu != NULL) {
         *cpu = storm_cpu_seconds() - c0;
     }
