@@ -253,6 +253,32 @@ void gk5_rpc_call_free(gk5_rpc_call *call)
     free(call);
 }
 
+/* The options a server can be made with: 0, or -1 with err naming the
+ * one at fault. */
+static int check_options(const gk5_rpc_server_options *opts, gk5_rpc_error *err)
+{
+    if (opts->window > GK5I_SRV_MAX_WINDOW) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID, "window %u: must be 1..%u (0: %u)",
+                     opts->window, GK5I_SRV_MAX_WINDOW, DEFAULT_WINDOW);
+        return -1;
+    }
+    if (opts->establish != GK5_RPC_ESTABLISH_NATIVE &&
+        opts->establish != GK5_RPC_ESTABLISH_MIT) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "establish %d: must be GK5_RPC_ESTABLISH_NATIVE (0) or "
+                     "GK5_RPC_ESTABLISH_MIT (1)",
+                     (int)opts->establish);
+        return -1;
+    }
+    if (!gk5_rpc_establish_available(opts->establish)) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "establish GK5_RPC_ESTABLISH_MIT: %s",
+                     GK5I_RPC_NO_MIT_WORDS);
+        return -1;
+    }
+    return 0;
+}
+
 int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
                           gk5_rpc_server **out, gk5_rpc_error *err)
 {
@@ -274,23 +300,7 @@ int gk5_rpc_server_create(const gk5_rpc_server_options *opts,
     if (opts == NULL) {
         opts = &defaults;
     }
-    if (opts->window > GK5I_SRV_MAX_WINDOW) {
-        gk5i_rpc_err(err, GK5_RPC_E_INVALID, "window %u: must be 1..%u (0: %u)",
-                     opts->window, GK5I_SRV_MAX_WINDOW, DEFAULT_WINDOW);
-        return -1;
-    }
-    if (opts->establish != GK5_RPC_ESTABLISH_NATIVE &&
-        opts->establish != GK5_RPC_ESTABLISH_MIT) {
-        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
-                     "establish %d: must be GK5_RPC_ESTABLISH_NATIVE (0) or "
-                     "GK5_RPC_ESTABLISH_MIT (1)",
-                     (int)opts->establish);
-        return -1;
-    }
-    if (!gk5_rpc_establish_available(opts->establish)) {
-        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
-                     "establish GK5_RPC_ESTABLISH_MIT: %s",
-                     GK5I_RPC_NO_MIT_WORDS);
+    if (check_options(opts, err) != 0) {
         return -1;
     }
     srv = calloc(1, sizeof(*srv));

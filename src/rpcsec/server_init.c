@@ -228,6 +228,74 @@ static struct sctx *continue_lookup(gk5_rpc_server *srv,
 }
 
 #ifdef GK5_RPC_WITH_MIT
+/* The context an MIT leg works on, with a reference: a new one with MIT's
+ * acceptor for an INIT (*fresh set too), the pending one a CONTINUE_INIT
+ * names.  NULL with *verdict set when there is none. */
+static struct sctx *mit_context(gk5_rpc_server *srv, const struct call_hdr *h,
+                                const gk5i_rpc_cred *cred, struct sctx **fresh,
+                                gk5_buffer *reply, gk5_rpc_error *err,
+                                gk5_rpc_verdict *verdict)
+{
+    struct sctx *sc;
+    uint32_t major;
+    uint32_t minor = 0;
+
+    *fresh = NULL;
+    if (cred->proc != GK5I_RPCSEC_GSS_INIT) {
+        return continue_lookup(srv, h, cred, reply, err, verdict);
+    }
+    sc = init_new_context(srv, h, reply, err, verdict);
+    if (sc == NULL) {
+        return NULL;
+    }
+    major = gk5_mit_acceptor_create(&minor, srv->cred, &sc->acc);
+    if (GK5_ERROR(major)) {
+        *verdict = init_failed(reply, h, srv->window, major, minor, NULL,
+                               "accepting an RPCSEC_GSS context", err);
+        gk5i_sctx_put(sc);
+        return NULL;
+    }
+    *fresh = sc;
+    return sc;
+}
+
+/* One leg of MIT's acceptor on a pending context, under its lock: the
+ * GSS status (GK5_S_COMPLETE once established), *out its token, *minor;
+ * *what says whose context failed.  -1 (with *verdict) when the context
+ * is not pending. */
+static int mit_step(struct sctx *sc, const struct call_hdr *h,
+                    const gk5_buffer *in, gk5_buffer *out, uint32_t *major,
+                    uint32_t *minor, char *what, size_t what_len,
+                    gk5_buffer *reply, gk5_rpc_error *err,
+                    gk5_rpc_verdict *verdict)
+{
+    int rc = 0;
+
+    (void)pthread_mutex_lock(&sc->lock);
+    if (sc->state != SCTX_PENDING) {
+        *verdict = gk5i_srv_denyf(
+            reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err, GK5_RPC_E_CONTEXT,
+            "RPCSEC_GSS_CONTINUE_INIT for an established context");
+        rc = -1;
+        goto cleanup;
+    }
+    *major = gk5_mit_acceptor_step(minor, sc->acc, in, out);
+    if (*major == GK5_S_COMPLETE) {
+        *major = init_finish(sc, minor);
+        if (!GK5_ERROR(*major)) {
+            sc->state = SCTX_ESTABLISHED;
+        }
+    }
+    if (GK5_ERROR(*major)) {
+        (void)snprintf(what, what_len, "accepting an RPCSEC_GSS context%s%s",
+                       sc->principal != NULL ? " from " : "",
+                       sc->principal != NULL ? sc->principal : "");
+    }
+cleanup:
+    (void)pthread_mutex_unlock(&sc->lock);
+    return rc;
+}
+
 /* RPCSEC_GSS_INIT and CONTINUE_INIT with MIT's acceptor: as many legs as
  * gss_accept_sec_context asks for, the context pending in the table
  * between them. */
@@ -237,56 +305,22 @@ init_mit(gk5_rpc_server *srv, const struct call_hdr *h,
          gk5_rpc_error *err)
 {
     gk5_buffer out = {0, NULL};
-    struct sctx *sc = NULL;
+    struct sctx *sc;
     struct sctx *fresh = NULL;
-    uint32_t major;
+    uint32_t major = 0;
     uint32_t minor = 0;
+    char what[160];
     gk5_rpc_verdict verdict = GK5_RPC_CALL_DROP;
-    bool locked = false;
 
-    if (cred->proc == GK5I_RPCSEC_GSS_INIT) {
-        fresh = init_new_context(srv, h, reply, err, &verdict);
-        if (fresh == NULL) {
-            goto cleanup;
-        }
-        sc = fresh;
-        major = gk5_mit_acceptor_create(&minor, srv->cred, &sc->acc);
-        if (GK5_ERROR(major)) {
-            verdict = init_failed(reply, h, srv->window, major, minor, NULL,
-                                  "accepting an RPCSEC_GSS context", err);
-            goto cleanup;
-        }
-    } else {
-        sc = continue_lookup(srv, h, cred, reply, err, &verdict);
-        if (sc == NULL) {
-            goto cleanup;
-        }
+    sc = mit_context(srv, h, cred, &fresh, reply, err, &verdict);
+    if (sc == NULL) {
+        return verdict;
     }
-
-    (void)pthread_mutex_lock(&sc->lock);
-    locked = true;
-    if (sc->state != SCTX_PENDING) {
-        verdict = gk5i_srv_denyf(
-            reply, h->xid, GK5I_RPCSEC_GSS_CREDPROBLEM, err, GK5_RPC_E_CONTEXT,
-            "RPCSEC_GSS_CONTINUE_INIT for an established context");
+    if (mit_step(sc, h, in, &out, &major, &minor, what, sizeof(what), reply,
+                 err, &verdict) != 0) {
         goto cleanup;
     }
-    major = gk5_mit_acceptor_step(&minor, sc->acc, in, &out);
-    if (major == GK5_S_COMPLETE) {
-        major = init_finish(sc, &minor);
-        if (!GK5_ERROR(major)) {
-            sc->state = SCTX_ESTABLISHED;
-        }
-    }
     if (GK5_ERROR(major)) {
-        char what[160];
-
-        (void)snprintf(what, sizeof(what),
-                       "accepting an RPCSEC_GSS context%s%s",
-                       sc->principal != NULL ? " from " : "",
-                       sc->principal != NULL ? sc->principal : "");
-        (void)pthread_mutex_unlock(&sc->lock);
-        locked = false;
         if (sc != fresh) {
             gk5i_srv_table_remove(srv, sc);
         }
@@ -294,9 +328,6 @@ init_mit(gk5_rpc_server *srv, const struct call_hdr *h,
             init_failed(reply, h, srv->window, major, minor, &out, what, err);
         goto cleanup;
     }
-    (void)pthread_mutex_unlock(&sc->lock);
-    locked = false;
-
     if (sc == fresh && gk5i_srv_table_insert(srv, sc, err) != 0) {
         verdict = gk5i_srv_accept_empty(reply, h->xid, &gk5i_srv_verf_none,
                                         GK5_RPC_SYSTEM_ERR, err);
@@ -304,9 +335,6 @@ init_mit(gk5_rpc_server *srv, const struct call_hdr *h,
     }
     verdict = init_reply(srv, h, sc, major, &out, reply, err);
 cleanup:
-    if (locked) {
-        (void)pthread_mutex_unlock(&sc->lock);
-    }
     gk5_buffer_release(&out);
     gk5i_sctx_put(sc);
     return verdict;
@@ -343,25 +371,18 @@ static bool has_acceptor_cred(const gk5_rpc_server *srv)
 #endif
 }
 
-GK5I_RPC_WUR gk5_rpc_verdict gk5i_srv_gss_init(gk5_rpc_server *srv,
-                                               const struct call_hdr *h,
-                                               const gk5i_rpc_cred *cred,
-                                               gk5_buffer *reply,
-                                               gk5_rpc_error *err)
+/* RFC 2203 5.2.2: the argument, rpc_gss_init_arg, is one opaque<> token,
+ * in place in the message (*in).  GK5_RPC_CALL_DISPATCH to go on;
+ * otherwise the call's verdict (GARBAGE_ARGS). */
+static gk5_rpc_verdict read_init_arg(const struct call_hdr *h,
+                                     const gk5i_rpc_cred *cred, gk5_buffer *in,
+                                     gk5_buffer *reply, gk5_rpc_error *err)
 {
     struct gk5i_rd r;
-    gk5_buffer in = {0, NULL};
 
-    if (!has_acceptor_cred(srv)) {
-        return gk5i_srv_denyf(
-            reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
-            "this server has no acceptor credential (no RPCSEC_GSS "
-            "service is allowed)");
-    }
-    /* RFC 2203 5.2.2: the argument is rpc_gss_init_arg, opaque<>. */
     gk5i_rd_init(&r, h->args, h->args_len);
-    in.value = (void *)(uintptr_t)gk5i_xdr_get_opaque(
-        &r, GK5I_SRV_MAX_INIT_TOKEN, &in.length);
+    in->value = (void *)(uintptr_t)gk5i_xdr_get_opaque(
+        &r, GK5I_SRV_MAX_INIT_TOKEN, &in->length);
     if (r.bad || r.left != 0) {
         gk5i_rpc_err(err,
                      r.bad && h->args_len > GK5I_SRV_MAX_INIT_TOKEN
@@ -372,6 +393,31 @@ GK5I_RPC_WUR gk5_rpc_verdict gk5i_srv_gss_init(gk5_rpc_server *srv,
                                                         : "CONTINUE_INIT");
         return gk5i_srv_accept_empty(reply, h->xid, &gk5i_srv_verf_none,
                                      GK5_RPC_GARBAGE_ARGS, err);
+    }
+    return GK5_RPC_CALL_DISPATCH;
+}
+
+/* An INIT or CONTINUE_INIT call, step by step: verify (an acceptor
+ * credential, the argument, no handle on an INIT), then the leg on the
+ * acceptor that made or makes the context. */
+GK5I_RPC_WUR gk5_rpc_verdict gk5i_srv_gss_init(gk5_rpc_server *srv,
+                                               const struct call_hdr *h,
+                                               const gk5i_rpc_cred *cred,
+                                               gk5_buffer *reply,
+                                               gk5_rpc_error *err)
+{
+    gk5_buffer in = {0, NULL};
+    gk5_rpc_verdict verdict;
+
+    if (!has_acceptor_cred(srv)) {
+        return gk5i_srv_denyf(
+            reply, h->xid, GK5I_AUTH_TOOWEAK, err, GK5_RPC_E_SERVICE,
+            "this server has no acceptor credential (no RPCSEC_GSS "
+            "service is allowed)");
+    }
+    verdict = read_init_arg(h, cred, &in, reply, err);
+    if (verdict != GK5_RPC_CALL_DISPATCH) {
+        return verdict;
     }
     /* RFC 2203 5.2.2: INIT carries no handle. */
     if (cred->proc == GK5I_RPCSEC_GSS_INIT && cred->handle_len != 0) {
