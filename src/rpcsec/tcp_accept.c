@@ -36,6 +36,92 @@ static void peer_text(const struct sockaddr_storage *ss, char *out, size_t n)
     }
 }
 
+/* The newcomer's count in the per-address table (*slot; NULL for an
+ * address without a key).  false when its address has max_per_address
+ * connections already or memory ran out: fd is closed. */
+static bool admit_address(gk5_rpc_tcp_server *ts, int fd,
+                          const struct sockaddr_storage *ss, const char *peer,
+                          struct addr_slot **slot)
+{
+    uint8_t key[16];
+    bool keyed;
+
+    *slot = NULL;
+    gk5i_tcp_addr_key(ss, key, &keyed);
+    if (!keyed) {
+        return true;
+    }
+    *slot = gk5i_tcp_addr_get(ts, key);
+    if (*slot == NULL) {
+        (void)close(fd);
+        return false;
+    }
+    if ((*slot)->count >= ts->max_per_address) {
+        struct conn tmp;
+
+        memset(&tmp, 0, sizeof(tmp));
+        memcpy(tmp.peer, peer, sizeof(tmp.peer));
+        gk5i_tcp_log_conn(ts, C_PER_ADDRESS, &tmp,
+                          "%zu connections from this address already "
+                          "(max_per_address)",
+                          (*slot)->count);
+        (void)close(fd);
+        return false;
+    }
+    (*slot)->count++; /* held while we decide */
+    return true;
+}
+
+/* Room for the newcomer under max_connections, the oldest
+ * unauthenticated connection evicted for it.  false when every
+ * connection is authenticated: fd is closed and slot given back. */
+static bool admit_room(gk5_rpc_tcp_server *ts, int fd, const char *peer,
+                       struct addr_slot *slot)
+{
+    if (ts->nconns < ts->max_connections) {
+        return true;
+    }
+    if (ts->uoldest == NULL) {
+        struct conn tmp;
+
+        memset(&tmp, 0, sizeof(tmp));
+        memcpy(tmp.peer, peer, sizeof(tmp.peer));
+        gk5i_tcp_log_conn(
+            ts, C_FULL, &tmp,
+            "%zu connections, all authenticated (max_connections)", ts->nconns);
+        (void)close(fd);
+        gk5i_tcp_addr_put(ts, slot);
+        return false;
+    }
+    gk5i_tcp_log_conn(ts, C_EVICTED, ts->uoldest,
+                      "%zu connections (max_connections): the oldest "
+                      "unauthenticated one goes for a new one",
+                      ts->nconns);
+    gk5i_tcp_conn_close(ts, ts->uoldest);
+    return true;
+}
+
+/* c at the newest end of the connections and of the unauthenticated
+ * ones. */
+static void conn_link(gk5_rpc_tcp_server *ts, struct conn *c)
+{
+    c->prev = ts->newest;
+    if (ts->newest != NULL) {
+        ts->newest->next = c;
+    } else {
+        ts->oldest = c;
+    }
+    ts->newest = c;
+    c->uprev = ts->unewest;
+    if (ts->unewest != NULL) {
+        ts->unewest->unext = c;
+    } else {
+        ts->uoldest = c;
+    }
+    ts->unewest = c;
+    ts->nconns++;
+}
+
 /* A new connection: in the table, evicting the oldest unauthenticated one
  * when it is full, or closed at once. */
 static void admit(gk5_rpc_tcp_server *ts, int fd,
@@ -43,53 +129,14 @@ static void admit(gk5_rpc_tcp_server *ts, int fd,
 {
     struct conn *c;
     struct addr_slot *slot = NULL;
-    uint8_t key[16];
-    bool keyed;
     char peer[64];
     struct epoll_event ev;
     int one = 1;
 
     peer_text(ss, peer, sizeof(peer));
-    gk5i_tcp_addr_key(ss, key, &keyed);
-    if (keyed) {
-        slot = gk5i_tcp_addr_get(ts, key);
-        if (slot == NULL) {
-            (void)close(fd);
-            return;
-        }
-        if (slot->count >= ts->max_per_address) {
-            struct conn tmp;
-
-            memset(&tmp, 0, sizeof(tmp));
-            memcpy(tmp.peer, peer, sizeof(peer));
-            gk5i_tcp_log_conn(ts, C_PER_ADDRESS, &tmp,
-                              "%zu connections from this address already "
-                              "(max_per_address)",
-                              slot->count);
-            (void)close(fd);
-            return;
-        }
-        slot->count++; /* held while we decide */
-    }
-    if (ts->nconns >= ts->max_connections) {
-        if (ts->uoldest == NULL) {
-            struct conn tmp;
-
-            memset(&tmp, 0, sizeof(tmp));
-            memcpy(tmp.peer, peer, sizeof(peer));
-            gk5i_tcp_log_conn(
-                ts, C_FULL, &tmp,
-                "%zu connections, all authenticated (max_connections)",
-                ts->nconns);
-            (void)close(fd);
-            gk5i_tcp_addr_put(ts, slot);
-            return;
-        }
-        gk5i_tcp_log_conn(ts, C_EVICTED, ts->uoldest,
-                          "%zu connections (max_connections): the oldest "
-                          "unauthenticated one goes for a new one",
-                          ts->nconns);
-        gk5i_tcp_conn_close(ts, ts->uoldest);
+    if (!admit_address(ts, fd, ss, peer, &slot) ||
+        !admit_room(ts, fd, peer, slot)) {
+        return;
     }
     c = calloc(1, sizeof(*c));
     if (c == NULL) {
@@ -115,21 +162,7 @@ static void admit(gk5_rpc_tcp_server *ts, int fd,
         return;
     }
     c->events = EPOLLIN;
-    c->prev = ts->newest;
-    if (ts->newest != NULL) {
-        ts->newest->next = c;
-    } else {
-        ts->oldest = c;
-    }
-    ts->newest = c;
-    c->uprev = ts->unewest;
-    if (ts->unewest != NULL) {
-        ts->unewest->unext = c;
-    } else {
-        ts->uoldest = c;
-    }
-    ts->unewest = c;
-    ts->nconns++;
+    conn_link(ts, c);
 }
 
 /* Accepts what is pending.  0; 1 to back off (out of descriptors); -1 with

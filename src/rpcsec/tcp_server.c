@@ -293,11 +293,125 @@ static void run_teardown(gk5_rpc_tcp_server *ts)
     gk5i_tcp_log_flush(ts, mono_ms(), true);
 }
 
-int gk5_rpc_tcp_server_run(gk5_rpc_tcp_server *ts, gk5_rpc_error *err)
+/* An event on a connection: errors close it, then writing, then reading;
+ * a connection closed earlier in the batch is left alone. */
+static void on_conn_event(gk5_rpc_tcp_server *ts, struct conn *c, uint32_t e)
+{
+    bool was_full;
+
+    if (atomic_load(&c->closed)) {
+        return;
+    }
+    was_full = gk5i_tcp_conn_full(ts, c) || c->stash != NULL;
+    if ((e & (EPOLLERR | EPOLLHUP)) != 0) {
+        gk5i_tcp_conn_close(ts, c);
+        return;
+    }
+    if ((e & EPOLLOUT) != 0 && !gk5i_tcp_conn_flush(ts, c)) {
+        return;
+    }
+    if ((e & EPOLLIN) != 0) {
+        gk5i_tcp_conn_readable(ts, c);
+    }
+    conn_settle(ts, c, was_full);
+}
+
+/* An event on the listening socket: newcomers accepted, or accepting
+ * paused for ACCEPT_BACKOFF_MS (*backoff_until) when the process is out of
+ * descriptors.  0, or -1 with err when the socket failed. */
+static int on_listen_event(gk5_rpc_tcp_server *ts, uint32_t e,
+                           uint64_t *backoff_until, gk5_rpc_error *err)
+{
+    int a;
+
+    if ((e & (EPOLLERR | EPOLLHUP)) != 0) {
+        gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT, "the listening socket failed");
+        return -1;
+    }
+    a = gk5i_tcp_on_accept(ts, err);
+    if (a < 0) {
+        return -1;
+    }
+    if (a > 0) {
+        (void)epoll_ctl(ts->ep, EPOLL_CTL_DEL, ts->listen_fd, NULL);
+        *backoff_until = ts->now + ACCEPT_BACKOFF_MS;
+    }
+    return 0;
+}
+
+/* After a pause, the listening socket back in the epoll set. */
+static void listen_resume(gk5_rpc_tcp_server *ts, uint64_t *backoff_until)
+{
+    struct epoll_event ev;
+
+    if (*backoff_until == 0 || ts->now < *backoff_until) {
+        return;
+    }
+    memset(&ev, 0, sizeof(ev));
+    ev.events = EPOLLIN;
+    ev.data.ptr = &mark_listen;
+    (void)epoll_ctl(ts->ep, EPOLL_CTL_ADD, ts->listen_fd, &ev);
+    *backoff_until = 0;
+}
+
+/* The loop, until stop() (0) or a failure of epoll or the listening
+ * socket (-1 with err). */
+static int run_loop(gk5_rpc_tcp_server *ts, gk5_rpc_error *err)
 {
     struct epoll_event evs[64];
     uint64_t next_sweep;
     uint64_t backoff_until = 0;
+
+    ts->now = mono_ms();
+    next_sweep = ts->now + SWEEP_MS;
+    for (;;) {
+        int n;
+        int timeout;
+
+        if (atomic_load(&ts->stopped)) {
+            return 0;
+        }
+        ts->now = mono_ms();
+        timeout = next_sweep > ts->now ? (int)(next_sweep - ts->now) : 0;
+        n = epoll_wait(ts->ep, evs, (int)GK5_ARRAY_SIZE(evs), timeout);
+        if (n < 0 && errno != EINTR) {
+            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT, "epoll_wait: %s",
+                         strerror(errno));
+            return -1;
+        }
+        ts->now = mono_ms();
+        for (int i = 0; i < n; i++) {
+            void *p = evs[i].data.ptr;
+
+            if (p == &mark_wake) {
+                char buf[64];
+
+                while (read(ts->wake[0], buf, sizeof(buf)) > 0) {
+                }
+            } else if (p == &mark_done) {
+                drain_done(ts);
+            } else if (p == &mark_listen) {
+                if (on_listen_event(ts, evs[i].events, &backoff_until, err) !=
+                    0) {
+                    return -1;
+                }
+            } else {
+                on_conn_event(ts, p, evs[i].events);
+            }
+        }
+        gk5i_tcp_free_dead(ts);
+        listen_resume(ts, &backoff_until);
+        if (ts->now >= next_sweep) {
+            sweep(ts);
+            gk5i_tcp_free_dead(ts);
+            gk5i_tcp_log_flush(ts, ts->now, false);
+            next_sweep = ts->now + SWEEP_MS;
+        }
+    }
+}
+
+int gk5_rpc_tcp_server_run(gk5_rpc_tcp_server *ts, gk5_rpc_error *err)
+{
     int lflags;
     int rc = -1;
 
@@ -320,94 +434,9 @@ int gk5_rpc_tcp_server_run(gk5_rpc_tcp_server *ts, gk5_rpc_error *err)
         atomic_store(&ts->running, false);
         return -1;
     }
-    if (run_setup(ts, err) != 0) {
-        goto cleanup;
+    if (run_setup(ts, err) == 0) {
+        rc = run_loop(ts, err);
     }
-    ts->now = mono_ms();
-    next_sweep = ts->now + SWEEP_MS;
-    for (;;) {
-        int n;
-        int timeout;
-
-        if (atomic_load(&ts->stopped)) {
-            break;
-        }
-        ts->now = mono_ms();
-        timeout = next_sweep > ts->now ? (int)(next_sweep - ts->now) : 0;
-        n = epoll_wait(ts->ep, evs, (int)GK5_ARRAY_SIZE(evs), timeout);
-        if (n < 0 && errno != EINTR) {
-            gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT, "epoll_wait: %s",
-                         strerror(errno));
-            goto cleanup;
-        }
-        ts->now = mono_ms();
-        for (int i = 0; i < n; i++) {
-            void *p = evs[i].data.ptr;
-            uint32_t e = evs[i].events;
-
-            if (p == &mark_wake) {
-                char buf[64];
-
-                while (read(ts->wake[0], buf, sizeof(buf)) > 0) {
-                }
-            } else if (p == &mark_done) {
-                drain_done(ts);
-            } else if (p == &mark_listen) {
-                int a;
-
-                if ((e & (EPOLLERR | EPOLLHUP)) != 0) {
-                    gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
-                                 "the listening socket failed");
-                    goto cleanup;
-                }
-                a = gk5i_tcp_on_accept(ts, err);
-                if (a < 0) {
-                    goto cleanup;
-                }
-                if (a > 0) {
-                    (void)epoll_ctl(ts->ep, EPOLL_CTL_DEL, ts->listen_fd, NULL);
-                    backoff_until = ts->now + ACCEPT_BACKOFF_MS;
-                }
-            } else {
-                struct conn *c = p;
-                bool was_full;
-
-                if (atomic_load(&c->closed)) {
-                    continue;
-                }
-                was_full = gk5i_tcp_conn_full(ts, c) || c->stash != NULL;
-                if ((e & (EPOLLERR | EPOLLHUP)) != 0) {
-                    gk5i_tcp_conn_close(ts, c);
-                    continue;
-                }
-                if ((e & EPOLLOUT) != 0 && !gk5i_tcp_conn_flush(ts, c)) {
-                    continue;
-                }
-                if ((e & EPOLLIN) != 0) {
-                    gk5i_tcp_conn_readable(ts, c);
-                }
-                conn_settle(ts, c, was_full);
-            }
-        }
-        gk5i_tcp_free_dead(ts);
-        if (backoff_until != 0 && ts->now >= backoff_until) {
-            struct epoll_event ev;
-
-            memset(&ev, 0, sizeof(ev));
-            ev.events = EPOLLIN;
-            ev.data.ptr = &mark_listen;
-            (void)epoll_ctl(ts->ep, EPOLL_CTL_ADD, ts->listen_fd, &ev);
-            backoff_until = 0;
-        }
-        if (ts->now >= next_sweep) {
-            sweep(ts);
-            gk5i_tcp_free_dead(ts);
-            gk5i_tcp_log_flush(ts, ts->now, false);
-            next_sweep = ts->now + SWEEP_MS;
-        }
-    }
-    rc = 0;
-cleanup:
     run_teardown(ts);
     (void)fcntl(ts->listen_fd, F_SETFL, lflags);
     atomic_store(&ts->stopped, 0);
