@@ -100,16 +100,22 @@ GK5I_RPC_WUR static uint32_t init_finish(struct sctx *sc, uint32_t *minor)
 }
 #endif
 
-/* The context is in the table (complete, or pending for MIT): answer with
- * its handle and the acceptor's token, and once complete the verifier, a
- * MIC of seq_window, which proves the server holds the context (RFC 2203
- * 5.2.3.1).  The context leaves the table again if the reply fails. */
+/* The context in the table (complete, or pending for MIT; put there
+ * first when it is new): answer with its handle and the acceptor's token,
+ * and once complete the verifier, a MIC of seq_window, which proves the
+ * server holds the context (RFC 2203 5.2.3.1).  The context leaves the
+ * table again if the reply fails. */
 static gk5_rpc_verdict init_reply(gk5_rpc_server *srv, const struct call_hdr *h,
-                                  struct sctx *sc, uint32_t major,
+                                  struct sctx *sc, bool insert, uint32_t major,
                                   const gk5_buffer *token, gk5_buffer *reply,
                                   gk5_rpc_error *err)
 {
     struct verf v = gk5i_srv_verf_none;
+
+    if (insert && gk5i_srv_table_insert(srv, sc, err) != 0) {
+        return gk5i_srv_accept_empty(reply, h->xid, &gk5i_srv_verf_none,
+                                     GK5_RPC_SYSTEM_ERR, err);
+    }
 
     if (major == GK5_S_COMPLETE &&
         gk5i_srv_verf_mic_u32(sc->ctx, srv->window, &v, err) != 0) {
@@ -188,12 +194,7 @@ init_native(gk5_rpc_server *srv, const struct call_hdr *h, const gk5_buffer *in,
         goto cleanup;
     }
     sc->state = SCTX_ESTABLISHED;
-    if (gk5i_srv_table_insert(srv, sc, err) != 0) {
-        verdict = gk5i_srv_accept_empty(reply, h->xid, &gk5i_srv_verf_none,
-                                        GK5_RPC_SYSTEM_ERR, err);
-        goto cleanup;
-    }
-    verdict = init_reply(srv, h, sc, major, &out, reply, err);
+    verdict = init_reply(srv, h, sc, true, major, &out, reply, err);
 cleanup:
     gk5_buffer_release(&out);
     gk5i_sctx_put(sc); /* the table holds a reference of its own */
@@ -328,12 +329,7 @@ init_mit(gk5_rpc_server *srv, const struct call_hdr *h,
             init_failed(reply, h, srv->window, major, minor, &out, what, err);
         goto cleanup;
     }
-    if (sc == fresh && gk5i_srv_table_insert(srv, sc, err) != 0) {
-        verdict = gk5i_srv_accept_empty(reply, h->xid, &gk5i_srv_verf_none,
-                                        GK5_RPC_SYSTEM_ERR, err);
-        goto cleanup;
-    }
-    verdict = init_reply(srv, h, sc, major, &out, reply, err);
+    verdict = init_reply(srv, h, sc, sc == fresh, major, &out, reply, err);
 cleanup:
     gk5_buffer_release(&out);
     gk5i_sctx_put(sc);
