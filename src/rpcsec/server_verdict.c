@@ -11,7 +11,8 @@
 
 #include "rpcsec/server_int.h"
 
-static void err_vset(gk5_rpc_error *err, int code, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void
+err_vset(gk5_rpc_error *err, int code, const char *fmt, va_list ap)
 {
     char text[sizeof(((gk5_rpc_error *)0)->text)];
 
