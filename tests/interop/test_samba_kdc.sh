@@ -11,7 +11,8 @@
 # of refused by the KDC, in words), klist, a password account, refusals;
 # gk5's initiator to gk5's acceptor and MIT's initiator to gk5's acceptor
 # with tickets that carry AD's PAC (the context made, the authorization
-# data not refused); `gk5 interop` (the MIT bridge and the native column);
+# data not refused, AD-WIN2K-PAC inside AD-IF-RELEVANT as gk5 accept
+# --authz writes it); `gk5 interop` (the MIT bridge and the native column);
 # rc4 where it lives: an account at the AD default gets rc4 tickets (gk5's
 # client refuses the reply, naming RFC 8429 and the cure, the ccache
 # unchanged; gk5 init refuses MIT's stored rc4 ticket), an account with
@@ -240,7 +241,44 @@ cp cc cc.init
 cell "gk5 init --mutual (its service ticket from Samba's KDC)" \
     "$GK5" init --ccache "FILE:$work/cc.init" --service gk5@localhost --mutual --out req --ctx c.ctx
 cell "gk5 accept takes gk5's AP-REQ, the ticket's PAC passed through" \
-    "$GK5" accept --keytab "$dir/service.keytab" --no-rcache --in req --out rep --ctx s.ctx
+    "$GK5" accept --keytab "$dir/service.keytab" --no-rcache --in req --out rep --ctx s.ctx --authz authz.der
+# The ticket's AuthorizationData as gk5 carried it: AD puts its PAC
+# (AD-WIN2K-PAC, 128) inside AD-IF-RELEVANT (1) (RFC 4120 5.2.6, MS-PAC).
+if grep -Eq '^authorization data: [0-9]+ bytes \(the ticket.s, untouched\), in authz.der$' out &&
+    python3 - authz.der >"$TAP_ERR" 2>&1 <<'EOF'; then
+import sys
+der = open(sys.argv[1], "rb").read()
+def tlv(b, i):
+    tag, n = b[i], b[i + 1]
+    i += 2
+    if n & 0x80:
+        k = n & 0x7f
+        n = int.from_bytes(b[i:i + k], "big")
+        i += k
+    return tag, b[i:i + n], i + n
+def elements(seq_of):  # AuthorizationData: SEQUENCE OF SEQUENCE {[0] ad-type, [1] ad-data}
+    tag, body, _ = tlv(seq_of, 0)
+    assert tag == 0x30, tag
+    i, out = 0, []
+    while i < len(body):
+        tag, el, i = tlv(body, i)
+        assert tag == 0x30, tag
+        t0, f0, j = tlv(el, 0)
+        t1, f1, _ = tlv(el, j)
+        assert (t0, t1) == (0xa0, 0xa1), (t0, t1)
+        _, ad_type, _ = tlv(f0, 0)
+        _, ad_data, _ = tlv(f1, 0)
+        out.append((int.from_bytes(ad_type, "big", signed=True), ad_data))
+    return out
+outer = elements(der)
+inner = [t for ad_type, data in outer if ad_type == 1 for t, _ in elements(data)]
+print("outer", [t for t, _ in outer], "in AD-IF-RELEVANT", inner)
+assert 128 in inner, inner
+EOF
+    ok "the ticket's authorization data: AD-IF-RELEVANT (1) holding AD-WIN2K-PAC (128), as Samba issued it"
+else
+    not_ok "no AD-WIN2K-PAC (128) in AD-IF-RELEVANT in the ticket's authorization data: $(grep authorization out)"
+fi
 cell "gk5 init --in: the AP-REP checked, the context made" \
     "$GK5" init --ctx c.ctx --in rep
 tokens c.ctx s.ctx "gk5 -> gk5"
