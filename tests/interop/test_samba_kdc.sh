@@ -181,8 +181,9 @@ if [ -e req.rc4 ] || [ -e ctx.rc4 ]; then not_ok "gk5 init wrote nothing for rc4
 # acceptor takes no key from a keytab of rc4 keys alone.
 cp cc cc.rc4only
 sum=$(md5sum <cc.rc4only)
-refused "0x4 (rc4only/localhost): Samba's KDC refuses gk5's AES request (KDC_ERR_ETYPE_NOSUPP)" \
-    'KDC_ERR_ETYPE_NOSUPP \(14\)' "$GK5" kvno -c cc.rc4only rc4only/localhost
+refused "0x4 (rc4only/localhost): Samba's KDC refuses gk5's AES request (KDC_ERR_ETYPE_NOSUPP), gk5 says why and what to set" \
+    'KDC_ERR_ETYPE_NOSUPP\): one with rc4 keys alone gets this, as gk5 never asks for rc4 \(RFC 8429\); an Active Directory account needs AES in its msDS-SupportedEncryptionTypes \(0x18\).*KDC_ERR_ETYPE_NOSUPP \(14\)' \
+    "$GK5" kvno -c cc.rc4only rc4only/localhost
 unchanged "0x4 (rc4only/localhost)" cc.rc4only "$sum"
 cp cc cc.mit-rc4only
 if kvno -c cc.mit-rc4only rc4only/localhost >out 2>"$TAP_ERR" &&
