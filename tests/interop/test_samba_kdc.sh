@@ -19,7 +19,8 @@
 # msDS-SupportedEncryptionTypes 0x4 refused at the session key (by the KDC
 # for gk5's AES request, by gk5 init for MIT's rc4 session key), and an
 # MIT initiator restricted to rc4 refused at gk5's import (RFC 8429);
-# `gk5 realm start --kdc samba` and `stop`, samba gone by its PID.
+# `gk5 realm start --kdc samba` and `stop`, samba gone by its PID; `gk5
+# realm run --kdc samba` removing the whole folder.
 set -u
 GK5=${1:?usage: test_samba_kdc.sh GK5 MIT_INITIATOR}
 MIT_INITIATOR=${2:?usage: test_samba_kdc.sh GK5 MIT_INITIATOR}
@@ -365,5 +366,19 @@ else
     ok "gk5 realm stop: samba gone, kdc.pid removed"
 fi
 realm2=""
+
+# ---- gk5 realm run --kdc samba: the folder removed afterwards ----
+# (Samba's tree is the deepest of the realms': sysvol's policy folders.)
+if "$GK5" realm run --kdc samba -- sh -c 'printf "%s\n" "$GK5_REALM_DIR"; [ -d "$GK5_REALM_DIR/samba/state/sysvol" ]' \
+    >run.out 2>"$TAP_ERR"; then
+    ran=$(head -1 run.out)
+    if [ -n "$ran" ] && [ ! -e "$ran" ]; then
+        ok "gk5 realm run --kdc samba: the realm's folder, sysvol and all, removed after the command"
+    else
+        not_ok "gk5 realm run --kdc samba: '$ran' left behind"
+    fi
+else
+    not_ok "gk5 realm run --kdc samba -- sh: exit $?"
+fi
 
 tap_done
