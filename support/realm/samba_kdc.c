@@ -106,6 +106,16 @@ int gk5_samba_kdc_tools_present(char *why, size_t why_len)
                  "): " SAMBA_PACKAGES);
         return -1;
     }
+    /* Provisioning sets the owners and ACLs of the sysvol share, and
+     * fails ("Unable to chown a file on your filesystem") for anyone
+     * else. */
+    if (geteuid() != 0) {
+        snprintf(why, why_len,
+                 "Samba's AD domain controller is provisioned and run as "
+                 "root only (samba-tool sets the sysvol's owners): run as "
+                 "root");
+        return -1;
+    }
     return 0;
 }
 

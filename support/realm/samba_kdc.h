@@ -46,8 +46,9 @@
 /* The AD services beyond realm.h's. */
 #define GK5_SAMBA_RC4ONLY_SERVICE "rc4only/localhost@GK5.TEST"
 
-/* 0 if Samba's AD DC programs and schema are installed; else -1 and words
- * in why (what is missing, which packages bring it). */
+/* 0 if Samba's AD DC programs and schema are installed and we are root
+ * (provisioning sets file owners); else -1 and words in why (what is
+ * missing, which packages bring it). */
 int gk5_samba_kdc_tools_present(char *why, size_t why_len);
 
 /* As gk5_mit_realm_start, on Samba's AD KDC. */
