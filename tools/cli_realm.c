@@ -6,7 +6,7 @@
  * it, or run a command inside a fresh one that is removed afterwards.
  * tests/interop/kdc.sh is a wrapper over this command.  --kdc heimdal
  * makes the same realm on Heimdal's KDC (heimdal_kdc.h), --kdc samba on
- * Samba's AD domain controller (samba_kdc.h): g_kinds below.
+ * Samba's AD domain controller (samba_kdc.h): the kinds of kinds.h.
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,52 +18,13 @@
 
 #include "cli.h"
 #include "heimdal_kdc.h"
+#include "kinds.h"
 #include "realm.h"
-#include "samba_kdc.h"
 
 /* The "skipped" status of meson and automake. */
 #define SKIP_STATUS 77
 /* Lines of the KDC's log shown when the command fails. */
 #define LOG_TAIL 8
-
-/* The KDCs a realm runs on: the same realm, principals and keytabs. */
-typedef struct {
-    const char *name;  /* --kdc NAME, kdc.kind, GK5_REALM_KDC */
-    const char *label; /* the KDC's process, in `start`'s line */
-    int (*present)(char *why, size_t why_len);
-    int (*start)(gk5_mit_realm *realm, char *err, size_t err_len);
-    int (*start_in)(gk5_mit_realm *realm, const char *dir, char *err,
-                    size_t err_len);
-    int (*stop_in)(const char *dir, char *err, size_t err_len);
-    void (*stop)(gk5_mit_realm *realm);
-    int (*is_kind)(const char *dir); /* NULL: the default kind */
-} kdc_kind;
-
-static const kdc_kind g_kinds[] = {
-    {.name = "mit",
-     .label = "krb5kdc",
-     .present = gk5_mit_realm_tools_present,
-     .start = gk5_mit_realm_start,
-     .start_in = gk5_mit_realm_start_in,
-     .stop_in = gk5_mit_realm_stop_in,
-     .stop = gk5_mit_realm_stop},
-    {.name = "heimdal",
-     .label = "Heimdal kdc",
-     .present = gk5_heimdal_kdc_tools_present,
-     .start = gk5_heimdal_realm_start,
-     .start_in = gk5_heimdal_realm_start_in,
-     .stop_in = gk5_heimdal_realm_stop_in,
-     .stop = gk5_heimdal_realm_stop,
-     .is_kind = gk5_realm_is_heimdal},
-    {.name = "samba",
-     .label = "Samba AD samba",
-     .present = gk5_samba_kdc_tools_present,
-     .start = gk5_samba_realm_start,
-     .start_in = gk5_samba_realm_start_in,
-     .stop_in = gk5_samba_realm_stop_in,
-     .stop = gk5_samba_realm_stop,
-     .is_kind = gk5_realm_is_samba},
-};
 
 /* kdc_option's answer when the argument is not --kdc. */
 #define NOT_KDC_OPTION (-2)
@@ -137,14 +98,14 @@ static void realm_usage(FILE *f)
 }
 
 static void print_started(FILE *f, const gk5_mit_realm *realm,
-                          const kdc_kind *kind)
+                          const gk5_realm_kind *kind)
 {
     fprintf(f, "gk5 realm: realm %s, %s pid %ld on 127.0.0.1:%d, %s\n",
-            GK5_MIT_REALM_NAME, kind->label, (long)realm->kdc_pid, realm->port,
-            realm->dir);
+            GK5_MIT_REALM_NAME, kind->process, (long)realm->kdc_pid,
+            realm->port, realm->dir);
 }
 
-/* --kdc KIND at argv[*i]: its index in g_kinds, or -1 bad (said); *i
+/* --kdc KIND at argv[*i]: its index in gk5_realm_kinds, or -1 bad (said); *i
  * moves past it.  NOT_KDC_OPTION when argv[*i] is not --kdc. */
 static int kdc_option(int argc, char **argv, int *i)
 {
@@ -157,10 +118,9 @@ static int kdc_option(int argc, char **argv, int *i)
     }
     const char *kind = argv[*i + 1];
     *i += 2;
-    for (size_t k = 0; k < sizeof(g_kinds) / sizeof(g_kinds[0]); k++) {
-        if (strcmp(kind, g_kinds[k].name) == 0) {
-            return (int)k;
-        }
+    const gk5_realm_kind *k = gk5_realm_kind_named(kind);
+    if (k != NULL) {
+        return (int)(k - gk5_realm_kinds);
     }
     cli_error("realm: unknown KDC '%s' (mit, heimdal or samba)", kind);
     return -1;
@@ -198,7 +158,7 @@ static void note_signal(int sig)
     g_signal = sig;
 }
 
-static int run_in_realm(int tap, const kdc_kind *kind, char **cmd)
+static int run_in_realm(int tap, const gk5_realm_kind *kind, char **cmd)
 {
     static const int deferred[] = {SIGHUP, SIGINT, SIGTERM};
     gk5_mit_realm realm;
@@ -278,12 +238,7 @@ int gk5_cli_realm(int argc, char **argv)
             cli_error("realm: usage: gk5 realm stop DIR");
             return cli_try_help("realm");
         }
-        const kdc_kind *kind = &g_kinds[0];
-        for (size_t k = 0; k < sizeof(g_kinds) / sizeof(g_kinds[0]); k++) {
-            if (g_kinds[k].is_kind != NULL && g_kinds[k].is_kind(argv[2])) {
-                kind = &g_kinds[k];
-            }
-        }
+        const gk5_realm_kind *kind = gk5_realm_kind_of(argv[2]);
         if (kind->stop_in(argv[2], err, sizeof(err)) != 0) {
             cli_error("realm: %s", err);
             return CLI_EXIT_FAIL;
@@ -295,7 +250,7 @@ int gk5_cli_realm(int argc, char **argv)
         if (k == -1) {
             return cli_try_help("realm");
         }
-        const kdc_kind *kind = &g_kinds[k < 0 ? 0 : k];
+        const gk5_realm_kind *kind = &gk5_realm_kinds[k < 0 ? 0 : k];
         if (argc != i + 1) {
             cli_error(
                 "realm: usage: gk5 realm start [--kdc mit|heimdal|samba] DIR");
@@ -330,7 +285,7 @@ int gk5_cli_realm(int argc, char **argv)
                       "[--tap] [--] COMMAND [ARGS...]");
             return cli_try_help("realm");
         }
-        return run_in_realm(tap, &g_kinds[k_run], argv + i);
+        return run_in_realm(tap, &gk5_realm_kinds[k_run], argv + i);
     }
     if (op[0] == '\0') {
         cli_error("realm: start, stop or run is required");
