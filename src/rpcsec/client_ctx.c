@@ -4,8 +4,8 @@
  * RPCSEC_GSS client contexts (RFC 2203 5.2.3.1): a context made from a
  * complete gk5 context, its reference count, the flow of its sequence
  * numbers inside the server's window, and the context and number for a new
- * data call.  Both clients (the libtirpc AUTH, client.c; gk5's own
- * transport, clnt.c) stand on this; it needs no libtirpc.
+ * data call.  Both clients (the libtirpc AUTH, auth*.c; gk5's own
+ * transport, clnt*.c) stand on this; it needs no libtirpc.
  */
 #include <pthread.h>
 #include <stdatomic.h>

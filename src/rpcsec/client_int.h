@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * The RPCSEC_GSS client's contexts and control protocol, shared by the
- * two clients built on them: the libtirpc AUTH (client.c) and gk5's own
- * transport (clnt.c).  Their rooms: client_ctx.c contexts and their
+ * two clients built on them: the libtirpc AUTH (auth*.c) and gk5's own
+ * transport (clnt*.c).  Their rooms: client_ctx.c contexts and their
  * sequence numbers, client_control.c control calls, the reply decoder and
  * DESTROY, client_conn.c connections of our own, client_initiator.c the
  * initiator and the options, client_establish.c the legs loop.  Nothing

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * gk5's own RPC client (RFC 5531) on one stream connection, with
- * RPCSEC_GSS (RFC 2203) from client_ctx.c, AUTH_SYS or AUTH_NONE.
+ * RPCSEC_GSS (RFC 2203) from client_*.c, AUTH_SYS or AUTH_NONE.
  *
  * Many calls are out at once, from one thread (send, then wait) or from
  * many.  Each call is built and sealed on its caller's thread and sent
