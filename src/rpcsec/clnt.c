@@ -365,6 +365,30 @@ static GK5I_RPC_WUR int clnt_new(uint32_t flavor, const char *target,
     return 0;
 }
 
+/* What gk5_rpc_clnt_create needs: a TCP or UNIX address, a flavour it
+ * speaks, for RPCSEC_GSS a target and a service, max_inflight in range. */
+static bool create_args_ok(const struct sockaddr *addr, socklen_t addr_len,
+                           uint32_t flavor, const char *target,
+                           gk5_rpc_service service,
+                           const gk5_rpc_clnt_options *opts)
+{
+    if (addr == NULL || addr_len == 0 ||
+        addr_len > sizeof(struct sockaddr_storage) ||
+        (addr->sa_family != AF_INET && addr->sa_family != AF_INET6 &&
+         addr->sa_family != AF_UNIX)) {
+        return false;
+    }
+    if (flavor == GK5_RPC_FLAVOR_RPCSEC_GSS) {
+        if (target == NULL || target[0] == '\0' ||
+            !gk5i_rpc_service_valid(service)) {
+            return false;
+        }
+    } else if (flavor != GK5_RPC_FLAVOR_SYS && flavor != GK5_RPC_FLAVOR_NONE) {
+        return false;
+    }
+    return opts->max_inflight <= MAX_INFLIGHT;
+}
+
 int gk5_rpc_clnt_create(const struct sockaddr *addr, socklen_t addr_len,
                         uint32_t prog, uint32_t vers, const char *target,
                         gk5_rpc_service service,
@@ -386,16 +410,8 @@ int gk5_rpc_clnt_create(const struct sockaddr *addr, socklen_t addr_len,
     if (flavor == 0 && target != NULL) {
         flavor = GK5_RPC_FLAVOR_RPCSEC_GSS;
     }
-    if (out == NULL || addr == NULL || addr_len == 0 ||
-        addr_len > sizeof(struct sockaddr_storage) ||
-        (addr->sa_family != AF_INET && addr->sa_family != AF_INET6 &&
-         addr->sa_family != AF_UNIX) ||
-        (flavor == GK5_RPC_FLAVOR_RPCSEC_GSS &&
-         (target == NULL || target[0] == '\0' ||
-          !gk5i_rpc_service_valid(service))) ||
-        (flavor != GK5_RPC_FLAVOR_RPCSEC_GSS && flavor != GK5_RPC_FLAVOR_SYS &&
-         flavor != GK5_RPC_FLAVOR_NONE) ||
-        opts->max_inflight > MAX_INFLIGHT) {
+    if (out == NULL ||
+        !create_args_ok(addr, addr_len, flavor, target, service, opts)) {
         gk5i_rpc_err(err, GK5_RPC_E_INVALID,
                      "gk5_rpc_clnt_create: a TCP or UNIX address, and for "
                      "RPCSEC_GSS a target \"service@host\" and a service "
