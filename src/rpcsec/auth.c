@@ -217,6 +217,68 @@ void gk5i_auth_op_nextverf(AUTH *auth)
     (void)auth;
 }
 
+/* RFC 2203 5.3.1: the RPCSEC_GSS credential of a DATA call numbered seq
+ * on cc. */
+static GK5I_RPC_WUR int put_cred(XDR *xdrs, const struct gk5i_cctx *cc,
+                                 uint32_t seq, gk5_rpc_service svc,
+                                 gk5_rpc_error *err)
+{
+    uint8_t body[GK5I_RPC_MAX_AUTH_BYTES];
+    gk5i_rpc_cred cred = {
+        .version = GK5I_RPCSEC_GSS_VERS_1,
+        .proc = GK5I_RPCSEC_GSS_DATA,
+        .seq = seq,
+        .service = (uint32_t)svc,
+        .handle = cc->handle,
+        .handle_len = cc->handle_len,
+    };
+    size_t body_len = gk5i_rpc_cred_encode(&cred, body, sizeof(body));
+    struct opaque_auth oa = {.oa_flavor = RPCSEC_GSS,
+                             .oa_base = (caddr_t)body,
+                             .oa_length = (u_int)body_len};
+    if (body_len == 0 || !xdr_opaque_auth(xdrs, &oa)) {
+        gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
+                     "encoding the RPCSEC_GSS credential failed");
+        return -1;
+    }
+    return 0;
+}
+
+/* RFC 2203 5.3.1: the verifier, a MIC with cc over the header from the
+ * xid to the end of the credential.  The header so far is still in the
+ * stream's buffer (libtirpc's record stream and xdrmem): go back to its
+ * start and take it in place.  Other streams may refuse; then the call
+ * cannot be signed. */
+static GK5I_RPC_WUR int put_header_mic(XDR *xdrs, struct gk5i_cctx *cc,
+                                       gk5_rpc_error *err)
+{
+    uint8_t mic[GK5I_RPC_MIC_MAX];
+    size_t mic_len = 0;
+    u_int end = XDR_GETPOS(xdrs);
+    const void *hdr = NULL;
+
+    if (end == 0 || end > INT_MAX || !XDR_SETPOS(xdrs, 0) ||
+        (hdr = XDR_INLINE(xdrs, (int)end)) == NULL || XDR_GETPOS(xdrs) != end) {
+        gk5i_rpc_err(err, GK5_RPC_E_UNSUPPORTED,
+                     "this XDR stream does not give back the %u header bytes "
+                     "the RPCSEC_GSS verifier signs (RFC 2203 5.3.1)",
+                     end);
+        return -1;
+    }
+    if (gk5i_rpc_mic(cc->gss, hdr, end, mic, sizeof(mic), &mic_len, err) != 0) {
+        return -1;
+    }
+    struct opaque_auth oa = {.oa_flavor = RPCSEC_GSS,
+                             .oa_base = (caddr_t)mic,
+                             .oa_length = (u_int)mic_len};
+    if (!xdr_opaque_auth(xdrs, &oa)) {
+        gk5i_rpc_err(err, GK5_RPC_E_TRANSPORT,
+                     "encoding the RPCSEC_GSS verifier failed");
+        return -1;
+    }
+    return 0;
+}
+
 /* RFC 2203 5.3.1: the credential, then the verifier: a MIC over the header
  * from the xid to the end of the credential. */
 static bool_t op_marshal(AUTH *auth, XDR *xdrs)
@@ -224,8 +286,6 @@ static bool_t op_marshal(AUTH *auth, XDR *xdrs)
     struct priv *p = auth->ah_private;
     struct call_slot *s = gk5i_auth_slot_find(p->serial, 1);
     struct gk5i_cctx *cc = NULL;
-    uint8_t body[GK5I_RPC_MAX_AUTH_BYTES], mic[GK5I_RPC_MIC_MAX];
-    size_t mic_len = 0;
     uint32_t seq = 0;
     bool_t ok = FALSE;
 
@@ -245,45 +305,8 @@ static bool_t op_marshal(AUTH *auth, XDR *xdrs)
         goto cleanup;
     }
     gk5_rpc_service svc = (gk5_rpc_service)atomic_load(&p->est.service);
-    gk5i_rpc_cred cred = {
-        .version = GK5I_RPCSEC_GSS_VERS_1,
-        .proc = GK5I_RPCSEC_GSS_DATA,
-        .seq = seq,
-        .service = (uint32_t)svc,
-        .handle = cc->handle,
-        .handle_len = cc->handle_len,
-    };
-    size_t body_len = gk5i_rpc_cred_encode(&cred, body, sizeof(body));
-    struct opaque_auth oa = {.oa_flavor = RPCSEC_GSS,
-                             .oa_base = (caddr_t)body,
-                             .oa_length = (u_int)body_len};
-    if (body_len == 0 || !xdr_opaque_auth(xdrs, &oa)) {
-        gk5i_rpc_err(&s->err, GK5_RPC_E_TRANSPORT,
-                     "encoding the RPCSEC_GSS credential failed");
-        goto cleanup;
-    }
-    /* The header so far is still in the stream's buffer (libtirpc's
-     * record stream and xdrmem): go back to its start and take it in place.
-     * Other streams may refuse; then the call cannot be signed. */
-    u_int end = XDR_GETPOS(xdrs);
-    const void *hdr = NULL;
-    if (end == 0 || end > INT_MAX || !XDR_SETPOS(xdrs, 0) ||
-        (hdr = XDR_INLINE(xdrs, (int)end)) == NULL || XDR_GETPOS(xdrs) != end) {
-        gk5i_rpc_err(&s->err, GK5_RPC_E_UNSUPPORTED,
-                     "this XDR stream does not give back the %u header bytes "
-                     "the RPCSEC_GSS verifier signs (RFC 2203 5.3.1)",
-                     end);
-        goto cleanup;
-    }
-    if (gk5i_rpc_mic(cc->gss, hdr, end, mic, sizeof(mic), &mic_len, &s->err) !=
-        0) {
-        goto cleanup;
-    }
-    oa.oa_base = (caddr_t)mic;
-    oa.oa_length = (u_int)mic_len;
-    if (!xdr_opaque_auth(xdrs, &oa)) {
-        gk5i_rpc_err(&s->err, GK5_RPC_E_TRANSPORT,
-                     "encoding the RPCSEC_GSS verifier failed");
+    if (put_cred(xdrs, cc, seq, svc, &s->err) != 0 ||
+        put_header_mic(xdrs, cc, &s->err) != 0) {
         goto cleanup;
     }
     s->cc = cc;

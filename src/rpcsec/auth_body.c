@@ -173,6 +173,31 @@ bool_t gk5i_auth_op_validate(AUTH *auth, struct opaque_auth *verf)
     return FALSE;
 }
 
+/* rpc_gss_integ_data's checksum (RFC 2203 5.3.2.2), an opaque<> of at
+ * most GK5I_RPC_MAX_AUTH_BYTES with its padding, read from the stream
+ * into at (room for it); *total grows by its length on the wire. */
+static GK5I_RPC_WUR int read_checksum(XDR *xdrs, uint8_t *at, size_t *total,
+                                      gk5_rpc_error *err)
+{
+    u_int n2 = 0;
+
+    if (!xdr_u_int(xdrs, &n2) || n2 > GK5I_RPC_MAX_AUTH_BYTES - 3) {
+        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
+                     "the reply's integrity checksum is missing or too "
+                     "long");
+        return -1;
+    }
+    gk5i_put32(at, n2);
+    size_t n2p = (size_t)n2 + gk5i_xdr_pad(n2);
+    if (n2p > 0 && !XDR_GETBYTES(xdrs, (char *)at + 4, (u_int)n2p)) {
+        gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
+                     "the reply's integrity checksum is truncated");
+        return -1;
+    }
+    *total += 4 + n2p;
+    return 0;
+}
+
 /* Read the reply body (one opaque<> for privacy, two for integrity) from
  * the stream into one buffer laid out as on the wire. */
 static GK5I_RPC_WUR int read_body(XDR *xdrs, gk5_rpc_service svc, size_t max,
@@ -180,7 +205,7 @@ static GK5I_RPC_WUR int read_body(XDR *xdrs, gk5_rpc_service svc, size_t max,
                                   gk5_rpc_error *err)
 {
     uint8_t *buf = NULL;
-    u_int n = 0, n2 = 0;
+    u_int n = 0;
     int ret = -1;
 
     *out = NULL;
@@ -220,22 +245,9 @@ static GK5I_RPC_WUR int read_body(XDR *xdrs, gk5_rpc_service svc, size_t max,
         goto cleanup;
     }
     size_t total = first;
-    if (svc == GK5_RPC_SVC_INTEGRITY) {
-        if (!xdr_u_int(xdrs, &n2) || n2 > GK5I_RPC_MAX_AUTH_BYTES - 3) {
-            gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                         "the reply's integrity checksum is missing or too "
-                         "long");
-            goto cleanup;
-        }
-        gk5i_put32(buf + first, n2);
-        size_t n2p = (size_t)n2 + gk5i_xdr_pad(n2);
-        if (n2p > 0 &&
-            !XDR_GETBYTES(xdrs, (char *)buf + first + 4, (u_int)n2p)) {
-            gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
-                         "the reply's integrity checksum is truncated");
-            goto cleanup;
-        }
-        total += 4 + n2p;
+    if (svc == GK5_RPC_SVC_INTEGRITY &&
+        read_checksum(xdrs, buf + first, &total, err) != 0) {
+        goto cleanup;
     }
     *out = buf;
     *out_len = total;

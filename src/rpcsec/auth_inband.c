@@ -111,47 +111,15 @@ static int is_record_stream(const XDR *xdrs)
     return xdrs != NULL && xdrrec_ops != NULL && xdrs->x_ops == xdrrec_ops;
 }
 
-/* One leg in band: clnt_call on the caller's CLIENT, with the AUTH in its
- * in-band state, and the caller's cl_auth put back on every path.  This is
- * how the first context comes to live on the CLIENT's own connection. */
-static GK5I_RPC_WUR int leg_inband(struct priv *p, const struct route *rt,
-                                   const gk5i_rpc_cred *cred,
-                                   const gk5_buffer *tok, const char *what,
-                                   struct gk5i_leg_reply *leg,
-                                   gk5_rpc_error *err)
+/* A leg clnt_call did not complete: the server's answer, as
+ * gk5i_rpc_reply_ok words it for raw replies, else the transport's. */
+static GK5I_RPC_WUR int inband_rejection(CLIENT *clnt, enum clnt_stat st,
+                                         const char *what, gk5_rpc_error *err)
 {
-    struct inband ib = {.cred = cred, .leg = leg};
-    struct timeval tv = {.tv_sec = p->est.timeout_ms / 1000,
-                         .tv_usec = (p->est.timeout_ms % 1000) * 1000};
-    gk5_buffer arg = *tok;
     struct rpc_err re;
     struct gk5i_rpc_reply rep = {0};
 
-    gk5i_rpc_err_clear(&ib.err);
-    AUTH *saved = rt->clnt->cl_auth;
-    p->inband = &ib;
-    rt->clnt->cl_auth = rt->auth;
-    enum clnt_stat st =
-        clnt_call(rt->clnt, NULLPROC, XDR_PROC(xdr_init_arg), (caddr_t)&arg,
-                  XDR_PROC(xdr_init_res), (caddr_t)&leg->res, tv);
-    rt->clnt->cl_auth = saved;
-    p->inband = NULL;
-    if (ib.xdrs != NULL) {
-        p->home_xdrs = is_record_stream(ib.xdrs) ? ib.xdrs : NULL;
-    }
-    if (st == RPC_SUCCESS) {
-        return 0;
-    }
-    gk5i_init_res_free(&leg->res);
-    if (ib.failed) {
-        if (err != NULL) {
-            *err = ib.err;
-            err->rpc_stat = (int)st;
-        }
-        return -1;
-    }
-    /* The server's answer, as reply_ok words it for raw replies. */
-    clnt_geterr(rt->clnt, &re);
+    clnt_geterr(clnt, &re);
     switch (st) {
     case RPC_AUTHERROR:
         rep.reply_stat = GK5I_RPC_MSG_DENIED;
@@ -195,6 +163,46 @@ static GK5I_RPC_WUR int leg_inband(struct priv *p, const struct route *rt,
         err->rpc_stat = (int)st;
     }
     return ret;
+}
+
+/* One leg in band: clnt_call on the caller's CLIENT, with the AUTH in its
+ * in-band state, and the caller's cl_auth put back on every path.  This is
+ * how the first context comes to live on the CLIENT's own connection. */
+static GK5I_RPC_WUR int leg_inband(struct priv *p, const struct route *rt,
+                                   const gk5i_rpc_cred *cred,
+                                   const gk5_buffer *tok, const char *what,
+                                   struct gk5i_leg_reply *leg,
+                                   gk5_rpc_error *err)
+{
+    struct inband ib = {.cred = cred, .leg = leg};
+    struct timeval tv = {.tv_sec = p->est.timeout_ms / 1000,
+                         .tv_usec = (p->est.timeout_ms % 1000) * 1000};
+    gk5_buffer arg = *tok;
+
+    gk5i_rpc_err_clear(&ib.err);
+    AUTH *saved = rt->clnt->cl_auth;
+    p->inband = &ib;
+    rt->clnt->cl_auth = rt->auth;
+    enum clnt_stat st =
+        clnt_call(rt->clnt, NULLPROC, XDR_PROC(xdr_init_arg), (caddr_t)&arg,
+                  XDR_PROC(xdr_init_res), (caddr_t)&leg->res, tv);
+    rt->clnt->cl_auth = saved;
+    p->inband = NULL;
+    if (ib.xdrs != NULL) {
+        p->home_xdrs = is_record_stream(ib.xdrs) ? ib.xdrs : NULL;
+    }
+    if (st == RPC_SUCCESS) {
+        return 0;
+    }
+    gk5i_init_res_free(&leg->res);
+    if (ib.failed) {
+        if (err != NULL) {
+            *err = ib.err;
+            err->rpc_stat = (int)st;
+        }
+        return -1;
+    }
+    return inband_rejection(rt->clnt, st, what, err);
 }
 
 /* A leg of gk5i_rpc_establish, along the route arg. */
