@@ -67,6 +67,30 @@ const char *gk5i_rpc_accept_stat_words(uint32_t stat)
 }
 /* ---- Control messages (RFC 5531 9, RFC 2203 5.2, 5.4) ---- */
 
+/* A control call's verifier after its header, the cap - w->left bytes
+ * written to buf so far: the header MIC with cc (DESTROY, RFC 2203 5.3.1),
+ * else AUTH_NONE (INIT legs, RFC 2203 5.2.2). */
+static GK5I_RPC_WUR int put_control_verf(struct gk5i_wr *w, const uint8_t *buf,
+                                         size_t cap, struct gk5i_cctx *cc,
+                                         gk5_rpc_error *err)
+{
+    uint8_t mic[GK5I_RPC_MIC_MAX];
+    size_t mic_len = 0;
+
+    if (cc == NULL) {
+        gk5i_xdr_put_u32(w, GK5_RPC_FLAVOR_NONE);
+        gk5i_xdr_put_u32(w, 0);
+        return 0;
+    }
+    if (gk5i_rpc_mic(cc->gss, buf, cap - w->left, mic, sizeof(mic), &mic_len,
+                     err) != 0) {
+        return -1;
+    }
+    gk5i_xdr_put_u32(w, GK5_RPC_FLAVOR_RPCSEC_GSS);
+    gk5i_xdr_put_opaque(w, mic, mic_len);
+    return 0;
+}
+
 /* A control call: NULLPROC with an RPCSEC_GSS credential, the verifier
  * (AUTH_NONE during INIT/CONTINUE_INIT, RFC 2203 5.2.2; the header MIC of
  * RFC 5.3.1 with cc, for DESTROY) and the arguments: a GSS token as
@@ -77,8 +101,7 @@ GK5I_RPC_WUR int gk5i_rpc_control_call(const struct gk5i_rpc_est *p,
                                        const gk5_buffer *token, uint8_t **msg,
                                        size_t *msg_len, gk5_rpc_error *err)
 {
-    uint8_t body[GK5I_RPC_MAX_AUTH_BYTES], mic[GK5I_RPC_MIC_MAX];
-    size_t mic_len = 0;
+    uint8_t body[GK5I_RPC_MAX_AUTH_BYTES];
     struct gk5i_wr w;
     uint8_t *buf = NULL;
     size_t cap;
@@ -98,7 +121,7 @@ GK5I_RPC_WUR int gk5i_rpc_control_call(const struct gk5i_rpc_est *p,
                      tok_len);
         goto cleanup;
     }
-    cap = 6 * 4 + 8 + body_len + 8 + sizeof(mic) + 4 + tok_len + 3;
+    cap = 6 * 4 + 8 + body_len + 8 + GK5I_RPC_MIC_MAX + 4 + tok_len + 3;
     buf = malloc(cap);
     if (buf == NULL) {
         gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
@@ -117,16 +140,8 @@ GK5I_RPC_WUR int gk5i_rpc_control_call(const struct gk5i_rpc_est *p,
         gk5i_rpc_err(err, GK5_RPC_E_INVALID, "control call: no room");
         goto cleanup;
     }
-    if (cc != NULL) {
-        if (gk5i_rpc_mic(cc->gss, buf, cap - w.left, mic, sizeof(mic), &mic_len,
-                         err) != 0) {
-            goto cleanup;
-        }
-        gk5i_xdr_put_u32(&w, GK5_RPC_FLAVOR_RPCSEC_GSS);
-        gk5i_xdr_put_opaque(&w, mic, mic_len);
-    } else {
-        gk5i_xdr_put_u32(&w, GK5_RPC_FLAVOR_NONE);
-        gk5i_xdr_put_u32(&w, 0);
+    if (put_control_verf(&w, buf, cap, cc, err) != 0) {
+        goto cleanup;
     }
     if (token != NULL) {
         gk5i_xdr_put_opaque(&w, token->value, token->length);
