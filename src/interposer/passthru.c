@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "common/util.h"
 #include "interposer/interposer.h"
 
@@ -210,26 +211,24 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_store_cred_into(
 OM_uint32 gki_strip_oid_header(OM_uint32 *minor, gss_buffer_t in,
                                gss_buffer_t out)
 {
-    const uint8_t *p = in->value;
-    size_t n;
+    struct gk5i_rd r;
+    size_t len;
 
     out->length = 0;
     out->value = NULL;
-    if (in->length < 4) {
+    gk5i_rd_init(&r, in->value, in->length);
+    gk5i_skip(&r, gk5i_get_u32be(&r)); /* the OID */
+    if (r.bad) {
         return GSS_S_DEFECTIVE_TOKEN;
     }
-    n = (size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3];
-    if (n > in->length - 4) {
-        return GSS_S_DEFECTIVE_TOKEN;
-    }
-    out->length = in->length - 4 - n;
-    out->value = malloc(out->length > 0 ? out->length : 1);
+    len = gk5i_rd_left(&r);
+    out->value = malloc(len > 0 ? len : 1);
     if (out->value == NULL) {
-        out->length = 0;
         *minor = gki_minor(GK5_ERR_NOMEM);
         return GSS_S_FAILURE;
     }
-    memcpy(out->value, p + 4 + n, out->length);
+    out->length = len;
+    gk5i_copy_bytes(&r, out->value, len);
     return GSS_S_COMPLETE;
 }
 
@@ -243,6 +242,7 @@ static OM_uint32 with_special_header(OM_uint32 *minor, gss_const_OID mech,
     gss_OID s = gki_special_oid(mech != GSS_C_NO_OID ? mech : &gki_mechs[0]);
     size_t len = 4 + s->length + (token_length ? 4 : 0) + token->length;
     uint8_t *p = malloc(len);
+    struct gk5i_wr w;
 
     out->length = 0;
     out->value = NULL;
@@ -250,24 +250,16 @@ static OM_uint32 with_special_header(OM_uint32 *minor, gss_const_OID mech,
         *minor = gki_minor(GK5_ERR_NOMEM);
         return GSS_S_FAILURE;
     }
+    /* len was counted from the same pieces: the writer cannot run out. */
+    gk5i_wr_init(&w, p, len);
+    gk5i_put_u32be(&w, (uint32_t)s->length);
+    gk5i_put_bytes(&w, s->elements, s->length);
+    if (token_length) {
+        gk5i_put_u32be(&w, (uint32_t)token->length);
+    }
+    gk5i_put_bytes(&w, token->value, token->length);
     out->value = p;
     out->length = len;
-    p[0] = (uint8_t)(s->length >> 24);
-    p[1] = (uint8_t)(s->length >> 16);
-    p[2] = (uint8_t)(s->length >> 8);
-    p[3] = (uint8_t)s->length;
-    memcpy(p + 4, s->elements, s->length);
-    p += 4 + s->length;
-    if (token_length) {
-        p[0] = (uint8_t)(token->length >> 24);
-        p[1] = (uint8_t)(token->length >> 16);
-        p[2] = (uint8_t)(token->length >> 8);
-        p[3] = (uint8_t)token->length;
-        p += 4;
-    }
-    if (token->length > 0) {
-        memcpy(p, token->value, token->length);
-    }
     return GSS_S_COMPLETE;
 }
 

@@ -179,27 +179,29 @@ void gk5i_rpc_err_gss(gk5_rpc_error *err, int code, uint32_t major,
 
 size_t gk5i_rpc_cred_encode(const gk5i_rpc_cred *cred, uint8_t *out, size_t cap)
 {
-    size_t pad = gk5i_xdr_pad(cred->handle_len);
-    size_t len = 5 * 4 + cred->handle_len + pad;
+    size_t len = 4 * 4 + gk5i_xdr_opaque_size(cred->handle_len);
+    struct gk5i_wr w;
 
     if (len > cap || len > GK5I_RPC_MAX_AUTH_BYTES) {
         return 0;
     }
-    gk5i_put32(out, cred->version);
-    gk5i_put32(out + 4, cred->proc);
-    gk5i_put32(out + 8, cred->seq);
-    gk5i_put32(out + 12, cred->service);
-    gk5i_put32(out + 16, (uint32_t)cred->handle_len);
-    if (cred->handle_len > 0) {
-        memcpy(out + 20, cred->handle, cred->handle_len);
-    }
-    memset(out + 20 + cred->handle_len, 0, pad); /* not a wipe: XDR padding */
-    return len;
+    gk5i_wr_init(&w, out, len);
+    gk5i_xdr_put_u32(&w, cred->version);
+    gk5i_xdr_put_u32(&w, cred->proc);
+    gk5i_xdr_put_u32(&w, cred->seq);
+    gk5i_xdr_put_u32(&w, cred->service);
+    gk5i_xdr_put_opaque(&w, cred->handle, cred->handle_len);
+    return w.bad ? 0 : len;
 }
 
 int gk5i_rpc_cred_decode(const uint8_t *body, size_t len, gk5i_rpc_cred *cred,
                          gk5_rpc_error *err)
 {
+    struct gk5i_rd r;
+    uint32_t version;
+    uint32_t handle_len;
+    const uint8_t *handle;
+
     memset(cred, 0, sizeof(*cred));
     if (len < 20) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
@@ -208,7 +210,8 @@ int gk5i_rpc_cred_decode(const uint8_t *body, size_t len, gk5i_rpc_cred *cred,
                      len);
         return -1;
     }
-    uint32_t version = gk5i_get32(body);
+    gk5i_rd_init(&r, body, len);
+    version = gk5i_xdr_get_u32(&r);
     if (version != GK5I_RPCSEC_GSS_VERS_1) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "RPCSEC_GSS credential version %u (only version 1 "
@@ -216,9 +219,15 @@ int gk5i_rpc_cred_decode(const uint8_t *body, size_t len, gk5i_rpc_cred *cred,
                      version);
         return -1;
     }
-    uint32_t handle_len = gk5i_get32(body + 16);
-    if (handle_len > len - 20 ||
-        20 + handle_len + gk5i_xdr_pad(handle_len) != len) {
+    cred->proc = gk5i_xdr_get_u32(&r);
+    cred->seq = gk5i_xdr_get_u32(&r);
+    cred->service = gk5i_xdr_get_u32(&r);
+    /* opaque handle<>, read in two steps so that a refusal can name the
+     * length it was given; it must end the credential. */
+    handle_len = gk5i_xdr_get_u32(&r);
+    handle = gk5i_xdr_get_fixed(&r, handle_len);
+    if (handle == NULL || !gk5i_rd_at_end(&r)) {
+        memset(cred, 0, sizeof(*cred));
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "RPCSEC_GSS credential: a handle of %u bytes does not "
                      "fit a %zu-byte credential",
@@ -226,10 +235,7 @@ int gk5i_rpc_cred_decode(const uint8_t *body, size_t len, gk5i_rpc_cred *cred,
         return -1;
     }
     cred->version = version;
-    cred->proc = gk5i_get32(body + 4);
-    cred->seq = gk5i_get32(body + 8);
-    cred->service = gk5i_get32(body + 12);
-    cred->handle = body + 20;
+    cred->handle = handle;
     cred->handle_len = handle_len;
     return 0;
 }
@@ -468,42 +474,57 @@ int gk5i_rpc_body_seal(gk5_ctx *ctx, gk5_rpc_service svc, uint8_t *base,
     return -1;
 }
 
-/* Read an opaque<> at body[*at]: its length must fit avail and max. */
-static int take_opaque(const uint8_t *body, size_t avail, size_t max,
-                       size_t *at, size_t *len, const char *what,
-                       gk5_rpc_error *err)
+/* An opaque<> of at most max bytes from r: its bytes (a pointer into the
+ * input), *len its length; NULL with err naming what when it is cut short
+ * or too long. */
+static const uint8_t *take_opaque(struct gk5i_rd *r, size_t max, size_t *len,
+                                  const char *what, gk5_rpc_error *err)
 {
-    if (avail - *at < 4) {
+    uint32_t n = gk5i_xdr_get_u32(r);
+    size_t room = gk5i_rd_left(r);
+    const uint8_t *at;
+
+    *len = 0;
+    if (r->bad) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED, "%s: truncated length", what);
-        return -1;
+        return NULL;
     }
-    uint32_t n = gk5i_get32(body + *at);
     if (n > max) {
         gk5i_rpc_err(err, GK5_RPC_E_TOO_BIG,
                      "%s of %u bytes is larger than the %zu allowed", what, n,
                      max);
-        return -1;
+        return NULL;
     }
-    size_t room = avail - *at - 4;
-    if (n > room || gk5i_xdr_pad(n) > room - n) {
+    at = gk5i_xdr_get_fixed(r, n);
+    if (at == NULL) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "%s says %u bytes but only %zu follow", what, n, room);
-        return -1;
+        return NULL;
     }
     *len = n;
-    *at += 4;
-    return 0;
+    return at;
+}
+
+/* body is the caller's and writable; the reader hands out const views of
+ * it, which this turns back into places to unwrap in. */
+static uint8_t *in_body(uint8_t *body, const uint8_t *at)
+{
+    return body + (at - body);
 }
 
 static int check_seq(const uint8_t *data, size_t len, uint32_t want_seq,
                      gk5_rpc_error *err)
 {
-    if (len < 4) {
+    struct gk5i_rd r;
+    uint32_t seq;
+
+    gk5i_rd_init(&r, data, len);
+    seq = gk5i_xdr_get_u32(&r);
+    if (r.bad) {
         gk5i_rpc_err(err, GK5_RPC_E_MALFORMED,
                      "the body holds no sequence number");
         return -1;
     }
-    uint32_t seq = gk5i_get32(data);
     if (seq != want_seq) {
         /* RFC 2203 5.3.2.2: the body's seq_num must be the credential's. */
         gk5i_rpc_err(err, GK5_RPC_E_SEQ_MISMATCH,
@@ -518,27 +539,29 @@ static int open_integ(gk5_ctx *ctx, uint32_t want_seq, uint8_t *body,
                       size_t avail, size_t max, uint8_t **data,
                       size_t *data_len, size_t *used, gk5_rpc_error *err)
 {
-    size_t at = 0, len = 0, mic_len = 0;
+    struct gk5i_rd r;
+    size_t len = 0, mic_len = 0;
+    const uint8_t *at;
+    const uint8_t *mic;
 
+    gk5i_rd_init(&r, body, avail);
     /* max bounds the XDR data after the seq_num, as for the other
      * services: databody_integ carries the seq_num too. */
     size_t limit = max > SIZE_MAX - 4 ? SIZE_MAX : max + 4;
-    if (take_opaque(body, avail, limit, &at, &len, "databody_integ", err) !=
-        0) {
+    at = take_opaque(&r, limit, &len, "databody_integ", err);
+    if (at == NULL) {
         return -1;
     }
-    uint8_t *payload = body + at;
-    at += len + gk5i_xdr_pad(len);
-    if (take_opaque(body, avail, GK5I_RPC_MAX_AUTH_BYTES, &at, &mic_len,
-                    "integrity checksum", err) != 0) {
+    uint8_t *payload = in_body(body, at);
+    mic = take_opaque(&r, GK5I_RPC_MAX_AUTH_BYTES, &mic_len,
+                      "integrity checksum", err);
+    if (mic == NULL) {
         return -1;
     }
-    const uint8_t *mic = body + at;
-    at += mic_len + gk5i_xdr_pad(mic_len);
     uint32_t minor = 0;
     gk5_iov_buffer iov[2] = {
         {GK5_IOV_BUFFER_TYPE_DATA, {len, payload}},
-        {GK5_IOV_BUFFER_TYPE_MIC_TOKEN, {mic_len, (void *)(uintptr_t)mic}},
+        {GK5_IOV_BUFFER_TYPE_MIC_TOKEN, {mic_len, in_body(body, mic)}},
     };
     uint32_t major = gk5_verify_mic_iov(&minor, ctx, NULL, iov, 2);
     if (GK5_ERROR(major) != 0) {
@@ -551,7 +574,7 @@ static int open_integ(gk5_ctx *ctx, uint32_t want_seq, uint8_t *body,
     }
     *data = payload + 4;
     *data_len = len - 4;
-    *used = at;
+    *used = avail - gk5i_rd_left(&r);
     return 0;
 }
 
@@ -559,16 +582,20 @@ static int open_priv(gk5_ctx *ctx, uint32_t want_seq, uint8_t *body,
                      size_t avail, size_t max, uint8_t **data, size_t *data_len,
                      size_t *used, gk5_rpc_error *err)
 {
-    size_t at = 0, len = 0;
+    struct gk5i_rd r;
+    size_t len = 0;
+    const uint8_t *at;
     uint32_t minor = 0;
     int conf_state = 0;
 
+    gk5i_rd_init(&r, body, avail);
     /* The token is larger than the plaintext: allow for its pieces. */
     size_t limit = max > SIZE_MAX - 256 ? SIZE_MAX : max + 256;
-    if (take_opaque(body, avail, limit, &at, &len, "databody_priv", err) != 0) {
+    at = take_opaque(&r, limit, &len, "databody_priv", err);
+    if (at == NULL) {
         return -1;
     }
-    uint8_t *token = body + at;
+    uint8_t *token = in_body(body, at);
     gk5_iov_buffer iov[2] = {
         {GK5_IOV_BUFFER_TYPE_STREAM, {len, token}},
         {GK5_IOV_BUFFER_TYPE_DATA, {0, NULL}},
@@ -602,7 +629,7 @@ static int open_priv(gk5_ctx *ctx, uint32_t want_seq, uint8_t *body,
     }
     *data = plain + 4;
     *data_len = plain_len - 4;
-    *used = at + len + gk5i_xdr_pad(len);
+    *used = avail - gk5i_rd_left(&r);
     return 0;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * libFuzzer target: the RPCSEC_GSS server (src/rpcsec/server.c) on whole
+ * libFuzzer target: the RPCSEC_GSS server (src/rpcsec/server*.c) on whole
  * RPC call messages -- the call header, the credential, the verifier (the
  * header MIC), the sequence window, integrity and privacy argument bodies,
  * DESTROY -- and gk5_rpc_server_reply on every call it dispatches.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The RPCSEC_GSS message-level server (src/rpcsec/server.c) on fixed-key
+ * The RPCSEC_GSS message-level server (src/rpcsec/server*.c) on fixed-key
  * contexts, for every built enctype: calls are built here by hand with the
  * initiator of a tok_pair (RFC 5531 9 header, RFC 2203 5 credential, the
  * header MIC of RFC 2203 5.3.1, bodies of RFC 2203 5.3.2), the acceptor is
