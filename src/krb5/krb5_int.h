@@ -26,8 +26,14 @@
  *   ccache_file.c  ccache files and names: read, replaced, appended to,
  *                destroyed, locked as MIT locks them
  *   kdc_send.c   the KDC transport: UDP and TCP, each KDC in turn, bounded
- *   kdc_client.c the AS and TGS exchanges (RFC 4120 3.1, 3.3), KRB-ERRORs
- *                into words (gk5_krb_last_error)
+ *   kdc_client.c the AS and TGS exchanges (RFC 4120 3.1, 3.3), the
+ *                credentials they return, a service ticket from the cache
+ *   kdc_request.c  the AS-REQ and TGS-REQ: the client's key,
+ *                PA-ENC-TIMESTAMP, PA-TGS-REQ and its subkey
+ *   kdc_reply.c  an AS-REP or TGS-REP opened and checked whole
+ *   kdc_error.c  KRB-ERRORs into words (gk5_krb_last_error), and what
+ *                this thread noted of the last one
+ *   kdc_int.h    what the kdc_*.c rooms share among themselves
  *   initiator.c  gk5_initiator_*: AP-REQ out, AP-REP in, a gk5_ctx
  *                (RFC 4121 4.1, RFC 4537)
  */
@@ -98,6 +104,9 @@ GK5_HIDDEN bool gk5i_principal_equal(struct gk5i_view ra,
                                      const struct gk5i_krb_principal *a,
                                      struct gk5i_view rb,
                                      const struct gk5i_krb_principal *b);
+/* The bytes of p's components together (at most GK5I_KRB_MAX_COMPONENTS
+ * of them counted). */
+GK5_HIDDEN size_t gk5i_principal_bytes(const struct gk5i_krb_principal *p);
 /* "a/b@REALM" in a malloc'd string (free()).  GK5_OK, GK5_ERR_NOMEM. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_principal_unparse(
     struct gk5i_view realm, const struct gk5i_krb_principal *p, char **out);
@@ -601,6 +610,22 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_tgs_exchange(
     const struct gk5i_krb5_config *cfg, const struct gk5i_cc_cred *tgt,
     struct gk5i_view realm, const struct gk5i_krb_principal *server,
     const int32_t *etypes, size_t n_etypes, struct gk5i_owned_cred *out);
+/* The cache's TGT: krbtgt/REALM@REALM of its principal's realm, valid at
+ * now.  GK5_OK (*tgt set), GK5_ERR_TICKET_EXPIRED (one, expired),
+ * GK5_ERR_NO_TGT (none). */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_tgt(const struct gk5i_ccache *cc,
+                                            int64_t now,
+                                            const struct gk5i_cc_cred **tgt);
+/* A service ticket for realm/server for the cache's client: from the
+ * cache when there is a valid one, else by TGS with the cache's TGT and
+ * stored back into the cache.  GK5_ERR_NO_TGT, GK5_ERR_TICKET_EXPIRED,
+ * the ccache's and the exchange's errors. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_get_service_cred(
+    const struct gk5i_krb5_config *cfg, const char *ccache_path,
+    struct gk5i_view realm, const struct gk5i_krb_principal *server,
+    struct gk5i_owned_cred *out);
+
+/* ---- kdc_reply.c ---- */
 /* What a KDC reply must match and the keys that open it: the request's
  * nonce, client and service, the time, and the keys -- for an AS-REP the
  * client's (the key made for pre-authentication when the reply's enctype
@@ -638,20 +663,8 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_kdc_reply(const struct gk5i_kdc_expect *x,
                                            struct gk5i_krb_error *kerr,
                                            bool *preauth,
                                            struct gk5i_owned_cred *out);
-/* The cache's TGT: krbtgt/REALM@REALM of its principal's realm, valid at
- * now.  GK5_OK (*tgt set), GK5_ERR_TICKET_EXPIRED (one, expired),
- * GK5_ERR_NO_TGT (none). */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_ccache_tgt(const struct gk5i_ccache *cc,
-                                            int64_t now,
-                                            const struct gk5i_cc_cred **tgt);
-/* A service ticket for realm/server for the cache's client: from the
- * cache when there is a valid one, else by TGS with the cache's TGT and
- * stored back into the cache.  GK5_ERR_NO_TGT, GK5_ERR_TICKET_EXPIRED,
- * the ccache's and the exchange's errors. */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_get_service_cred(
-    const struct gk5i_krb5_config *cfg, const char *ccache_path,
-    struct gk5i_view realm, const struct gk5i_krb_principal *server,
-    struct gk5i_owned_cred *out);
+
+/* ---- kdc_error.c ---- */
 /* A KRB-ERROR's code as a gk5 error code (for the KDC's or an
  * acceptor's: as_kdc says which table) and its words, code and e-text
  * (and, for skew, the difference from now) kept for gk5_krb_last_error()

@@ -146,6 +146,15 @@ bool gk5i_principal_equal(struct gk5i_view ra,
     return true;
 }
 
+size_t gk5i_principal_bytes(const struct gk5i_krb_principal *p)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < p->ncomp && i < GK5I_KRB_MAX_COMPONENTS; i++) {
+        n += p->comp[i].len;
+    }
+    return n;
+}
+
 /* The escape for c inside a name, or 0 when c stands as itself. */
 static char escape_of(uint8_t c, bool realm)
 {

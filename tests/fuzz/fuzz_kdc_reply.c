@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: the KDC client's reply processing (src/krb5/
- * kdc_client.c) without a network, through its seam gk5i_kdc_reply: what
+ * kdc_reply.c) without a network, through its seam gk5i_kdc_reply: what
  * the AS and TGS exchanges call with the reply a KDC sent and what their
  * request said (nonce, client, service, time, keys).
  *

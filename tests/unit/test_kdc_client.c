@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The AS and TGS exchanges' reply checks (src/krb5/kdc_client.c) against a
- * fake KDC: a thread on 127.0.0.1 (UDP) answering each request with a
- * reply crafted by the codec's encoders.
+ * The AS and TGS exchanges (src/krb5/kdc_client.c) and their reply checks
+ * (kdc_reply.c) against a fake KDC: a thread on 127.0.0.1 (UDP)
+ * answering each request with a reply crafted by the codec's encoders.
  *
  * An AS-REQ is answered under a known password's key.  A TGS-REQ is read
  * as a KDC reads it: the PA-TGS-REQ's AP-REQ must carry the TGT the test
