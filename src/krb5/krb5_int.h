@@ -34,8 +34,16 @@
  *   kdc_error.c  KRB-ERRORs into words (gk5_krb_last_error), and what
  *                this thread noted of the last one
  *   kdc_int.h    what the kdc_*.c rooms share among themselves
- *   initiator.c  gk5_initiator_*: AP-REQ out, AP-REP in, a gk5_ctx
+ *   initiator.c  gk5_initiator_*: making one (from a ticket, or from the
+ *                cache and the KDC), its steps, its gk5_ctx handed over
+ *   initiator_ap_req.c  the first leg: the authenticator, the AP-REQ
  *                (RFC 4121 4.1, RFC 4537)
+ *   initiator_ap_rep.c  the second leg: the acceptor's AP-REP or
+ *                KRB-ERROR, the context
+ *   initiator_state.c  the pending state as bytes (gk5_initiator_save,
+ *                gk5_initiator_load)
+ *   initiator_int.h  the initiator and what its rooms share
+ *   tickets.c    gk5/tickets.h: kinit, kvno, klist and kdestroy as calls
  */
 #ifndef GK5_KRB5_INT_H
 #define GK5_KRB5_INT_H

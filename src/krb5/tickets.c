@@ -4,7 +4,8 @@
  * include/gk5/tickets.h: kinit, kvno, klist and kdestroy as public calls,
  * over the KDC client (kdc_client.c), the FILE credential cache
  * (ccache.c), krb5.conf (config.c) and keytabs (keytab_file.c).  The
- * initiator's pending state (gk5_initiator_save/_load) is in initiator.c.
+ * initiator's pending state (gk5_initiator_save/_load) is in
+ * initiator_state.c.
  */
 #include <pwd.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * libFuzzer target: gk5's initiator (src/krb5/initiator.c) end to end,
+ * libFuzzer target: gk5's initiator (src/krb5/initiator*.c) end to end,
  * the acceptor's answer in.  Once per process a service ticket and a
  * credential in hand per enctype (a fixed session key); per input a
  * mutual initiator (gk5i_initiator_from_cred) whose first leg runs at a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * gk5's initiator (src/krb5/initiator.c) against gk5's acceptor, with no
+ * gk5's initiator (src/krb5/initiator*.c) against gk5's acceptor, with no
  * KDC: the test is the KDC.  It writes an MIT keytab (0x502) with known
  * keys for nfs/server.test@GK5.TEST, makes service tickets with the
  * RFC 4120 encoders and the public crypto calls (EncTicketPart under the
