@@ -384,7 +384,7 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_etype_list(struct gk5i_view in,
                                                    int32_t *out, size_t max,
                                                    size_t *n);
 
-/* ---- encoders (rfc4120_encode.c) ----
+/* ---- encoders (rfc4120_encode_*.c) ----
  * out NULL: *len = the encoding's length, nothing written.  Otherwise
  * cap is out's room and the encoding is out[0..*len) (GK5_ERR_BUFFER_TOO_
  * SMALL, *len = the length needed, when it does not fit).  Views with len
