@@ -331,7 +331,7 @@ struct gk5i_krb_etype_info2 {
     struct gk5i_view s2kparams;
 };
 
-/* ---- decoders (rfc4120_decode.c) ----
+/* ---- decoders (rfc4120_decode_*.c) ----
  * Each reads exactly in[0..len): bytes after the message are GK5_ERR_DER.
  * *out is zeroed first; on failure it holds nothing to rely on. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_ticket(const uint8_t *in, size_t len,
@@ -384,7 +384,7 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_decode_etype_list(struct gk5i_view in,
                                                    int32_t *out, size_t max,
                                                    size_t *n);
 
-/* ---- encoders (rfc4120_encode.c) ----
+/* ---- encoders (rfc4120_encode_*.c) ----
  * out NULL: *len = the encoding's length, nothing written.  Otherwise
  * cap is out's room and the encoding is out[0..*len) (GK5_ERR_BUFFER_TOO_
  * SMALL, *len = the length needed, when it does not fit).  Views with len
@@ -441,7 +441,7 @@ gk5i_encode_enc_kdc_rep_part(const struct gk5i_krb_enc_kdc_rep_part *m,
 GK5_HIDDEN GK5_WUR uint32_t gk5i_encode_kdc_rep(
     const struct gk5i_krb_kdc_rep *m, uint8_t *out, size_t cap, size_t *len);
 
-/* KerberosTime conversions (rfc4120_decode.c), exposed for the tests:
+/* KerberosTime conversions (rfc4120_time.c), exposed for the tests:
  * exactly 15 bytes YYYYMMDDHHMMSSZ with a valid calendar date and time
  * (seconds 00..59: RFC 4120 5.2.3 forbids leap seconds' 60). */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_krb_time_parse(const uint8_t *s, size_t len,

@@ -22,6 +22,7 @@
 #include <gssapi/gssapi_ext.h>
 #include <gssapi/gssapi_krb5.h>
 
+#include <gk5/accept.h>
 #include <gk5/gk5.h>
 
 #include "interposer/gssi.h"
@@ -110,7 +111,7 @@ void gki_takeover(gki_ctx *c);
 gki_ctx *gki_ctx_new(void);
 void gki_ctx_free(gki_ctx *c);
 
-/* ---- native acceptance (accept.c) ---- */
+/* ---- native acceptance (accept*.c) ---- */
 
 /* What gki_native_accept and gki_native_import answer when the token is
  * MIT's to handle (no GSS-API status has all these bits). */
@@ -137,7 +138,7 @@ OM_uint32 gki_native_ctx_time(const gki_ctx *c, OM_uint32 *time_rec);
 /* An MIT krb5 name (for the special OID) of a principal string. */
 OM_uint32 gki_krb5_name(OM_uint32 *minor, const char *principal,
                         gss_name_t *out);
-/* The names of a native context (accept.c): the module's own objects
+/* The names of a native context (accept_names.c): the module's own objects
  * holding the principal, displayed, duplicated and released by the
  * module; every other name call takes the MIT name gki_name_mit makes
  * once (for an MIT name: the name itself). */
@@ -165,6 +166,20 @@ void gki_cred_moved(gss_cred_id_t from, gss_cred_id_t to);
 /* krb5_gss_register_acceptor_identity's keytab (its value may end in the
  * NUL MIT counts in; NULL or empty: none again). */
 void gki_register_keytab(const char *name, size_t len);
+/* The keytab MIT's default acceptor credential would use now, copied to
+ * out; -1 when it does not fit (accept_cred.c). */
+int gki_default_keytab(char *out, size_t n);
+/* The gk5 credential for keytab, made at its first use and kept for the
+ * process's life; NULL (and the reason in *major, *err) when gk5 cannot
+ * make one. */
+gk5_acceptor_cred *gki_kt_cred(const char *keytab, uint32_t *major,
+                               uint32_t *err);
+/* The keytab and desired name noted for cred, copied; 0, or -1 when the
+ * credential was not made by gss_acquire_cred for accepting. */
+int gki_cred_lookup(gss_cred_id_t cred, char *kt, size_t kt_n, char **name);
+/* Whether the ticket's service is the desired name, MIT's way
+ * (accept_names.c). */
+int gki_name_matches(const char *desired, const char *service);
 
 /* The mechanism's own token inside a mechglue export ([u32be OID length]
  * [OID][token]), copied to *out (released with gss_release_buffer). */

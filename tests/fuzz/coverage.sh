@@ -28,7 +28,9 @@ top=$(cd "$here/../.." && pwd)
 # framing), imports, export, keytab files, the RFC 4120 messages.
 parsers=(src/mech/rfc4121_tokens.c src/mech/rfc1964_tokens.c src/mech/gss_framing.c
     src/mech/import_gssd.c src/mech/export.c src/krb5/keytab.c
-    src/der/rfc4120_decode.c src/krb5/ccache.c src/krb5/profile.c)
+    src/der/rfc4120_time.c src/der/rfc4120_decode_fields.c
+    src/der/rfc4120_decode_ap.c src/der/rfc4120_decode_kdc.c
+    src/krb5/ccache.c src/krb5/profile.c)
 
 # The two tables, from llvm-cov report's rows (columns, no region or
 # function details: file, functions, missed, executed, lines, missed,

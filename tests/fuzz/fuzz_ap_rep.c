@@ -3,7 +3,7 @@
 /*
  * libFuzzer target: AP-REP and EncAPRepPart (RFC 4120 5.5.2),
  * gk5i_decode_ap_rep and gk5i_decode_enc_ap_rep_part on the same input
- * (src/der/rfc4120_decode.c).  An input that starts with 0x60 is an RFC
+ * (src/der/rfc4120_decode_ap.c).  An input that starts with 0x60 is an RFC
  * 2743 3.1 framed token with TOK_ID 02 00 (RFC 1964 1.1.2) around the
  * AP-REP.  A decoded message must lie inside the input and re-encode to
  * the input's bytes (fuzz_krb.h); the AP-REP's ciphertext is also read as

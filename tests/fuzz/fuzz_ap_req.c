@@ -3,7 +3,7 @@
 /*
  * libFuzzer target: the AP-REQ an acceptor reads (RFC 4120 5.5.1) in its
  * RFC 2743 3.1 framing with TOK_ID 01 00 (RFC 1964 1.1.1), through
- * gk5i_frame_parse_mech and gk5i_decode_ap_req (src/der/rfc4120_decode.c).
+ * gk5i_frame_parse_mech and gk5i_decode_ap_req (src/der/rfc4120_decode_ap.c).
  * An input that does not start with 0x60 is the AP-REQ itself.
  *
  * A decoded AP-REQ must hold together: its views inside the input, its

@@ -5,7 +5,7 @@
  * gk5i_decode_authenticator, and its AuthorizationData: every element
  * walked with gk5i_authz_next, each element's ad-data read as an RFC 4537
  * EtypeList with gk5i_decode_etype_list (and AD-IF-RELEVANT's as nested
- * AuthorizationData), src/der/rfc4120_decode.c.  A decoded authenticator
+ * AuthorizationData), src/der/rfc4120_decode_ap.c.  A decoded authenticator
  * must lie inside the input and re-encode to the input's bytes; a decoded
  * etype list must come back through gk5i_encode_etype_list_ad (fuzz_krb.h).
  *

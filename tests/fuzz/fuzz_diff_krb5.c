@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * Differential libFuzzer target: the same bytes through gk5's RFC 4120
- * decoders (src/der/rfc4120_decode.c) and MIT libkrb5's exported ones
+ * decoders (src/der/rfc4120_decode_*.c) and MIT libkrb5's exported ones
  * (decode_krb5_ap_req, _authenticator, _enc_tkt_part, _ap_rep,
  * _ap_rep_enc_part, _error, _ticket, _as_rep, _tgs_rep, _enc_kdc_rep_part,
  * their encode_krb5_* twins and five free functions: not in MIT's public

@@ -4,7 +4,7 @@
  * libFuzzer target: the KDC's replies (RFC 4120 5.4.2) as a client reads
  * them, gk5i_decode_kdc_rep (AS-REP, TGS-REP) and
  * gk5i_decode_enc_kdc_rep_part (either tag) on the same input
- * (src/der/rfc4120_decode.c).  Their application tags differ, so at most
+ * (src/der/rfc4120_decode_kdc.c).  Their application tags differ, so at most
  * one may take it.  A decoded message must lie inside the input and
  * re-encode to the input's bytes (fuzz_krb.h; a negative nonce re-encodes
  * as the UInt32 it reads as); its padata and encrypted-pa-data must walk

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * libFuzzer target: KRB-ERROR (RFC 4120 5.9.1), gk5i_decode_krb_error
- * (src/der/rfc4120_decode.c).  An input that starts with 0x60 is an RFC
+ * (src/der/rfc4120_decode_ap.c).  An input that starts with 0x60 is an RFC
  * 2743 3.1 framed token with TOK_ID 03 00 (RFC 1964 1.1.3: what an
  * acceptor sends when it refuses an AP-REQ) around the KRB-ERROR.  A
  * decoded message must lie inside the input and re-encode to the input's

@@ -3,7 +3,7 @@
 /*
  * libFuzzer target: Ticket and EncTicketPart (RFC 4120 5.3),
  * gk5i_decode_ticket and gk5i_decode_enc_tkt_part on the same input
- * (src/der/rfc4120_decode.c).  Their application tags differ, so at most
+ * (src/der/rfc4120_decode_ap.c).  Their application tags differ, so at most
  * one may take it.  A decoded message must lie inside the input and
  * re-encode to the input's bytes (fuzz_krb.h); an EncTicketPart's
  * AuthorizationData must walk (gk5i_authz_next) and its HostAddresses
