@@ -306,7 +306,7 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_accept_deleg(
     const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
     gk5_accept_info *info, bool *deleg_offered);
 
-/* ==== the initiator and KDC client (issue "native initiator") ==== */
+/* ==== the initiator and KDC client ==== */
 
 /* ---- profile.c ----
  * krb5.conf as MIT reads it (krb5/krb5 doc/admin/conf_files/krb5_conf):
