@@ -25,7 +25,7 @@
 #include <openssl/crypto.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 #ifdef GK5_HAVE_ONEPASS
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 /* The enctype row, or its refusal code. */
 static GK5_WUR uint32_t usable(int32_t enctype, const struct gk5_enctype **et)

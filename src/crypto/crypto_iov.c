@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 #include "ukey_int.h"
 
 /* ---- IOV validation ---- */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 #include "ukey_int.h"
 
 /* Whether Camellia runs on OpenSSL's low-level API (the seam). */

@@ -23,7 +23,7 @@
 #include <openssl/params.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 #include "ukey_int.h"
 
 /* Ke keyed for the direction on first use: the CTS cipher, or for DES3

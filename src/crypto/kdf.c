@@ -12,7 +12,7 @@
 #include <openssl/params.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 /* MIT's implementation limit on PBKDF2 iterations: larger counts are
  * refused rather than spending minutes on them. */

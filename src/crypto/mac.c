@@ -15,7 +15,7 @@
 #include <openssl/params.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 #include "ukey_int.h"
 
 /* HMAC with the row's digest, or CMAC with its CBC cipher, keyed. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 #include "ukey_int.h"
 
 /* ---- One-pass RFC 3962 sealing ---- */

@@ -14,7 +14,7 @@
  * copied by value per message, which also saves the two compression-
  * function calls a restart would cost.  This is the one place gk5 uses
  * deprecated OpenSSL API; with an OpenSSL built without it
- * (OPENSSL_NO_DEPRECATED_3_0) profile.h leaves GK5_HAVE_LOWLEVEL_HMAC
+ * (OPENSSL_NO_DEPRECATED_3_0) internal.h leaves GK5_HAVE_LOWLEVEL_HMAC
  * undefined and mac.c runs HMAC through EVP_MAC like CMAC.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
 #include <openssl/crypto.h>

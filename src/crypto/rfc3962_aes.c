@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 /*
  * RFC 3962 4: tkey = random-to-key(PBKDF2(passphrase, salt, iter_count,

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 #ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
 #include <openssl/camellia.h>

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 #include "ukey_int.h"
 
 /* The ukey's state, none of it keyed yet: sk is borrowed (it must outlive

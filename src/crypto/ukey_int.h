@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * What the files that run a prepared key per message share, private to
- * src/crypto (profile.h has what the families call): the segment types of
+ * src/crypto (internal.h has what the families call): the segment types of
  * the cipher stream and the MAC input, the cursor over an IOV list's
  * cipher stream (crypto_iov.c), the MAC states' keying (mac.c, for
  * ukey.c), keyed cipher contexts (algs.c), and the CBC pass of the CBC/CTS
@@ -11,7 +11,7 @@
 #ifndef GK5_UKEY_INT_H
 #define GK5_UKEY_INT_H
 
-#include "profile.h"
+#include "internal.h"
 
 /* EVP_CipherUpdate takes an int length: feed long segments in slices. */
 #define GK5_MAX_SLICE ((size_t)1 << 30)

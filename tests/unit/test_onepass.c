@@ -43,7 +43,7 @@
 #define XORSHIFT_SEED 0x2545f491u
 #include "xorshift.h"
 #include "crypto/crypto_int.h"
-#include "crypto/profile.h"
+#include "crypto/internal.h"
 
 #define USAGE 24u
 #define MAX_SEGS 2048

@@ -9,8 +9,8 @@
  *   rfc8009     RFC 8009 encrypt-then-MAC, KDF-HMAC-SHA2
  *   des3        RFC 3961 6.3 des3-cbc-hmac-sha1-kd
  */
-#ifndef GK5_PROFILE_H
-#define GK5_PROFILE_H
+#ifndef GK5_CRYPTO_INTERNAL_H
+#define GK5_CRYPTO_INTERNAL_H
 
 #include <openssl/evp.h>
 
@@ -459,4 +459,4 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_mte_decrypt_iov(gk5_ukey *uk,
 #define GK5_PRF_CONSTANT ((const uint8_t *)"prf")
 #define GK5_PRF_CONSTANT_LEN 3
 
-#endif /* GK5_PROFILE_H */
+#endif /* GK5_CRYPTO_INTERNAL_H */
