@@ -56,7 +56,7 @@ GK5_HIDDEN extern const struct gk5_profile gk5i_profile_des3;
 /* The largest cipher block (AES, Camellia). */
 #define GK5_MAX_BLOCK_BYTES 16
 
-/* ---- RFC 2104 HMAC from precomputed pad states (rfc2104_hmac.c) ----
+/* ---- RFC 2104 HMAC from precomputed pad states (fast/rfc2104_hmac.c) ----
  * OpenSSL 3.0's EVP_MAC HMAC allocates twice per restart; this one does not
  * allocate per message.  It needs OpenSSL's low-level (deprecated) digest
  * API; without it HMAC runs through EVP_MAC like CMAC. */
@@ -101,7 +101,7 @@ GK5_HIDDEN void gk5i_fastpaths_set(bool on);
  * (gk5i_openssl_only_set; always in a -Dfastpath=false build). */
 GK5_HIDDEN bool gk5i_openssl_only_on(void);
 
-/* ---- AES-NI (aesni_sha1_onepass.c) ----
+/* ---- AES-NI (fast/aesni_sha1.c) ----
  * On x86-64 with AES-NI and SHA-NI (checked at run time) AES keys are
  * scheduled by hand and CBC runs on the instructions directly: no
  * OpenSSL cipher context per key (about 1 KiB each, and most of a context

@@ -4,7 +4,7 @@
  * Keyed MAC states (struct gk5i_mac: Ki and Kc of a ukey) and what runs
  * on them: RFC 3961 5.3 get_mic / verify over IOVs and the MAC of an
  * encryption.  HMAC starts from its precomputed pad states
- * (rfc2104_hmac.c: OpenSSL 3.0's EVP_MAC HMAC would allocate twice per
+ * (fast/rfc2104_hmac.c: OpenSSL 3.0's EVP_MAC HMAC would allocate twice per
  * restart); Camellia's CMAC runs on the low-level Camellia
  * (rfc6803_camellia.c) where the fast paths are on; otherwise EVP_MAC,
  * restarted with EVP_MAC_init() and a NULL key, which keeps the key.

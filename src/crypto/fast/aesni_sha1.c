@@ -24,8 +24,8 @@
 
 #include <openssl/crypto.h>
 
-#include "crypto_int.h"
-#include "internal.h"
+#include "../crypto_int.h"
+#include "../internal.h"
 
 #ifdef GK5_HAVE_ONEPASS
 

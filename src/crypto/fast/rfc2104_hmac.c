@@ -21,8 +21,8 @@
 
 #include <string.h>
 
-#include "crypto_int.h"
-#include "internal.h"
+#include "../crypto_int.h"
+#include "../internal.h"
 
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
 #include <openssl/crypto.h>
