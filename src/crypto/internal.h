@@ -15,6 +15,7 @@
 #include <openssl/evp.h>
 
 #include "crypto_int.h"
+#include "fast/fast.h"
 
 /* Every family's functions have these signatures, and every family's
  * table (gk5i_profile_*) lists them in this order: the families' files look
@@ -56,129 +57,10 @@ GK5_HIDDEN extern const struct gk5_profile gk5i_profile_des3;
 /* The largest cipher block (AES, Camellia). */
 #define GK5_MAX_BLOCK_BYTES 16
 
-/* ---- RFC 2104 HMAC from precomputed pad states (fast/rfc2104_hmac.c) ----
- * OpenSSL 3.0's EVP_MAC HMAC allocates twice per restart; this one does not
- * allocate per message.  It needs OpenSSL's low-level (deprecated) digest
- * API; without it HMAC runs through EVP_MAC like CMAC. */
-#if defined(GK5_FASTPATH) && !defined(OPENSSL_NO_DEPRECATED_3_0)
-#define GK5_HAVE_LOWLEVEL_HMAC 1
-struct gk5i_hmac; /* one key; one thread at a time */
-/* digest: "SHA1", "SHA256" or "SHA384"; key at most one digest block. */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_new(const char *digest,
-                                          const uint8_t *key, size_t key_len,
-                                          struct gk5i_hmac **out);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_dup(const struct gk5i_hmac *src,
-                                          struct gk5i_hmac **out);
-GK5_HIDDEN void gk5i_hmac_free(struct gk5i_hmac *h);
-GK5_HIDDEN size_t gk5i_hmac_length(const struct gk5i_hmac *h);
-GK5_HIDDEN void gk5i_hmac_init(struct gk5i_hmac *h);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_update(struct gk5i_hmac *h, const void *p,
-                                             size_t n);
-/* out: gk5i_hmac_length() bytes; *out_len set on success. */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_hmac_final(struct gk5i_hmac *h, uint8_t *out,
-                                            size_t *out_len);
-/* For one-pass sealing: the running SHA-1 chaining value of an HMAC-SHA1
- * whose input so far is whole 64-byte blocks (false for other digests or
- * a partial block), and putting it back after `bytes` (whole blocks) more
- * were absorbed outside. */
-GK5_HIDDEN bool gk5i_hmac_sha1_can(const struct gk5i_hmac *h);
-/* The same for HMAC-SHA-256 (h0..h7). */
-GK5_HIDDEN bool gk5i_hmac_sha256_can(const struct gk5i_hmac *h);
-GK5_HIDDEN bool gk5i_hmac_sha256_take(struct gk5i_hmac *h, uint32_t st[8]);
-GK5_HIDDEN void gk5i_hmac_sha256_give(struct gk5i_hmac *h, const uint32_t st[8],
-                                      size_t bytes);
-GK5_HIDDEN bool gk5i_hmac_sha1_take(struct gk5i_hmac *h, uint32_t st[5]);
-GK5_HIDDEN void gk5i_hmac_sha1_give(struct gk5i_hmac *h, const uint32_t st[5],
-                                    size_t bytes);
-#endif
-
-/* ---- The paths beside OpenSSL's EVP layer ----
- * On by default; the test seam gk5i_onepass_set_enabled(false) turns them
- * all off, so that the EVP path (their oracle) runs instead. */
-GK5_HIDDEN bool gk5i_fastpaths_on(void);
-GK5_HIDDEN void gk5i_fastpaths_set(bool on);
-/* Whether ukeys made now run on OpenSSL's own primitives alone
+/* ---- Which paths run a ukey (paths.c) ----
+ * Whether ukeys made now run on OpenSSL's own primitives alone
  * (gk5i_openssl_only_set; always in a -Dfastpath=false build). */
 GK5_HIDDEN bool gk5i_openssl_only_on(void);
-
-/* ---- AES-NI (fast/aesni_sha1.c) ----
- * On x86-64 with AES-NI and SHA-NI (checked at run time) AES keys are
- * scheduled by hand and CBC runs on the instructions directly: no
- * OpenSSL cipher context per key (about 1 KiB each, and most of a context
- * import's cost), and RFC 3962 sealing runs AES-CBC and the SHA-1 of
- * HMAC-SHA1 over the same 64-byte pieces in one loop.  The OpenSSL path
- * stays beside it as the fallback and as the tests' oracle
- * (gk5i_onepass_set_enabled). */
-#if defined(GK5_FASTPATH) && defined(__x86_64__) &&                            \
-    (defined(__GNUC__) || defined(__clang__))
-#define GK5_HAVE_ONEPASS 1
-struct gk5i_aes_key; /* AES round keys, for one direction */
-/* The CPU has the instructions and the test seam has not turned them off. */
-GK5_HIDDEN bool gk5i_onepass_available(void);
-/* The CPU has the instructions (CPUID, asked once). */
-GK5_HIDDEN bool gk5i_onepass_cpu(void);
-GK5_HIDDEN GK5_WUR uint32_t gk5i_aes_key_new(const uint8_t *key, size_t key_len,
-                                             bool decrypt,
-                                             struct gk5i_aes_key **out);
-GK5_HIDDEN void gk5i_aes_key_free(struct gk5i_aes_key *k);
-/* CBC in place over blocks x 16 bytes at p, from chain, which ends as the
- * last ciphertext block; the key's direction decides. */
-GK5_HIDDEN void gk5i_aes_cbc(const struct gk5i_aes_key *k, uint8_t chain[16],
-                             uint8_t *p, size_t blocks);
-/* The four one-pass loops below take the same parameters on purpose (one
- * calling convention for onepass.c); they are four functions, not one with
- * a mode, so that each is its own straight-line loop. */
-/* In place over blocks x 64 bytes at p: CBC-encrypt from chain (which ends
- * as the last ciphertext block) while the SHA-1 chaining value h (h0..h4)
- * absorbs the plaintext.  k: an encryption key. */
-GK5_HIDDEN void gk5i_onepass_cbc_sha1(const struct gk5i_aes_key *k,
-                                      uint8_t chain[16], uint32_t h[5],
-                                      uint8_t *p, size_t blocks);
-/* RFC 8009 (encrypt-then-MAC) for HMAC-SHA-256: CBC-encrypt in place over
- * blocks x 64 bytes while the SHA-256 chaining value h (h0..h7) absorbs
- * the ciphertext.  k: an encryption key. */
-GK5_HIDDEN void gk5i_onepass_cbc_sha256(const struct gk5i_aes_key *k,
-                                        uint8_t chain[16], uint32_t h[8],
-                                        uint8_t *p, size_t blocks);
-/* And unsealing: h absorbs the ciphertext while CBC decrypts it in place.
- * k: a decryption key. */
-GK5_HIDDEN void gk5i_onepass_cbc_dec_sha256(const struct gk5i_aes_key *k,
-                                            uint8_t chain[16], uint32_t h[8],
-                                            uint8_t *p, size_t blocks);
-/* The same for unsealing: CBC-decrypt in place while h absorbs the
- * plaintext.  k: a decryption key. */
-GK5_HIDDEN void gk5i_onepass_cbc_dec_sha1(const struct gk5i_aes_key *k,
-                                          uint8_t chain[16], uint32_t h[5],
-                                          uint8_t *p, size_t blocks);
-#endif
-
-/* ---- Camellia on OpenSSL's low-level API (rfc6803_camellia.c) ----
- * One key schedule for both directions instead of an EVP context for
- * each; used where the fast paths are on (gk5i_onepass_set_enabled). */
-#if defined(GK5_FASTPATH) && !defined(OPENSSL_NO_DEPRECATED_3_0) &&            \
-    !defined(OPENSSL_NO_CAMELLIA)
-#define GK5_HAVE_LOWLEVEL_CAMELLIA 1
-struct gk5i_camellia_key;
-GK5_HIDDEN GK5_WUR uint32_t gk5i_camellia_key_new(
-    const uint8_t *key, size_t key_len, struct gk5i_camellia_key **out);
-GK5_HIDDEN void gk5i_camellia_key_free(struct gk5i_camellia_key *k);
-/* CBC in place over len bytes (whole blocks) from chain, which ends as the
- * last ciphertext block. */
-GK5_HIDDEN void gk5i_camellia_cbc(const struct gk5i_camellia_key *k,
-                                  uint8_t chain[16], uint8_t *p, size_t len,
-                                  bool encrypt);
-/* CMAC (SP 800-38B) on the low-level Camellia; one thread at a time. */
-struct gk5i_camellia_cmac;
-GK5_HIDDEN GK5_WUR uint32_t gk5i_camellia_cmac_new(
-    const uint8_t *key, size_t key_len, struct gk5i_camellia_cmac **out);
-GK5_HIDDEN void gk5i_camellia_cmac_free(struct gk5i_camellia_cmac *m);
-GK5_HIDDEN void gk5i_camellia_cmac_init(struct gk5i_camellia_cmac *m);
-GK5_HIDDEN void gk5i_camellia_cmac_update(struct gk5i_camellia_cmac *m,
-                                          const uint8_t *p, size_t n);
-/* out: 16 bytes; the running state is wiped. */
-GK5_HIDDEN void gk5i_camellia_cmac_final(struct gk5i_camellia_cmac *m,
-                                         uint8_t out[16]);
-#endif
 
 /* A keyed MAC for messages: HMAC from precomputed pads, CMAC on the
  * low-level Camellia, or either through EVP_MAC (which restarts without
