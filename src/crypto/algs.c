@@ -17,7 +17,6 @@
 
 #include "crypto_int.h"
 #include "internal.h"
-#include "ukey_int.h"
 
 enum alg_kind { ALG_CIPHER, ALG_MAC, ALG_KDF };
 

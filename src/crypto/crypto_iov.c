@@ -10,7 +10,6 @@
 
 #include "crypto_int.h"
 #include "internal.h"
-#include "ukey_int.h"
 
 /* ---- IOV validation ---- */
 

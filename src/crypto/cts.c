@@ -16,7 +16,6 @@
 
 #include "crypto_int.h"
 #include "internal.h"
-#include "ukey_int.h"
 
 /* Whether Camellia runs on OpenSSL's low-level API (the seam). */
 static bool use_lowlevel_camellia(const gk5_ukey *uk)

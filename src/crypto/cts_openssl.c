@@ -24,7 +24,6 @@
 
 #include "crypto_int.h"
 #include "internal.h"
-#include "ukey_int.h"
 
 /* Ke keyed for the direction on first use: the CTS cipher, or for DES3
  * (no CTS) the CBC one. */

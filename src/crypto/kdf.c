@@ -328,11 +328,11 @@ static GK5_WUR uint32_t base_init(struct kdf_base *b,
     b->et = et;
     *batched = true;
 #ifdef GK5_HAVE_ONEPASS
-    if (et->profile == &gk5i_profile_rfc3962 && gk5i_onepass_available()) {
+    if (et->family == GK5I_FAMILY_AES_SHA1 && gk5i_onepass_available()) {
         ret = gk5i_aes_key_new(key, key_len, false, &b->aes);
     } else
 #endif
-        if (et->profile == &gk5i_profile_rfc3962) {
+        if (et->family == GK5I_FAMILY_AES_SHA1) {
         EVP_CIPHER *cipher = gk5i_cipher_get(et->cipher, &owned);
 
         b->cbc = EVP_CIPHER_CTX_new();
@@ -346,11 +346,11 @@ static GK5_WUR uint32_t base_init(struct kdf_base *b,
             EVP_CIPHER_free(cipher);
         }
 #ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
-    } else if (et->profile == &gk5i_profile_rfc6803 && gk5i_fastpaths_on() &&
+    } else if (et->family == GK5I_FAMILY_CAMELLIA && gk5i_fastpaths_on() &&
                !gk5i_openssl_only_on()) {
         ret = gk5i_camellia_cmac_new(key, key_len, &b->ccmac);
 #endif
-    } else if (et->profile == &gk5i_profile_rfc6803) {
+    } else if (et->family == GK5I_FAMILY_CAMELLIA) {
         EVP_MAC *mac = gk5i_mac_get("CMAC", &owned);
         OSSL_PARAM params[2];
 
@@ -364,7 +364,7 @@ static GK5_WUR uint32_t base_init(struct kdf_base *b,
         if (owned) {
             EVP_MAC_free(mac);
         }
-    } else if (et->profile == &gk5i_profile_rfc8009) {
+    } else if (et->family == GK5I_FAMILY_AES_SHA2) {
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
         ret = gk5i_hmac_new(et->digest, key, key_len, &b->hmac);
 #else

@@ -11,7 +11,6 @@
 
 #include "crypto_int.h"
 #include "internal.h"
-#include "ukey_int.h"
 
 /* ---- One-pass RFC 3962 sealing ---- */
 

@@ -3,9 +3,10 @@
 /*
  * Prepared keys (gk5_ukey): making, copying and freeing them, keying their
  * MAC states on first use (gk5i_ukey_need; the cipher is keyed by the
- * engine that runs it, cts.c), and the per-message entry points that hand
- * a ukey to its family's encrypt/decrypt.  Which paths a ukey runs on is
- * paths.c's (the OpenSSL-only switch) and fast/switch.c's.
+ * engine that runs it, cts.c), and the one place a message's cipher is
+ * sent to its engine (cts.c or cts_openssl.c).  Which paths a ukey runs on
+ * is paths.c's (the OpenSSL-only switch) and fast/switch.c's; the families
+ * call down into this file, and crypto_api.c hands a ukey to its family.
  *
  * Per message nothing is keyed again and, after a key's first message,
  * nothing allocates, in gk5 or in OpenSSL: the CBC/CTS engine (cts.c)
@@ -19,7 +20,6 @@
 
 #include "crypto_int.h"
 #include "internal.h"
-#include "ukey_int.h"
 
 /* The ukey's state, none of it keyed yet: sk is borrowed (it must outlive
  * the ukey) or, with own, copied. */
@@ -227,21 +227,4 @@ uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk, const uint8_t *iv,
                               gk5_crypto_iov *iov, size_t n)
 {
     return raw_cbc(uk, iv, iov, n, false);
-}
-
-uint32_t gk5i_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
-                          gk5_crypto_iov *iov, size_t n)
-{
-    if (uk == NULL || uk->et->profile->encrypt_iov == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    return uk->et->profile->encrypt_iov(uk, confounder, iov, n);
-}
-
-uint32_t gk5i_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
-{
-    if (uk == NULL || uk->et->profile->decrypt_iov == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    return uk->et->profile->decrypt_iov(uk, iov, n);
 }
