@@ -215,8 +215,8 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_pooled_confounder(uint8_t *dst, size_t len,
 GK5_HIDDEN size_t gk5i_padding_length(const struct gk5_enctype *et, size_t len);
 
 /* Test and bench seam: turn the paths beside OpenSSL's EVP layer -- AES on
- * AES-NI with one-pass RFC 3962 sealing (src/crypto/fast/aesni_sha1.c),
- * Camellia on OpenSSL's low-level API -- off or back on for the whole
+ * AES-NI with one-pass sealing, Camellia on OpenSSL's low-level API: the
+ * floor in src/crypto/fast/ -- off or back on for the whole
  * process.  Returns whether this build and CPU have the AES-NI ones. */
 GK5_HIDDEN bool gk5i_onepass_set_enabled(bool on);
 

@@ -3,7 +3,7 @@
 /*
  * RFC 3962 5 CBC with ciphertext stealing (and RFC 3961 CBC for DES3) over
  * scattered segments, in place, on a keyed CBC: AES-NI round keys
- * (fast/aesni_sha1.c), OpenSSL's low-level Camellia (rfc6803_camellia.c)
+ * (fast/aesni.c), OpenSSL's low-level Camellia (fast/camellia.c)
  * or an OpenSSL CBC context.  The OpenSSL contexts are keyed once per ukey
  * and not re-initialised per message (EVP_CipherInit_ex2 per message would
  * cost as much as ciphering a few hundred bytes): each message starts from

@@ -14,7 +14,7 @@
  * states (mac.c) restart without re-keying, confounders come from a
  * per-thread pool (confounder.c).  Where the CPU allows, AES runs on AES-NI
  * with hand-scheduled keys and AES-SHA1 and AES-SHA256 sealing run the CBC
- * and the HMAC in one pass (onepass.c over fast/aesni_sha1.c).
+ * and the HMAC in one pass (onepass.c over the AES-NI loops of fast/).
  */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The hand-written AES-NI paths (src/crypto/fast/aesni_sha1.c) against
+ * The hand-written AES-NI paths (src/crypto/fast/aesni*.c) against
  * OpenSSL, their oracle: AES-CBC both ways, RFC 3962 one-pass sealing
  * (AES-CBC and SHA-1 in one loop on AES-NI and SHA-NI), and the batched
  * subkey derivation of a context import.  Skipped where the CPU lacks the
