@@ -10,8 +10,8 @@
 #   0 fast/switch.c                      the switch and the CPU's features
 #   1 the rest of fast/                  the hand-written primitives
 #   2 algs.c nfold.c confounder.c crypto_iov.c paths.c
-#   3 mac.c cts_openssl.c cts.c kdf.c    the engines
-#   4 onepass.c                          (runs cts.c's CBC pass)
+#   3 mac.c cts_openssl.c cts.c kdf_batch.c   the engines
+#   4 onepass.c kdf.c      (on cts.c's CBC pass; on kdf_batch.c)
 #   5 ukey.c                             prepared keys
 #   6 checksum.c rfc3961_simplified.c
 #   7 rfc3962_aes.c rfc6803_camellia.c rfc8009_aes_sha2.c des3.c
@@ -46,8 +46,8 @@ layer_of() {
     fast/switch.c) echo 0 ;;
     fast/*.c) echo 1 ;;
     algs.c | nfold.c | confounder.c | crypto_iov.c | paths.c) echo 2 ;;
-    mac.c | cts_openssl.c | cts.c | kdf.c) echo 3 ;;
-    onepass.c) echo 4 ;;
+    mac.c | cts_openssl.c | cts.c | kdf_batch.c) echo 3 ;;
+    onepass.c | kdf.c) echo 4 ;;
     ukey.c) echo 5 ;;
     checksum.c | rfc3961_simplified.c) echo 6 ;;
     rfc3962_aes.c | rfc6803_camellia.c | rfc8009_aes_sha2.c | des3.c) echo 7 ;;

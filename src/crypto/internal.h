@@ -11,9 +11,10 @@
  *                    functions crypto_int.h declares)
  *                    OpenSSL's algorithms, confounders, the IOV checks and
  *                    cursor, which paths run
- *   mac.c, cts_openssl.c, cts.c, onepass.c, kdf.c
- *                    the engines: MACs, a message's cipher, both in one
- *                    pass, key derivation
+ *   mac.c, cts_openssl.c, cts.c, kdf_batch.c, onepass.c, kdf.c
+ *                    the engines: MACs, a message's cipher, subkeys on a
+ *                    keyed base key, MAC and cipher in one pass, key
+ *                    derivation
  *   ukey.c           prepared keys: keying on first use, the engine choice
  *   checksum.c, rfc3961_simplified.c
  *                    keyed checksums; what the simplified families share
@@ -315,6 +316,79 @@ GK5_HIDDEN GK5_WUR bool gk5i_cts_tail(struct gk5i_cbc_pass *cp, uint8_t *t,
                                       uint8_t *next);
 /* Ends a pass that went well: the context's chaining value is known. */
 GK5_HIDDEN void gk5i_cbc_end(struct gk5i_cbc_pass *cp);
+#endif /* GK5_FASTPATH */
+
+/* ---- Many derivations from one base key (kdf_batch.c) ----
+ * The base key's primitive keyed once (on the floor where it can be) for
+ * all the subkeys of a context import; gk5i_derive_subkeys_many (kdf.c)
+ * runs on it.  A -Dfastpath=false build has no kdf_batch.c: the inline
+ * versions below say "not batched", and every subkey comes from OpenSSL's
+ * KDFs, one call each. */
+#ifdef GK5_FASTPATH
+struct gk5i_kdf_base {
+    const struct gk5_enctype *et;
+#ifdef GK5_HAVE_ONEPASS
+    struct gk5i_aes_key *aes; /* RFC 3961 DR on AES-NI */
+#endif
+    EVP_CIPHER_CTX *cbc; /* RFC 3961 DR in OpenSSL */
+    EVP_MAC_CTX *cmac;   /* RFC 6803 */
+#ifdef GK5_HAVE_LOWLEVEL_CAMELLIA
+    /* RFC 6803 on the low-level Camellia: EVP_MAC's CMAC spends most of a
+     * derivation looking up its parameters by name (an accepted Camellia
+     * context derives eighteen keys). */
+    struct gk5i_camellia_cmac *ccmac;
+#endif
+#ifdef GK5_HAVE_LOWLEVEL_HMAC
+    struct gk5i_hmac *hmac; /* RFC 8009 */
+#endif
+};
+
+GK5_HIDDEN void gk5i_kdf_base_free(struct gk5i_kdf_base *b);
+/* Keys the base key's primitive.  *batched false (and GK5_OK): no batched
+ * form for this enctype or build; the caller derives one by one. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_kdf_base_init(struct gk5i_kdf_base *b,
+                                               const struct gk5_enctype *et,
+                                               const uint8_t *key,
+                                               size_t key_len, bool *batched);
+/* DK(base key, constant) into out_len bytes, the row's construction. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_kdf_base_derive(struct gk5i_kdf_base *b,
+                                                 const uint8_t *constant,
+                                                 size_t constant_len,
+                                                 uint8_t *out, size_t out_len);
+#else
+struct gk5i_kdf_base {
+    const struct gk5_enctype *et;
+};
+
+static inline void gk5i_kdf_base_free(struct gk5i_kdf_base *b)
+{
+    (void)b;
+}
+
+static inline uint32_t gk5i_kdf_base_init(struct gk5i_kdf_base *b,
+                                          const struct gk5_enctype *et,
+                                          const uint8_t *key, size_t key_len,
+                                          bool *batched)
+{
+    (void)key;
+    (void)key_len;
+    b->et = et;
+    *batched = false;
+    return GK5_OK;
+}
+
+static inline uint32_t gk5i_kdf_base_derive(struct gk5i_kdf_base *b,
+                                            const uint8_t *constant,
+                                            size_t constant_len, uint8_t *out,
+                                            size_t out_len)
+{
+    (void)b;
+    (void)constant;
+    (void)constant_len;
+    (void)out;
+    (void)out_len;
+    return GK5_ERR_INVALID_ARGUMENT;
+}
 #endif /* GK5_FASTPATH */
 
 /* ---- The one-pass drivers (onepass.c) ---- */
