@@ -15,6 +15,16 @@
  *   accept.c       --accept: accepting AP-REQs, gk5_accept beside MIT
  *   init.c         --init: initiating from a cached ticket, gk5 beside MIT;
  *                  kinit and kvno as whole commands, gk5's beside MIT's
+ *   scale.c        --scale: one context shared by threads, fixed keys
+ *   clock.c        the monotonic clock every part reads
+ *   nfs4.c         gk5 nfs4 bench (built with RPC): NFSv4 WRITE, READ and
+ *                  GETATTR through gk5's RPCSEC_GSS
+ *   rpc_echo.c     gk5 rpc echo (built with RPC): the echo program's calls,
+ *                  timed, from N threads or N calls in flight
+ *
+ * Built without MIT krb5 (-Dmit=disabled), gk5-bench is main.c, clock.c
+ * and scale.c: everything that sets gk5 beside MIT, and the throwaway MIT
+ * realm it runs in, is left out (the GK5_HAVE_MIT block below).
  */
 #ifndef GK5_BENCH_H
 #define GK5_BENCH_H
@@ -24,12 +34,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <gssapi/gssapi_krb5.h>
 #include <openssl/evp.h>
 
 #include <gk5/gk5.h>
 
-#include "establish.h"
 #include "crypto/crypto_int.h"
 
 /* ---- What is measured ---- */
@@ -107,6 +115,32 @@ struct results {
     struct thread_result *thr;
     size_t n_thr, cap_thr;
 };
+
+/* ---- clock.c ---- */
+
+/* CLOCK_MONOTONIC in seconds. */
+double now_s(void);
+
+/* scale.c: --scale[=LIST]: one context shared by N threads (LIST, default
+ * 1,2,4,8,16, capped at the CPUs online) against one context per thread,
+ * fixed keys, no KDC: get_mic, verify_mic, wrap, unwrap at cfg's sizes
+ * (default 64, 1024, 16384) for cfg's enctypes.  0, 1 (a call failed) or
+ * 2 (a bad LIST). */
+int bench_scale(const struct config *cfg, const char *threads_arg);
+
+/* nfs4.c (built with RPC): `gk5-bench nfs4 bench ARGS`, what `gk5 nfs4
+ * bench ARGS` runs; argv[0] is "bench".  The exit status. */
+int bench_nfs4(int argc, char **argv);
+/* rpc_echo.c (built with RPC): `gk5-bench rpc echo ARGS`, what `gk5 rpc
+ * echo ARGS` runs; argv[0] is "echo".  The exit status. */
+int bench_rpc_echo(int argc, char **argv);
+
+#ifdef GK5_HAVE_MIT
+/* Everything below sets gk5 beside MIT krb5 in a throwaway MIT realm:
+ * built only with MIT krb5. */
+#include <gssapi/gssapi_krb5.h>
+
+#include "establish.h"
 
 /* ---- Per (enctype, size): what the workers share, read-only ---- */
 
@@ -187,7 +221,6 @@ int floor_prepare(struct shared *s);
 
 /* ---- timing.c ---- */
 
-double now_s(void);
 /* Time single-thread rounds by the thread's CPU clock, not
  * CLOCK_MONOTONIC (--cpu-clock). */
 void timing_use_cpu_clock(bool on);
@@ -261,12 +294,6 @@ int bench_accept(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
  * runs each, 10 with cfg->quick), a second table.  The number of enctypes
  * and commands that failed. */
 int bench_init(const struct config *cfg, gk5_mit_realm *realm, unsigned n);
-
-/* scale.c: --scale[=LIST]: one context shared by N threads (LIST, default
- * 1,2,4,8,16, capped at the CPUs online) against one context per thread,
- * fixed keys, no KDC: get_mic, verify_mic, wrap, unwrap at cfg's sizes
- * (default 64, 1024, 16384) for cfg's enctypes.  0, 1 (a call failed) or
- * 2 (a bad LIST). */
-int bench_scale(const struct config *cfg, const char *threads_arg);
+#endif /* GK5_HAVE_MIT */
 
 #endif /* GK5_BENCH_H */

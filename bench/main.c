@@ -9,7 +9,11 @@
  * then for each enctype a session measured (run.c), then the report
  * (report.c), or with --contexts the many-contexts table (contexts.c), or
  * with --accept the acceptor table (accept.c), or with --init the
- * initiator table and the whole-commands table (init.c).
+ * initiator table and the whole-commands table (init.c).  --scale
+ * (scale.c) needs no realm and no MIT krb5, nor do `gk5-bench nfs4 bench`
+ * (nfs4.c) and `gk5-bench rpc echo` (rpc_echo.c), what `gk5 nfs4 bench`
+ * and `gk5 rpc echo` run: a gk5-bench built without MIT (-Dmit=disabled)
+ * runs those and names its reason for the others.
  * bench.h lists the parts.
  */
 #include <errno.h>
@@ -115,7 +119,18 @@ static void bench_usage(FILE *f)
             "\n"
             "The full run takes several minutes.  Needs the MIT KDC programs: "
             "apt-get\ninstall krb5-kdc krb5-admin-server\n");
+#ifndef GK5_HAVE_MIT
+    fprintf(f, "\nThis gk5-bench was built without MIT krb5 (-Dmit=disabled): "
+               "only --scale runs.\n");
+#endif
 }
+
+/* The words of --ops and of the report. */
+const char *const op_names[OP__COUNT] = {
+    [OP_WRAP_SEALED] = "wrap-sealed", [OP_WRAP_1PASS] = "wrap-1pass",
+    [OP_WRAP_INTEG] = "wrap-integ",   [OP_UNWRAP] = "unwrap",
+    [OP_GET_MIC] = "get_mic",         [OP_VERIFY_MIC] = "verify_mic",
+};
 
 /* Comma-separated list; each item through parse_item, which prints what
  * is wrong with a bad one. */
@@ -217,6 +232,86 @@ static const int32_t default_enctypes[] = {17, 18, 19, 20, 25, 26,
 #endif
 };
 
+#ifdef GK5_HAVE_MIT
+/* The runs that set gk5 beside MIT krb5, in a throwaway MIT realm: the
+ * default run, or --contexts, --accept or --init (a count above 0). */
+static int run_against_mit(struct config *cfg, unsigned contexts,
+                           unsigned accepts, unsigned inits)
+{
+    struct results res;
+    gk5_mit_realm realm;
+    char err[512];
+    double t0;
+    int failed = 0;
+
+    memset(&res, 0, sizeof(res));
+    timing_use_cpu_clock(cfg->cpu_clock);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    t0 = now_s();
+    if (gk5_mit_realm_start(&realm, err, sizeof(err)) != 0) {
+        cli_error("bench: %s", err);
+        return CLI_EXIT_FAIL;
+    }
+    gk5_mit_realm_stop_on_signals(&realm);
+    if (contexts > 0) {
+        failed = bench_contexts(&realm, cfg->enctypes, cfg->n_enctypes,
+                                cfg->quick ? 200 : contexts);
+        gk5_mit_realm_stop(&realm);
+        printf("\n%.0f s in all (the KDC is stopped).\n", now_s() - t0);
+        return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    }
+    if (accepts > 0) {
+        failed = bench_accept(cfg, &realm, accepts);
+        gk5_mit_realm_stop(&realm);
+        printf("\n%.0f s in all (the KDC is stopped).%s\n", now_s() - t0,
+               failed != 0 ? "  SOME ENCTYPES FAILED." : "");
+        return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    }
+    if (inits > 0) {
+        failed = bench_init(cfg, &realm, inits);
+        gk5_mit_realm_stop(&realm);
+        printf("\n%.0f s in all (the KDC is stopped).%s\n", now_s() - t0,
+               failed != 0 ? "  SOME ENCTYPES OR COMMANDS FAILED." : "");
+        return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < cfg->n_enctypes; i++) {
+        if (bench_enctype(cfg, &res, &realm, cfg->enctypes[i]) != 0) {
+            failed++;
+        }
+    }
+    gk5_mit_realm_stop(&realm);
+
+    if (cfg->csv) {
+        print_csv(cfg, &res);
+    } else {
+        print_preamble(cfg);
+        print_results(cfg, &res);
+        printf("\n%.0f s in all (the KDC is stopped).%s\n", now_s() - t0,
+               failed != 0 ? "  SOME ENCTYPES FAILED." : "");
+    }
+    free(res.rows);
+    free(res.thr);
+    return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+#else
+/* Built without MIT krb5: the runs that need it name their reason. */
+static int run_against_mit(struct config *cfg, unsigned contexts,
+                           unsigned accepts, unsigned inits)
+{
+    const char *run = contexts > 0  ? "--contexts"
+                      : accepts > 0 ? "--accept"
+                      : inits > 0   ? "--init"
+                                    : "the default run";
+
+    (void)cfg;
+    cli_error("bench: %s sets gk5 beside MIT krb5 in a throwaway MIT realm, "
+              "and this gk5-bench was built without MIT krb5 "
+              "(-Dmit=disabled): only --scale runs",
+              run);
+    return CLI_EXIT_USAGE;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     enum {
@@ -252,17 +347,31 @@ int main(int argc, char **argv)
     bool accepts_given = false, inits_given = false, scale = false;
     const char *scale_threads = NULL;
     struct config cfg;
-    struct results res;
-    gk5_mit_realm realm;
     bool threads_given = false, rounds_given = false, time_given = false;
     bool sizes_given = false, ops_given = false;
     uint32_t v;
-    char err[512], *end = NULL;
-    double t0;
-    int c, failed = 0;
+    char *end = NULL;
+    int c;
 
+#ifdef GK5_HAVE_RPC
+    /* `gk5 nfs4 bench ARGS` runs `gk5-bench nfs4 bench ARGS` (nfs4.c). */
+    if (argc > 1 && strcmp(argv[1], "nfs4") == 0) {
+        if (argc < 3 || strcmp(argv[2], "bench") != 0) {
+            cli_error("gk5-bench nfs4: only 'bench' (as gk5 nfs4 bench)");
+            return CLI_EXIT_USAGE;
+        }
+        return bench_nfs4(argc - 2, argv + 2);
+    }
+    /* `gk5 rpc echo ARGS` runs `gk5-bench rpc echo ARGS` (rpc_echo.c). */
+    if (argc > 1 && strcmp(argv[1], "rpc") == 0) {
+        if (argc < 3 || strcmp(argv[2], "echo") != 0) {
+            cli_error("gk5-bench rpc: only 'echo' (as gk5 rpc echo)");
+            return CLI_EXIT_USAGE;
+        }
+        return bench_rpc_echo(argc - 2, argv + 2);
+    }
+#endif
     memset(&cfg, 0, sizeof(cfg));
-    memset(&res, 0, sizeof(res));
     cfg.rounds = 3;
     cfg.min_time = 0.3;
     cfg.warmup = 0.03;
@@ -408,7 +517,6 @@ int main(int argc, char **argv)
         if (cfg.quick && !time_given) {
             cfg.min_time = 0.05;
         }
-        timing_use_cpu_clock(cfg.cpu_clock);
         setvbuf(stdout, NULL, _IOLBF, 0);
         return bench_scale(&cfg, scale_threads) == 0 ? CLI_EXIT_OK
                                                      : CLI_EXIT_FAIL;
@@ -457,51 +565,5 @@ int main(int argc, char **argv)
         cfg.threads = 0; /* 1 against 1 says nothing */
     }
 
-    timing_use_cpu_clock(cfg.cpu_clock);
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    t0 = now_s();
-    if (gk5_mit_realm_start(&realm, err, sizeof(err)) != 0) {
-        cli_error("bench: %s", err);
-        return CLI_EXIT_FAIL;
-    }
-    gk5_mit_realm_stop_on_signals(&realm);
-    if (contexts > 0) {
-        failed = bench_contexts(&realm, cfg.enctypes, cfg.n_enctypes,
-                                cfg.quick ? 200 : contexts);
-        gk5_mit_realm_stop(&realm);
-        printf("\n%.0f s in all (the KDC is stopped).\n", now_s() - t0);
-        return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-    }
-    if (accepts > 0) {
-        failed = bench_accept(&cfg, &realm, accepts);
-        gk5_mit_realm_stop(&realm);
-        printf("\n%.0f s in all (the KDC is stopped).%s\n", now_s() - t0,
-               failed != 0 ? "  SOME ENCTYPES FAILED." : "");
-        return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-    }
-    if (inits > 0) {
-        failed = bench_init(&cfg, &realm, inits);
-        gk5_mit_realm_stop(&realm);
-        printf("\n%.0f s in all (the KDC is stopped).%s\n", now_s() - t0,
-               failed != 0 ? "  SOME ENCTYPES OR COMMANDS FAILED." : "");
-        return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-    }
-    for (size_t i = 0; i < cfg.n_enctypes; i++) {
-        if (bench_enctype(&cfg, &res, &realm, cfg.enctypes[i]) != 0) {
-            failed++;
-        }
-    }
-    gk5_mit_realm_stop(&realm);
-
-    if (cfg.csv) {
-        print_csv(&cfg, &res);
-    } else {
-        print_preamble(&cfg);
-        print_results(&cfg, &res);
-        printf("\n%.0f s in all (the KDC is stopped).%s\n", now_s() - t0,
-               failed != 0 ? "  SOME ENCTYPES FAILED." : "");
-    }
-    free(res.rows);
-    free(res.thr);
-    return failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    return run_against_mit(&cfg, contexts, accepts, inits);
 }

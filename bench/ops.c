@@ -21,12 +21,6 @@
 
 #include "bench.h"
 
-const char *const op_names[OP__COUNT] = {
-    [OP_WRAP_SEALED] = "wrap-sealed", [OP_WRAP_1PASS] = "wrap-1pass",
-    [OP_WRAP_INTEG] = "wrap-integ",   [OP_UNWRAP] = "unwrap",
-    [OP_GET_MIC] = "get_mic",         [OP_VERIFY_MIC] = "verify_mic",
-};
-
 const char *const impl_names[IMPL__COUNT] = {
     [IMPL_MIT] = "mit",
     [IMPL_GK5] = "gk5",

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * gk5-bench: clocks, timed rounds and the figures' statistics, for one
- * thread and for N threads on one context.
+ * gk5-bench: the CPU clock, timed rounds and the figures' statistics, for
+ * one thread and for N threads on one context.
  */
 #include <errno.h>
 #include <sched.h>
@@ -12,14 +12,6 @@
 #include <time.h>
 
 #include "bench.h"
-
-double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* How much of a CPU the timing thread got while timing single-threaded
  * rounds: on a shared machine the figures are only as good as this. */

@@ -44,6 +44,10 @@ int gk5_cli_interop(int argc, char **argv); /* cli_interop.c */
 int gk5_cli_realm(int argc, char **argv); /* cli_realm.c */
 #ifdef GK5_HAVE_BENCH
 int gk5_cli_bench(int argc, char **argv); /* cli_bench.c: runs gk5-bench */
+/* cli_bench.c: exec gk5-bench with argv[1..argc) (and with lead, e.g.
+ * "nfs4", before all of argv: gk5-bench nfs4 bench ...); cmd names the
+ * command in the words.  Returns only on failure: CLI_EXIT_FAIL. */
+int cli_run_bench(const char *cmd, const char *lead, int argc, char **argv);
 #endif
 #ifdef GK5_HAVE_RPC
 int gk5_cli_rpc(int argc, char **argv);  /* cli_rpc.c */
@@ -229,8 +233,8 @@ void cli_inspect_print(FILE *f, const struct cli_token_info *info);
 #ifdef GK5_HAVE_RPC
 #include <gk5/rpcsec.h>
 
-/* cli_rpc.c: the pieces of `gk5 rpc` that `gk5 demo` and `gk5 nfs4`
- * reuse. */
+/* cli_rpc_util.c: the pieces of `gk5 rpc` that `gk5 demo`, `gk5 nfs4`
+ * and gk5-bench reuse. */
 
 #ifdef GK5_HAVE_TIRPC
 #include <rpc/rpc.h>
@@ -249,6 +253,9 @@ struct cli_rpc_opaque {
 bool_t cli_rpc_xdr_opaque(XDR *xdrs, struct cli_rpc_opaque *o);
 #endif
 
+/* "HOST:PORT" or "[V6ADDR]:PORT" into host and port strings; 0 or -1. */
+int cli_rpc_split_hostport(const char *arg, char *host, size_t host_len,
+                           char *port, size_t port_len);
 /* --establish native|mit for cmd: 0 with *out set, or -1 with the error
  * printed (a word that is neither, or mit in a gk5 built without MIT
  * krb5, whose libgk5_rpc establishes natively only). */

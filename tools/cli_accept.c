@@ -37,6 +37,7 @@ enum {
     OPT_RCACHE,
     OPT_NO_RCACHE,
     OPT_CLOCKSKEW,
+    OPT_AUTHZ,
     OPT_HELP = 'h'
 };
 
@@ -47,6 +48,7 @@ struct accept_args {
     const char *out_path;
     const char *ctx_path;
     const char *rcache;
+    const char *authz_path; /* --authz: the ticket's authorization data */
     bool no_rcache;
     uint32_t clockskew; /* 0: the library's default */
 };
@@ -58,6 +60,7 @@ static void accept_usage(FILE *f)
             "                  --out TOKEN_FILE --ctx CTX_FILE\n"
             "                  [--rcache FILE | --no-rcache] [--clockskew "
             "SECONDS]\n"
+            "                  [--authz FILE]\n"
             "\n"
             "Accept a Kerberos V5 GSS-API context with gk5's own acceptor "
             "(RFC 4121 4.1,\nRFC 4120 3.2; no MIT krb5): read the "
@@ -105,6 +108,14 @@ static void accept_usage(FILE *f)
             "  --clockskew SECONDS\n"
             "                     the clock difference allowed, 1 to "
             "86400; default 300\n"
+            "  --authz FILE       the ticket's authorization data (a "
+            "KDC's PAC, say), its\n"
+            "                     DER AuthorizationData as the ticket "
+            "carried it (mode\n"
+            "                     0600), written when the context was "
+            "accepted; gk5\n"
+            "                     carries it untouched and does not "
+            "interpret it\n"
             "\nExit status: 0 accepted; 1 refused or failed (the major "
             "status name and its\nwords are printed, e.g. GSS_S_FAILURE: "
             "... (KRB_AP_ERR_REPEAT)); 2 bad usage.\n");
@@ -123,6 +134,7 @@ static int parse_args(struct accept_args *a, int argc, char **argv, int *done)
         {"rcache", required_argument, NULL, OPT_RCACHE},
         {"no-rcache", no_argument, NULL, OPT_NO_RCACHE},
         {"clockskew", required_argument, NULL, OPT_CLOCKSKEW},
+        {"authz", required_argument, NULL, OPT_AUTHZ},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -157,6 +169,9 @@ static int parse_args(struct accept_args *a, int argc, char **argv, int *done)
             break;
         case OPT_NO_RCACHE:
             a->no_rcache = true;
+            break;
+        case OPT_AUTHZ:
+            a->authz_path = optarg;
             break;
         case OPT_CLOCKSKEW:
             if (cli_parse_u32(optarg, &a->clockskew) != 0 ||
@@ -321,6 +336,14 @@ static void print_info(const struct accept_args *a, const gk5_accept_info *info,
     print_enctype("context enctype", info->context_enctype);
     print_flags(info->gss_flags);
     print_lifetime(info->endtime);
+    if (info->authorization_data.length != 0) {
+        printf("authorization data: %zu bytes (the ticket's, untouched)%s%s\n",
+               info->authorization_data.length,
+               a->authz_path != NULL ? ", in " : "",
+               a->authz_path != NULL ? a->authz_path : "");
+    } else {
+        printf("authorization data: none\n");
+    }
     if (token_len != 0) {
         printf("token: AP-REP, %zu bytes, in %s\n", token_len, a->out_path);
     } else {
@@ -425,6 +448,12 @@ int gk5_cli_accept(int argc, char **argv)
         goto cleanup;
     }
     if (cli_write_file(a.out_path, out.value, out.length) != 0) {
+        ret = CLI_EXIT_FAIL;
+        goto cleanup;
+    }
+    if (a.authz_path != NULL &&
+        cli_write_file(a.authz_path, info.authorization_data.value,
+                       info.authorization_data.length) != 0) {
         ret = CLI_EXIT_FAIL;
         goto cleanup;
     }

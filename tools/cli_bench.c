@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * gk5 bench: runs gk5-bench (bench/main.c) with the same arguments.
+ * gk5 bench and gk5 nfs4 bench: run gk5-bench (bench/main.c) with the same
+ * arguments.
  *
  * The benchmark is a program of its own: it counts heap allocations by
  * defining malloc, calloc and realloc, which in a program replace them
@@ -14,7 +15,9 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,7 +26,7 @@
 #define BENCH_PROG "gk5-bench"
 #define BENCH_PLACES 3
 
-int gk5_cli_bench(int argc, char **argv)
+int cli_run_bench(const char *cmd, const char *lead, int argc, char **argv)
 {
     char self[PATH_MAX];
     char path[BENCH_PLACES][PATH_MAX + sizeof("/../bench/" BENCH_PROG)];
@@ -31,7 +34,6 @@ int gk5_cli_bench(int argc, char **argv)
     size_t n_paths = 0;
     ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-    (void)argc;
     if (len > 0) {
         char *slash;
 
@@ -49,11 +51,28 @@ int gk5_cli_bench(int argc, char **argv)
     looked[0] = '\0';
     for (size_t i = 0; i < n_paths; i++) {
         if (access(path[i], X_OK) == 0) {
-            /* argv[argc] is NULL: gk5-bench gets the options as given. */
-            argv[0] = path[i];
+            /* gk5-bench [lead] argv[0 or 1 ..] NULL: with a lead word
+             * (nfs4) the subcommand's own name follows it, so at most
+             * the path, the lead, argc words and the NULL. */
+            char **args = calloc((size_t)argc + 3, sizeof(*args));
+            int n = 0;
+
+            if (args == NULL) {
+                cli_error("%s: out of memory", cmd);
+                return CLI_EXIT_FAIL;
+            }
+            args[n++] = path[i];
+            if (lead != NULL) {
+                args[n++] = (char *)(uintptr_t)lead;
+            }
+            for (int k = lead != NULL ? 0 : 1; k < argc; k++) {
+                args[n++] = argv[k];
+            }
+            args[n] = NULL;
             fflush(NULL);
-            execv(path[i], argv);
-            cli_error("bench: cannot run %s: %s", path[i], strerror(errno));
+            execv(path[i], args);
+            cli_error("%s: cannot run %s: %s", cmd, path[i], strerror(errno));
+            free(args);
             return CLI_EXIT_FAIL;
         }
         if (i == 0 || strcmp(path[i], path[0]) != 0) {
@@ -61,8 +80,13 @@ int gk5_cli_bench(int argc, char **argv)
                      "%s%s", i == 0 ? "" : ", ", path[i]);
         }
     }
-    cli_error("bench: %s not found (looked for %s); it is built with "
+    cli_error("%s: %s not found (looked for %s); it is built with "
               "-Dbench and installed beside gk5",
-              BENCH_PROG, looked);
+              cmd, BENCH_PROG, looked);
     return CLI_EXIT_FAIL;
+}
+
+int gk5_cli_bench(int argc, char **argv)
+{
+    return cli_run_bench("bench", NULL, argc, argv);
 }

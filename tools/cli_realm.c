@@ -5,7 +5,8 @@
  * tests, benchmarks and anyone at a shell -- start one in a folder, stop
  * it, or run a command inside a fresh one that is removed afterwards.
  * tests/interop/kdc.sh is a wrapper over this command.  --kdc heimdal
- * makes the same realm on Heimdal's KDC (heimdal_kdc.h).
+ * makes the same realm on Heimdal's KDC (heimdal_kdc.h), --kdc samba on
+ * Samba's AD domain controller (samba_kdc.h): the kinds of kinds.h.
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include "cli.h"
 #include "common/util.h"
 #include "heimdal_kdc.h"
+#include "kinds.h"
 #include "realm.h"
 
 /* The "skipped" status of meson and automake. */
@@ -25,89 +27,105 @@
 /* Lines of the KDC's log shown when the command fails. */
 #define LOG_TAIL 8
 
+/* kdc_option's answer when the argument is not --kdc. */
+#define NOT_KDC_OPTION (-2)
+
 static void realm_usage(FILE *f)
 {
-    fprintf(f, "Usage: gk5 realm start [--kdc mit|heimdal] DIR\n"
-               "       gk5 realm stop DIR\n"
-               "       gk5 realm run [--kdc mit|heimdal] [--tap] [--] COMMAND "
-               "[ARGS...]\n"
-               "\n"
-               "A throwaway MIT krb5 realm, " GK5_MIT_REALM_NAME
-               ", with a real krb5kdc on 127.0.0.1:\n"
-               "the one 'gk5 demo' makes, for tests, benchmarks and "
-               "experiments.  Its folder\nholds krb5.conf and kdc.conf "
-               "(nothing in /etc is read or written), the\ndatabase, "
-               "client.keytab (" GK5_MIT_CLIENT "), service.keytab\n"
-               "(" GK5_MIT_SERVICE "), nfs.keytab (" GK5_MIT_NFS_SERVICE ")\n"
-               "and rc4.keytab (" GK5_MIT_RC4_SERVICE ", an rc4-hmac key "
-               "alone).\n"
-               "\n"
-               "  start DIR  make the realm in DIR (created if missing) and "
-               "start krb5kdc,\n"
-               "             which keeps running; prints the realm, port and "
-               "PID\n"
-               "  stop DIR   stop exactly the KDC whose PID DIR/kdc.pid "
-               "holds\n"
-               "  run        make a realm in a new temporary folder, run "
-               "COMMAND with\n"
-               "             GK5_REALM_DIR and KRB5_CONFIG set, then stop the "
-               "KDC and remove\n"
-               "             the folder on every exit path; exit with "
-               "COMMAND's status.\n"
-               "             Without the MIT KDC programs: SKIP and why, "
-               "status 77, or with\n"
-               "             --tap a TAP skip plan and status 0\n"
-               "  --kdc KIND mit (the default): MIT's krb5kdc; heimdal: "
-               "Heimdal's kdc, the\n"
-               "             same principals and keytabs (no camellia: "
-               "Heimdal has none),\n"
-               "             its programs from $GK5_HEIMDAL_KDC_DIR, else\n"
-               "             " GK5_HEIMDAL_KDC_DEFAULT_DIR
-               " (tools/fetch-heimdal-kdc.sh),\n"
-               "             else installed.  run sets GK5_REALM_KDC to KIND; "
-               "stop knows\n"
-               "             the kind from DIR/kdc.kind\n"
-               "  -h, --help show this help\n"
-               "\n"
-               "GK5_KDC_ENCTYPES: the KDC's supported_enctypes (MIT names) "
-               "instead of every\nenctype of gk5's table that MIT issues. "
-               "GK5_KDC_PORT: the first port to try.\nGK5_KEEP_REALM: keep "
-               "the folder of a realm that failed to start.\n"
-               "\n"
-               "Needs the MIT KDC programs: apt-get install krb5-kdc "
-               "krb5-admin-server;\n"
-               "--kdc heimdal: tools/fetch-heimdal-kdc.sh (heimdal-kdc "
-               "conflicts with them).\n"
-               "Exit status (start, stop): 0 done, 1 failed, 2 bad usage.\n");
+    fprintf(
+        f,
+        "Usage: gk5 realm start [--kdc mit|heimdal|samba] DIR\n"
+        "       gk5 realm stop DIR\n"
+        "       gk5 realm run [--kdc mit|heimdal|samba] [--tap] [--] COMMAND "
+        "[ARGS...]\n"
+        "\n"
+        "A throwaway MIT krb5 realm, " GK5_MIT_REALM_NAME
+        ", with a real krb5kdc on 127.0.0.1:\n"
+        "the one 'gk5 demo' makes, for tests, benchmarks and "
+        "experiments.  Its folder\nholds krb5.conf and kdc.conf "
+        "(nothing in /etc is read or written), the\ndatabase, "
+        "client.keytab (" GK5_MIT_CLIENT "), service.keytab\n"
+        "(" GK5_MIT_SERVICE "), nfs.keytab (" GK5_MIT_NFS_SERVICE ")\n"
+        "and rc4.keytab (" GK5_MIT_RC4_SERVICE ", an rc4-hmac key "
+        "alone).\n"
+        "\n"
+        "  start DIR  make the realm in DIR (created if missing) and "
+        "start krb5kdc,\n"
+        "             which keeps running; prints the realm, port and "
+        "PID\n"
+        "  stop DIR   stop exactly the KDC whose PID DIR/kdc.pid "
+        "holds\n"
+        "  run        make a realm in a new temporary folder, run "
+        "COMMAND with\n"
+        "             GK5_REALM_DIR and KRB5_CONFIG set, then stop the "
+        "KDC and remove\n"
+        "             the folder on every exit path; exit with "
+        "COMMAND's status.\n"
+        "             Without the MIT KDC programs: SKIP and why, "
+        "status 77, or with\n"
+        "             --tap a TAP skip plan and status 0\n"
+        "  --kdc KIND mit (the default): MIT's krb5kdc; heimdal: "
+        "Heimdal's kdc, the\n"
+        "             same principals and keytabs (no camellia: "
+        "Heimdal has none),\n"
+        "             its programs from $GK5_HEIMDAL_KDC_DIR, else\n"
+        "             " GK5_HEIMDAL_KDC_DEFAULT_DIR
+        " (tools/fetch-heimdal-kdc.sh),\n"
+        "             else installed.  run sets GK5_REALM_KDC to KIND; "
+        "stop knows\n"
+        "             the kind from DIR/kdc.kind.  samba: Samba as an "
+        "Active Directory\n"
+        "             domain controller, as root (samba-tool domain "
+        "provision into\n"
+        "             DIR, 20-40 s; samba -F with its KDC alone): the "
+        "same client and\n"
+        "             service keytabs, AES only for gk5/ and nfs/, "
+        "rc4/localhost at the\n"
+        "             AD default (rc4 tickets), rc4only/localhost "
+        "(msDS-Supported-\n"
+        "             EncryptionTypes 0x4, rc4only.keytab); no "
+        "kadmin/localhost\n"
+        "  -h, --help show this help\n"
+        "\n"
+        "GK5_KDC_ENCTYPES: the KDC's supported_enctypes (MIT names) "
+        "instead of every\nenctype of gk5's table that MIT issues. "
+        "GK5_KDC_PORT: the first port to try.\nGK5_KEEP_REALM: keep "
+        "the folder of a realm that failed to start.\n"
+        "\n"
+        "Needs the MIT KDC programs: apt-get install krb5-kdc "
+        "krb5-admin-server;\n"
+        "--kdc heimdal: tools/fetch-heimdal-kdc.sh (heimdal-kdc "
+        "conflicts with them);\n--kdc samba: apt-get install samba "
+        "samba-ad-dc samba-dsdb-modules samba-ad-provision.\n"
+        "Exit status (start, stop): 0 done, 1 failed, 2 bad usage.\n");
 }
 
-static void print_started(FILE *f, const gk5_mit_realm *realm, int heimdal)
+static void print_started(FILE *f, const gk5_mit_realm *realm,
+                          const gk5_realm_kind *kind)
 {
     fprintf(f, "gk5 realm: realm %s, %s pid %ld on 127.0.0.1:%d, %s\n",
-            GK5_MIT_REALM_NAME, heimdal ? "Heimdal kdc" : "krb5kdc",
-            (long)realm->kdc_pid, realm->port, realm->dir);
+            GK5_MIT_REALM_NAME, kind->process, (long)realm->kdc_pid,
+            realm->port, realm->dir);
 }
 
-/* --kdc KIND at argv[*i]: 0 mit, 1 heimdal, -1 bad (said); *i moves past
- * it.  2 when argv[*i] is not --kdc. */
+/* --kdc KIND at argv[*i]: its index in gk5_realm_kinds, or -1 bad (said); *i
+ * moves past it.  NOT_KDC_OPTION when argv[*i] is not --kdc. */
 static int kdc_option(int argc, char **argv, int *i)
 {
     if (*i >= argc || strcmp(argv[*i], "--kdc") != 0) {
-        return 2;
+        return NOT_KDC_OPTION;
     }
     if (*i + 1 >= argc) {
-        cli_error("realm: --kdc needs mit or heimdal");
+        cli_error("realm: --kdc needs mit, heimdal or samba");
         return -1;
     }
     const char *kind = argv[*i + 1];
     *i += 2;
-    if (strcmp(kind, "mit") == 0) {
-        return 0;
+    const gk5_realm_kind *k = gk5_realm_kind_named(kind);
+    if (k != NULL) {
+        return (int)(k - gk5_realm_kinds);
     }
-    if (strcmp(kind, "heimdal") == 0) {
-        return 1;
-    }
-    cli_error("realm: unknown KDC '%s' (mit or heimdal)", kind);
+    cli_error("realm: unknown KDC '%s' (mit, heimdal or samba)", kind);
     return -1;
 }
 
@@ -133,15 +151,6 @@ static void show_kdc_log(const gk5_mit_realm *realm)
     }
 }
 
-static void stop_realm(gk5_mit_realm *realm, int heimdal)
-{
-    if (heimdal) {
-        gk5_heimdal_realm_stop(realm);
-    } else {
-        gk5_mit_realm_stop(realm);
-    }
-}
-
 /* HUP, INT and TERM while the command runs: noted, and acted on once it
  * has exited (the command gets them too when they go to the process
  * group), as a shell's trap would. */
@@ -152,7 +161,7 @@ static void note_signal(int sig)
     g_signal = sig;
 }
 
-static int run_in_realm(int tap, int heimdal, char **cmd)
+static int run_in_realm(int tap, const gk5_realm_kind *kind, char **cmd)
 {
     static const int deferred[] = {SIGHUP, SIGINT, SIGTERM};
     gk5_mit_realm realm;
@@ -160,8 +169,7 @@ static int run_in_realm(int tap, int heimdal, char **cmd)
     int status, rc;
     pid_t pid;
 
-    if ((heimdal ? gk5_heimdal_kdc_tools_present(err, sizeof(err))
-                 : gk5_mit_realm_tools_present(err, sizeof(err))) != 0) {
+    if (kind->present(err, sizeof(err)) != 0) {
         if (tap) {
             printf("1..0 # SKIP %s\n", err);
             return CLI_EXIT_OK;
@@ -169,16 +177,15 @@ static int run_in_realm(int tap, int heimdal, char **cmd)
         printf("SKIP: %s\n", err);
         return SKIP_STATUS;
     }
-    if ((heimdal ? gk5_heimdal_realm_start(&realm, err, sizeof(err))
-                 : gk5_mit_realm_start(&realm, err, sizeof(err))) != 0) {
+    if (kind->start(&realm, err, sizeof(err)) != 0) {
         cli_error("realm: %s", err);
         return CLI_EXIT_FAIL;
     }
     gk5_mit_realm_stop_on_signals(&realm);
-    print_started(stderr, &realm, heimdal);
+    print_started(stderr, &realm, kind);
     if (setenv("GK5_REALM_DIR", realm.dir, 1) != 0 ||
-        setenv("GK5_REALM_KDC", heimdal ? "heimdal" : "mit", 1) != 0) {
-        stop_realm(&realm, heimdal);
+        setenv("GK5_REALM_KDC", kind->name, 1) != 0) {
+        kind->stop(&realm);
         cli_error("realm: cannot set GK5_REALM_DIR");
         return CLI_EXIT_FAIL;
     }
@@ -215,11 +222,10 @@ static int run_in_realm(int tap, int heimdal, char **cmd)
                 cmd[0], rc);
         show_kdc_log(&realm);
     }
-    stop_realm(&realm, heimdal);
+    kind->stop(&realm);
     return g_signal != 0 ? 128 + g_signal : rc;
 }
 
-/* argv[0] is "stop", "start" or "run", as for each subcommand. */
 static int realm_stop(int argc, char **argv)
 {
     char err[512];
@@ -228,9 +234,7 @@ static int realm_stop(int argc, char **argv)
         cli_error("realm: usage: gk5 realm stop DIR");
         return cli_try_help("realm");
     }
-    if ((gk5_realm_is_heimdal(argv[1])
-             ? gk5_heimdal_realm_stop_in(argv[1], err, sizeof(err))
-             : gk5_mit_realm_stop_in(argv[1], err, sizeof(err))) != 0) {
+    if (gk5_realm_kind_of(argv[1])->stop_in(argv[1], err, sizeof(err)) != 0) {
         cli_error("realm: %s", err);
         return CLI_EXIT_FAIL;
     }
@@ -241,37 +245,37 @@ static int realm_start(int argc, char **argv)
 {
     gk5_mit_realm realm;
     char err[512];
-    int i = 1, heimdal = kdc_option(argc, argv, &i);
+    int i = 1, k = kdc_option(argc, argv, &i);
+    const gk5_realm_kind *kind;
 
-    if (heimdal < 0) {
+    if (k == -1) {
         return cli_try_help("realm");
     }
+    kind = &gk5_realm_kinds[k < 0 ? 0 : k];
     if (argc != i + 1) {
-        cli_error("realm: usage: gk5 realm start [--kdc mit|heimdal] DIR");
+        cli_error(
+            "realm: usage: gk5 realm start [--kdc mit|heimdal|samba] DIR");
         return cli_try_help("realm");
     }
-    if ((heimdal == 1
-             ? gk5_heimdal_realm_start_in(&realm, argv[i], err, sizeof(err))
-             : gk5_mit_realm_start_in(&realm, argv[i], err, sizeof(err))) !=
-        0) {
+    if (kind->start_in(&realm, argv[i], err, sizeof(err)) != 0) {
         cli_error("realm: %s", err);
         return CLI_EXIT_FAIL;
     }
-    print_started(stdout, &realm, heimdal == 1);
+    print_started(stdout, &realm, kind);
     return CLI_EXIT_OK;
 }
 
 static int realm_run(int argc, char **argv)
 {
-    int i = 1, tap = 0, heimdal = 0;
+    int i = 1, tap = 0, k_run = 0;
 
     for (int k = 0; k < 2; k++) {
         int r = kdc_option(argc, argv, &i);
-        if (r < 0) {
+        if (r == -1) {
             return cli_try_help("realm");
         }
-        if (r != 2) {
-            heimdal = r;
+        if (r != NOT_KDC_OPTION) {
+            k_run = r;
         } else if (i < argc && strcmp(argv[i], "--tap") == 0) {
             tap = 1;
             i++;
@@ -281,11 +285,11 @@ static int realm_run(int argc, char **argv)
         i++;
     }
     if (i >= argc) {
-        cli_error("realm: usage: gk5 realm run [--kdc mit|heimdal] "
+        cli_error("realm: usage: gk5 realm run [--kdc mit|heimdal|samba] "
                   "[--tap] [--] COMMAND [ARGS...]");
         return cli_try_help("realm");
     }
-    return run_in_realm(tap, heimdal, argv + i);
+    return run_in_realm(tap, &gk5_realm_kinds[k_run], argv + i);
 }
 
 int gk5_cli_realm(int argc, char **argv)

@@ -633,9 +633,14 @@ int gk5_cli_kvno(int argc, char **argv)
             if (info.ticket_enctype != 0) {
                 /* The KDC's reply refused for the service's own key. */
                 char name[32];
+                /* An rc4 ticket is what Active Directory issues for an
+                 * account whose msDS-SupportedEncryptionTypes is unset. */
                 cli_error("kvno: %s: the KDC encrypted the ticket in the "
                           "service's %s (%d) key, which gk5 refuses: the "
-                          "service needs an AES key: %s",
+                          "service needs an AES key: %s; such a ticket can "
+                          "be cracked offline for the service's password "
+                          "(an Active Directory service account: set its "
+                          "msDS-SupportedEncryptionTypes, 0x18 for AES)",
                           argv[i],
                           etype_name(info.ticket_enctype, name, sizeof(name)),
                           (int)info.ticket_enctype, gk5_strerror(minor));

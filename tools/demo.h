@@ -48,4 +48,11 @@ int demo_nfs(const gk5_mit_realm *realm);
  * built: it says so). */
 int demo_heimdal(const gk5_mit_realm *realm);
 
+/* demo_realms.c: the same realm on the other KDCs of the machine
+ * (Heimdal's kdc, Samba's AD domain controller), one line each: started,
+ * gk5 kinit, kvno, a gk5 -> gk5 context, the KDC's rc4 ticket refused,
+ * stopped; KRB5_CONFIG as it was afterwards.  Run when no other realm is
+ * up.  The number of failures (0 for a kind not installed: it says so). */
+int demo_other_realms(void);
+
 #endif /* GK5_TOOLS_DEMO_H */

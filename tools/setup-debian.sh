@@ -10,6 +10,7 @@
 #   tools/setup-debian.sh test   what tools/test-all.sh needs: all of demo,
 #                                cmocka, MIT's client and sample programs,
 #                                Heimdal's client libraries,
+#                                Samba's AD domain controller,
 #                                Ganesha's VFS FSAL, clang, the sanitizer
 #                                and libFuzzer runtimes, valgrind, llvm,
 #                                clang-format, the man page tools,
@@ -52,6 +53,9 @@ test_packages=(
     # Heimdal's KDC (heimdal-kdc itself conflicts with MIT's KDC: its
     # programs are extracted by tools/fetch-heimdal-kdc.sh, below)
     heimdal-multidev libgssapi3-heimdal
+    # Samba as an Active Directory domain controller: the realm on AD's KDC
+    # (`gk5 realm run --kdc samba`); installs beside MIT's packages
+    samba samba-ad-dc samba-dsdb-modules samba-ad-provision
     # hardening: clang, libFuzzer + sanitizer runtimes, valgrind; llvm-profdata
     # and llvm-cov for the fuzz corpora's coverage; clang-format
     clang libclang-rt-14-dev valgrind clang-format llvm-14
@@ -95,6 +99,22 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # The krb5-kdc package may start a system KDC on a configured machine; gk5
 # never uses it (its tests run their own throwaway KDC on loopback).
+# Samba's packages enable smbd, nmbd and winbind (and samba-ad-dc's unit
+# stays masked until a domain is provisioned in /etc); on a machine where
+# they started, they would hold ports 139 and 445 and 137-138: gk5's tests
+# need none of them (its AD realm runs its own samba, the KDC alone, on
+# loopback high ports), so each is stopped by its PID file.
+if [ "${1-test}" = test ]; then
+    for pidfile in /run/samba/smbd.pid /run/samba/nmbd.pid /run/samba/winbindd.pid /run/samba/samba.pid; do
+        [ -s "$pidfile" ] || continue
+        pid=$(cat "$pidfile")
+        case $pid in '' | *[!0-9]*) continue ;; esac
+        if [ -r "/proc/$pid/exe" ] && case $(readlink "/proc/$pid/exe") in /usr/sbin/smbd | /usr/sbin/nmbd | /usr/sbin/winbindd | /usr/sbin/samba) true ;; *) false ;; esac; then
+            echo "setup: stopping $(readlink "/proc/$pid/exe") (pid $pid, started by its package)"
+            kill "$pid" 2>/dev/null || true
+        fi
+    done
+fi
 # Heimdal's KDC for the realm on Heimdal (`gk5 realm --kdc heimdal`):
 # downloaded and extracted into /var/cache/gk5/heimdal-kdc, not installed.
 # A failed download leaves those tests to SKIP with the reason; it does

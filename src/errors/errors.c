@@ -394,7 +394,9 @@ static const struct err_row err_rows[] = {
     [GK5_ERR_KDC_ETYPE_NOSUPP] =
         {GK5_S_FAILURE,
          "the KDC shares no enctype with gk5 for this principal "
-         "(KDC_ERR_ETYPE_NOSUPP)",
+         "(KDC_ERR_ETYPE_NOSUPP): one with rc4 keys alone gets this, as "
+         "gk5 never asks for rc4 (RFC 8429); an Active Directory account "
+         "needs AES in its msDS-SupportedEncryptionTypes (0x18)",
          false},
     [GK5_ERR_KDC_ERROR] =
         {GK5_S_FAILURE,

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The RPCSEC_GSS client's contexts and control protocol (client_ctx.c),
- * shared by the two clients built on them: the libtirpc AUTH (client.c)
- * and gk5's own transport (clnt.c).  Nothing here needs libtirpc.
+ * The RPCSEC_GSS client's contexts and control protocol, shared by the
+ * two clients built on them: the libtirpc AUTH (auth*.c) and gk5's own
+ * transport (clnt*.c).  Their rooms: client_ctx.c contexts and their
+ * sequence numbers, client_control.c control calls, the reply decoder and
+ * DESTROY, client_conn.c connections of our own, client_initiator.c the
+ * initiator and the options, client_establish.c the legs loop.  Nothing
+ * here needs libtirpc.
  */
 #ifndef GK5_RPCSEC_CLIENT_INT_H
 #define GK5_RPCSEC_CLIENT_INT_H
@@ -15,7 +19,11 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include <gk5/accept.h>
 #include <gk5/gk5.h>
+#ifdef GK5_RPC_WITH_MIT
+#include <gk5/mit.h>
+#endif
 #include <gk5/rpcsec.h>
 
 #include "rpcsec/rpcsec_int.h"
@@ -137,6 +145,37 @@ GK5I_RPC_WUR int gk5i_rpc_est_init(struct gk5i_rpc_est *e, const char *what,
                                    gk5_rpc_error *err);
 void gk5i_rpc_est_clear(struct gk5i_rpc_est *e);
 
+/* ---- One establishment's initiator: gk5's own or MIT's ---- */
+
+struct gk5i_rpc_initiator {
+    gk5_initiator *native;
+#ifdef GK5_RPC_WITH_MIT
+    gk5_mit_initiator *mit;
+#endif
+};
+
+/* e's private ccache for a client keytab (native only): made once, on the
+ * first establishment, removed by gk5i_rpc_est_clear. */
+GK5I_RPC_WUR int gk5i_rpc_own_ccache(struct gk5i_rpc_est *e,
+                                     gk5_rpc_error *err);
+/* The initiator for e's target and options (in->native or in->mit), its
+ * next token, its context into gk5 once complete, and freeing it. */
+GK5I_RPC_WUR uint32_t gk5i_rpc_initiator_create(uint32_t *minor,
+                                                struct gk5i_rpc_est *e,
+                                                struct gk5i_rpc_initiator *in);
+GK5I_RPC_WUR uint32_t gk5i_rpc_initiator_step(uint32_t *minor,
+                                              struct gk5i_rpc_initiator *in,
+                                              const gk5_buffer *tok_in,
+                                              gk5_buffer *out);
+GK5I_RPC_WUR uint32_t gk5i_rpc_initiator_finish(uint32_t *minor,
+                                                struct gk5i_rpc_initiator *in,
+                                                int32_t *enctype,
+                                                gk5_ctx **ctx);
+void gk5i_rpc_initiator_free(struct gk5i_rpc_initiator *in);
+/* After a failed native step: the acceptor's or KDC's KRB-ERROR appended
+ * to err's words, when one came. */
+void gk5i_rpc_krb_error_words(gk5_rpc_error *err);
+
 /* ---- Messages ---- */
 
 const char *gk5i_rpc_auth_stat_words(uint32_t why);
@@ -185,6 +224,12 @@ GK5I_RPC_WUR int gk5i_rpc_record_exchange(int fd, uint32_t xid,
                                           const uint8_t *msg, size_t msg_len,
                                           int timeout_ms, uint8_t **buf,
                                           size_t *len, gk5_rpc_error *err);
+/* The same on a fresh connection to e's peer, closed afterwards. */
+GK5I_RPC_WUR int gk5i_rpc_control_exchange(const struct gk5i_rpc_est *e,
+                                           uint32_t xid, const uint8_t *msg,
+                                           size_t msg_len, int timeout_ms,
+                                           uint8_t **buf, size_t *len,
+                                           gk5_rpc_error *err);
 
 /* ---- Establishment (RFC 2203 5.2) ---- */
 

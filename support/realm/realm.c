@@ -357,6 +357,10 @@ static void empty_dir_at(int fd, int depth)
     }
 }
 
+/* How deep remove_realm_dir descends: Samba's AD realm is the deepest,
+ * samba/state/sysvol/REALM/Policies/{GUID}/MACHINE, 7 levels below. */
+#define REALM_DIR_DEPTH 10
+
 /* Remove the realm's folder and what is in it. */
 static void remove_realm_dir(const char *dir)
 {
@@ -365,7 +369,7 @@ static void remove_realm_dir(const char *dir)
     if (fd < 0) {
         return;
     }
-    empty_dir_at(fd, 6);
+    empty_dir_at(fd, REALM_DIR_DEPTH);
     (void)close(fd);
     (void)rmdir(dir);
 }

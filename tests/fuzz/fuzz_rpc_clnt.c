@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * libFuzzer target: gk5's own RPC client (src/rpcsec/clnt.c) on the bytes
+ * libFuzzer target: gk5's own RPC client (src/rpcsec/clnt*.c) on the bytes
  * of a reply.  The client sends a call on one end of a socket pair
  * (gk5_rpc_clnt_send); the harness, the server, reads it, checks it, and
  * answers with a record the input makes; the client waits for it

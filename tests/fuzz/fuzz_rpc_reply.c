@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * libFuzzer target: the RPCSEC_GSS client (src/rpcsec/client.c) on the
+ * libFuzzer target: the RPCSEC_GSS client (src/rpcsec/auth*.c) on the
  * bytes of a reply, driven as libtirpc 1.3.3's clnt_vc_call drives the
  * AUTH: AUTH_MARSHALL and AUTH_WRAP of a call, then xdr_replymsg over the
  * reply (a reply that does not decode, or has another xid, is dropped
@@ -74,14 +74,14 @@
 /* A generated reply: header, verifier, the sealed results. */
 #define REPLY_CAP (1024 + MAX_RESULTS)
 /* gk5_rpc_auth_options.max_body's default, and the client's allowance for
- * a privacy token's pieces (client.c, PRIV_TOKEN_SLACK). */
+ * a privacy token's pieces (auth_body.c, GK5I_RPC_PRIV_SLACK). */
 #define DEFAULT_MAX_BODY ((size_t)64 << 20)
 #define PRIV_SLACK 1024u
 /* What AUTH_UNWRAP may allocate beyond max_body: the slack, the
  * checksum, the GSS layer's scratch. */
 #define ALLOC_SLACK 4096u
-/* The second call's marshal must not wait for the window (client.c waits
- * FLOW_WAIT_MS, 1 s, for an older call). */
+/* The second call's marshal must not wait for the window (client_ctx.c
+ * waits FLOW_WAIT_MS, 1 s, for an older call). */
 #define MARSHAL_SLOW_MS 500
 
 #define PROG 0x20000099u

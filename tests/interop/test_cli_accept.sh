@@ -118,7 +118,7 @@ fi
 ok "MIT's initiator writes its AP-REQ ($(stat -c %s apreq) bytes)"
 
 g accept --keytab "$KT" --principal $TARGET --in apreq --out aprep \
-    --ctx ctx --rcache rcache
+    --ctx ctx --rcache rcache --authz authz.der
 if [ $rc -eq 0 ] && grep -qx "initiator: $CLIENT" out &&
     grep -qx "acceptor: gk5/localhost@GK5.TEST" out &&
     grep -Eq '^flags: .*mutual' out && grep -Eq '^lifetime: [0-9]+ s' out &&
@@ -126,6 +126,17 @@ if [ $rc -eq 0 ] && grep -qx "initiator: $CLIENT" out &&
     ok "gk5 accept takes MIT's AP-REQ: $(grep -E '^(initiator|context enctype|flags)' out | tr '\n' ' ')"
 else
     not_ok "gk5 accept takes MIT's AP-REQ: exit $rc: $(cat out err | head -c 400)"
+fi
+# --authz: the ticket's AuthorizationData as carried (MIT's KDC puts a
+# PAC in every ticket), a DER SEQUENCE OF as long as the line says.
+authz_len=$(sed -n 's/^authorization data: \([0-9]*\) bytes (the ticket.s, untouched), in authz.der$/\1/p' out)
+if [ -n "$authz_len" ] && [ "$(stat -c %s authz.der 2>/dev/null)" = "$authz_len" ] &&
+    [ "$(stat -c %a authz.der)" = 600 ] && [ "$(od -An -N1 -tx1 authz.der | tr -d ' ')" = 30 ]; then
+    ok "gk5 accept --authz: the ticket's authorization data, $authz_len bytes, mode 0600, a DER SEQUENCE"
+elif [ -z "$authz_len" ] && grep -qx 'authorization data: none' out && [ -e authz.der ] && [ ! -s authz.der ]; then
+    ok "gk5 accept --authz: the ticket carries none, the file is empty"
+else
+    not_ok "gk5 accept --authz: $(grep authorization out) $(stat -c '%s %a' authz.der 2>&1)"
 fi
 cp err err.accept
 if is_token aprep 0200; then

@@ -8,9 +8,11 @@
 # KDC's reply (ccache unchanged, MIT's client storing the ticket for
 # contrast) and at import, run RPCSEC_GSS and NFS natively and through the
 # MIT bridge, show the Heimdal block all ok when tests/heimdal is built
-# beside it (else say Heimdal is not available), finish in under a minute
-# and leave no KDC process, no NFS server and no temporary folder behind
-# -- also when it is killed by SIGTERM half-way.
+# beside it (else say Heimdal is not available), a line per other KDC kind
+# (Heimdal's kdc, Samba's AD domain controller: ok, or not available and
+# why), finish in under a minute (plus the time the other realms' lines
+# say they took to start) and leave no KDC process, no NFS server and no
+# temporary folder behind -- also when it is killed by SIGTERM half-way.
 #   test_demo.sh PATH_TO_GK5
 set -u
 GK5=$1
@@ -84,7 +86,10 @@ rc=$?
 elapsed=$(($(date +%s) - start))
 cat "$work/out"
 [ $rc -eq 0 ] || fail "gk5 demo exited with status $rc"
-[ $elapsed -lt 60 ] || fail "gk5 demo took $elapsed s (limit: 60)"
+# The other KDCs' realms: provisioning Samba's AD takes 20-40 s on a
+# shared machine, beyond the demo's own minute.
+others=$(sed -n 's/^[a-z]* .* up in \([0-9]*\)\.[0-9] s: .*/\1/p' "$work/out" | awk '{ s += $1 } END { print s + 0 }')
+[ $elapsed -lt $((60 + others)) ] || fail "gk5 demo took $elapsed s (limit: 60 + $others s for the other KDCs' realms to start)"
 check_gone "normal exit" "$(kdc_pid_of "$work/out")" "$(folder_of "$work/out")"
 grep -q 'FAILED' "$work/out" && fail "a row failed"
 # The blocks, by their first lines: gk5's own, the MIT bridge, rc4.
@@ -165,6 +170,24 @@ else
     grep -q '^Heimdal: not available (tests/heimdal not built' "$work/out" ||
         fail "tests/heimdal is not built, but the demo does not say Heimdal is not available"
 fi
+
+# The other KDCs: a line each, ok, or not available and why.
+grep -q '^The same realm on the other KDCs of this machine' "$work/out" ||
+    fail "the demo has no block for the other KDCs"
+for kind in heimdal samba; do
+    case $kind in
+        heimdal) label="Heimdal kdc" ;;
+        samba) label="Samba AD" ;;
+    esac
+    if grep -q "^$kind  *not available: " "$work/out"; then
+        echo "(the $kind line: $(grep "^$kind  *not available: " "$work/out" | head -c 200))"
+        continue
+    fi
+    grep -Eq "^$kind +$label up in [0-9]+\.[0-9] s: gk5 kinit -k, gk5 kvno gk5/localhost@GK5.TEST \(ticket aes[a-z0-9-]+ \([0-9]+\)\),\$" "$work/out" &&
+        grep -E -A2 "^$kind +$label up in" "$work/out" | grep -Eq '^ +gk5 -> gk5 context \(aes[a-z0-9-]+ \([0-9]+\)\) with a Wrap each way: ok;$' &&
+        grep -E -A2 "^$kind +$label up in" "$work/out" | grep -Eq "^ +rc4/localhost@GK5.TEST \(.*\): its rc4 ticket refused by gk5 kvno: .*RFC 8429" ||
+        fail "the $kind line is not all ok: $(grep -A2 "^$kind " "$work/out" | head -c 400)"
+done
 
 # 2. SIGTERM half-way.  The demo writes line by line into a FIFO; the
 # signal goes out the moment its first line (KDC up, handlers set) is read,

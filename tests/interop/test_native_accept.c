@@ -1608,7 +1608,11 @@ int main(int argc, char **argv)
     }
     run_no_cred(&W);
     run_negotiation(&W, 18, 17);
-    run_negotiation(&W, 20, 19);
+    /* Samba's AD KDC has no aes-sha2 keys. */
+    if (!realm_lacks(&W, 20, "RFC 4537 negotiation [20,19]") &&
+        !realm_lacks(&W, 19, "RFC 4537 negotiation [20,19]")) {
+        run_negotiation(&W, 20, 19);
+    }
     if (!realm_lacks(&W, 26, "RFC 4537 negotiation")) {
         run_negotiation(&W, 26, 18);
     }
