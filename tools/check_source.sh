@@ -22,6 +22,9 @@
 #    contexts).
 # 5. Comments and build files speak to readers: no tracker numbers
 #    ("issue 12") in any tracked source, script or build file.
+# 6. Inside src/crypto every file has its layer and src/crypto/fast/
+#    includes nothing above it (tools/check_crypto_layers.sh; the meson
+#    test meta/crypto-layers checks the built objects' calls too).
 #
 # Exit status: 0 clean, 1 findings, 2 usage or tool error.
 set -u
@@ -32,7 +35,7 @@ set -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 lib=${1:-}
 if [ $# -gt 1 ] || [ "$lib" = "-h" ] || [ "$lib" = "--help" ]; then
-    sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 status=0
@@ -174,7 +177,8 @@ if [ -n "$bad" ]; then
     fail
 fi
 bad=$(grep -nE '#[[:space:]]*include[[:space:]]*"[^"]*mech/|\bgk5_ctx\b|struct gk5_lane' \
-    "$here"/src/crypto/*.c "$here"/src/crypto/*.h 2> /dev/null)
+    "$here"/src/crypto/*.c "$here"/src/crypto/*.h \
+    "$here"/src/crypto/fast/*.c "$here"/src/crypto/fast/*.h 2> /dev/null)
 if [ -n "$bad" ]; then
     echo "$bad" | sed "s|^$here/||; s|^|src/crypto knows src/mech: |"
     fail
@@ -193,6 +197,15 @@ if git -C "$here" rev-parse --git-dir > /dev/null 2>&1; then
 else
     echo "   (not a git checkout: skipped)"
 fi
+
+# ---- 6: the chain inside src/crypto ---------------------------------------
+echo "== layers of src/crypto"
+bash "$here/tools/check_crypto_layers.sh"
+case $? in
+0) ;;
+1) fail ;;
+*) exit 2 ;;
+esac
 
 # ---- 3: symbol maps, public headers, built libraries ---------------------
 # tools/check_symbols.sh, also the meson test meta/symbols.

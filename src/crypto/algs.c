@@ -16,8 +16,7 @@
 #include <openssl/kdf.h>
 
 #include "crypto_int.h"
-#include "profile.h"
-#include "ukey_int.h"
+#include "internal.h"
 
 enum alg_kind { ALG_CIPHER, ALG_MAC, ALG_KDF };
 

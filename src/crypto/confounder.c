@@ -12,7 +12,7 @@
 #include <openssl/rand.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len, const uint8_t *given)
 {

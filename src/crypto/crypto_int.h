@@ -196,7 +196,7 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk,
                                                  const uint8_t *iv,
                                                  gk5_crypto_iov *iov, size_t n);
 /* A confounder: a copy of `given` (test seam), or len random bytes when
- * given is NULL.  (Also declared in profile.h; exposed here because RFC 1964
+ * given is NULL.  (Also declared in internal.h; exposed here because RFC 1964
  * Wrap tokens carry a confounder that src/mech makes itself.) */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
                                                  const uint8_t *given);
@@ -205,18 +205,18 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_fill_confounder(uint8_t *dst, size_t len,
  * call but one per refill (OpenSSL's DRBG checks the process ID on every
  * call).  Each byte is wiped from the pool as it is taken; a forked child
  * never gets its parent's.  given: a copy of it instead (the test seam).
- * (Also declared in profile.h; exposed here for the acceptor's subkeys and
+ * (Also declared in internal.h; exposed here for the acceptor's subkeys and
  * sequence numbers.) */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_pooled_confounder(uint8_t *dst, size_t len,
                                                    const uint8_t *given);
 /* The zero padding RFC 3961 encryption adds after len plaintext bytes
  * (DES3: up to a whole block; 0 for the CTS enctypes).  (Also declared in
- * profile.h; exposed here for the Kerberos messages src/krb5 encrypts.) */
+ * internal.h; exposed here for the Kerberos messages src/krb5 encrypts.) */
 GK5_HIDDEN size_t gk5i_padding_length(const struct gk5_enctype *et, size_t len);
 
 /* Test and bench seam: turn the paths beside OpenSSL's EVP layer -- AES on
- * AES-NI with one-pass RFC 3962 sealing (src/crypto/aesni_sha1_onepass.c),
- * Camellia on OpenSSL's low-level API -- off or back on for the whole
+ * AES-NI with one-pass sealing, Camellia on OpenSSL's low-level API: the
+ * floor in src/crypto/fast/ -- off or back on for the whole
  * process.  Returns whether this build and CPU have the AES-NI ones. */
 GK5_HIDDEN bool gk5i_onepass_set_enabled(bool on);
 

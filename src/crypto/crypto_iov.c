@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
-#include "ukey_int.h"
+#include "internal.h"
 
 /* ---- IOV validation ---- */
 

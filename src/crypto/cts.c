@@ -3,7 +3,7 @@
 /*
  * RFC 3962 5 CBC with ciphertext stealing (and RFC 3961 CBC for DES3) over
  * scattered segments, in place, on a keyed CBC: AES-NI round keys
- * (aesni_sha1_onepass.c), OpenSSL's low-level Camellia (rfc6803_camellia.c)
+ * (fast/aesni.c), OpenSSL's low-level Camellia (fast/camellia.c)
  * or an OpenSSL CBC context.  The OpenSSL contexts are keyed once per ukey
  * and not re-initialised per message (EVP_CipherInit_ex2 per message would
  * cost as much as ciphering a few hundred bytes): each message starts from
@@ -15,8 +15,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
-#include "ukey_int.h"
+#include "internal.h"
 
 /* Whether Camellia runs on OpenSSL's low-level API (the seam). */
 static bool use_lowlevel_camellia(const gk5_ukey *uk)

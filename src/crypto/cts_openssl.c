@@ -23,8 +23,7 @@
 #include <openssl/params.h>
 
 #include "crypto_int.h"
-#include "profile.h"
-#include "ukey_int.h"
+#include "internal.h"
 
 /* Ke keyed for the direction on first use: the CTS cipher, or for DES3
  * (no CTS) the CBC one. */

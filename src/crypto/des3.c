@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 #define DES3_KEYGEN_BYTES 21 /* 168 bits */
 #define DES3_KEY_BYTES 24

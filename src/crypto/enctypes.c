@@ -17,7 +17,7 @@
 #include <stdlib.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 #include "../common/trace.h"
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})

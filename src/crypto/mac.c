@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * Keyed MAC states (struct gk5i_mac: Ki and Kc of a ukey) and what runs
- * on them: RFC 3961 5.3 get_mic / verify over IOVs and the MAC of an
- * encryption.  HMAC starts from its precomputed pad states
- * (rfc2104_hmac.c: OpenSSL 3.0's EVP_MAC HMAC would allocate twice per
- * restart); Camellia's CMAC runs on the low-level Camellia
- * (rfc6803_camellia.c) where the fast paths are on; otherwise EVP_MAC,
- * restarted with EVP_MAC_init() and a NULL key, which keeps the key.
+ * Keyed MAC states (struct gk5i_mac: Ki and Kc of a ukey) and the MAC of
+ * IOV segments on them (an encryption's MAC; a checksum's, for
+ * checksum.c), and the one-shot MAC that key derivation and PRFs use.
+ * HMAC starts from its precomputed pad states (fast/rfc2104_hmac.c:
+ * OpenSSL 3.0's EVP_MAC HMAC would allocate twice per restart); Camellia's
+ * CMAC runs on the low-level Camellia (fast/camellia.c) while the fast
+ * paths are on; otherwise EVP_MAC, restarted with EVP_MAC_init() and a
+ * NULL key, which keeps the key.
  */
 #include <string.h>
 
@@ -15,8 +16,7 @@
 #include <openssl/params.h>
 
 #include "crypto_int.h"
-#include "profile.h"
-#include "ukey_int.h"
+#include "internal.h"
 
 /* HMAC with the row's digest, or CMAC with its CBC cipher, keyed. */
 static GK5_WUR uint32_t new_mac_ctx(const struct gk5_enctype *et,
@@ -220,62 +220,5 @@ uint32_t gk5i_mac_oneshot(const struct gk5_enctype *et, const uint8_t *key,
         ret = GK5_ERR_CRYPTO_BACKEND;
     }
     EVP_MAC_CTX_free(ctx);
-    return ret;
-}
-
-/* What a checksum and its verification share: Kc keyed, the list checked
- * (*cksum its CHECKSUM segment), and the MAC under Kc of its input into
- * mac, at least the checksum's length. */
-static inline GK5_WUR uint32_t kc_mac(gk5_ukey *uk, const gk5_crypto_iov *iov,
-                                      size_t n, uint8_t mac[GK5_MAX_MAC_BYTES],
-                                      const gk5_crypto_iov **cksum)
-{
-    size_t mac_len = 0;
-    uint32_t ret;
-
-    ret = gk5i_ukey_need(uk, GK5I_NEED_KC);
-    if (ret == GK5_OK) {
-        ret = gk5i_checksum_iov_check(uk->et, iov, n, cksum);
-    }
-    if (ret == GK5_OK) {
-        ret = gk5i_mac_iov(&uk->kc, NULL, 0, iov, n, mac, &mac_len);
-    }
-    if (ret == GK5_OK && mac_len < (*cksum)->length) {
-        ret = GK5_ERR_CRYPTO_BACKEND;
-    }
-    return ret;
-}
-
-/*
- * RFC 3961 5.3 get_mic (and RFC 6803 7 CMAC, RFC 8009 6 HMAC-SHA2): the
- * checksum is the MAC under Kc of the input, truncated to the checksum
- * segment (hmac-sha1-96: 12 of 20 bytes; hmac-sha1-des3-kd: all 20).
- */
-uint32_t gk5i_checksum_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
-{
-    const gk5_crypto_iov *cksum = NULL;
-    uint8_t mac[GK5_MAX_MAC_BYTES];
-    uint32_t ret;
-
-    ret = kc_mac(uk, iov, n, mac, &cksum);
-    if (ret == GK5_OK) {
-        memcpy(cksum->data, mac, cksum->length);
-    }
-    zap(mac, sizeof(mac));
-    return ret;
-}
-
-uint32_t gk5i_verify_checksum_iov(gk5_ukey *uk, const gk5_crypto_iov *iov,
-                                  size_t n)
-{
-    const gk5_crypto_iov *cksum = NULL;
-    uint8_t mac[GK5_MAX_MAC_BYTES];
-    uint32_t ret;
-
-    ret = kc_mac(uk, iov, n, mac, &cksum);
-    if (ret == GK5_OK && CRYPTO_memcmp(mac, cksum->data, cksum->length) != 0) {
-        ret = GK5_ERR_INTEGRITY;
-    }
-    zap(mac, sizeof(mac));
     return ret;
 }

@@ -4,14 +4,13 @@
  * The one-pass drivers: RFC 3962 sealing and unsealing (AES with
  * HMAC-SHA1) and RFC 8009 aes128-cts-hmac-sha256-128 each way, the CBC/CTS
  * and the HMAC over the same stream in one walk, on the AES-NI/SHA-NI
- * loops of aesni_sha1_onepass.c where both stand at a 64-byte boundary and
- * on cts.c's engine and the HMAC's own update around them.
+ * loops of fast/aesni_sha1.c and fast/aesni_sha256.c where both stand at a
+ * 64-byte boundary and on cts.c's engine and the HMAC's own update around them.
  */
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
-#include "ukey_int.h"
+#include "internal.h"
 
 /* ---- One-pass RFC 3962 sealing ---- */
 

@@ -12,7 +12,7 @@
 #include <openssl/evp.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 /* RFC 3961 5.3 / RFC 6803 6: every derived key has the protocol key's
  * length. */

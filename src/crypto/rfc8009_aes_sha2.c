@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
+#include "internal.h"
 
 /* RFC 8009 5: Ke has the key's length; Ki and Kc (usage | 0x55, usage |
  * 0x99) have the truncated MAC's (128 bits for SHA-256, 192 for SHA-384).

@@ -3,9 +3,10 @@
 /*
  * Prepared keys (gk5_ukey): making, copying and freeing them, keying their
  * MAC states on first use (gk5i_ukey_need; the cipher is keyed by the
- * engine that runs it, cts.c), the switch for the paths beside OpenSSL's
- * EVP layer, and the per-message entry points that hand a ukey to its
- * family's encrypt/decrypt.
+ * engine that runs it, cts.c), and the one place a message's cipher is
+ * sent to its engine (cts.c or cts_openssl.c).  Which paths a ukey runs on
+ * is paths.c's (the OpenSSL-only switch) and fast/switch.c's; the families
+ * call down into this file, and crypto_api.c hands a ukey to its family.
  *
  * Per message nothing is keyed again and, after a key's first message,
  * nothing allocates, in gk5 or in OpenSSL: the CBC/CTS engine (cts.c)
@@ -13,14 +14,12 @@
  * states (mac.c) restart without re-keying, confounders come from a
  * per-thread pool (confounder.c).  Where the CPU allows, AES runs on AES-NI
  * with hand-scheduled keys and AES-SHA1 and AES-SHA256 sealing run the CBC
- * and the HMAC in one pass (onepass.c over aesni_sha1_onepass.c).
+ * and the HMAC in one pass (onepass.c over the AES-NI loops of fast/).
  */
-#include <stdatomic.h>
 #include <string.h>
 
 #include "crypto_int.h"
-#include "profile.h"
-#include "ukey_int.h"
+#include "internal.h"
 
 /* The ukey's state, none of it keyed yet: sk is borrowed (it must outlive
  * the ukey) or, with own, copied. */
@@ -156,73 +155,6 @@ uint32_t gk5i_ukey_need(gk5_ukey *uk, unsigned what)
     return ret;
 }
 
-/* ---- Which paths run a ukey ----
- * Two switches, both test and bench seams.  The fast-path switch
- * (gk5i_onepass_set_enabled) is read per message: off, AES and Camellia
- * run on OpenSSL CBC contexts under cts.c's stealing, and nothing runs in
- * one pass.  The OpenSSL-only switch is read when a ukey is made: such a
- * ukey runs on OpenSSL's CTS ciphers and EVP_MAC alone, which is all a
- * -Dfastpath=false build has. */
-
-static atomic_bool g_fast_off;
-static atomic_bool g_openssl_only;
-
-bool gk5i_fastpaths_on(void)
-{
-    return !atomic_load_explicit(&g_fast_off, memory_order_relaxed);
-}
-
-void gk5i_fastpaths_set(bool on)
-{
-    atomic_store(&g_fast_off, !on);
-}
-
-bool gk5i_onepass_set_enabled(bool on)
-{
-    gk5i_fastpaths_set(on);
-#ifdef GK5_HAVE_ONEPASS
-    return gk5i_onepass_cpu();
-#else
-    return false;
-#endif
-}
-
-/* What gk5 --version reports (gk5.h): the build's paths, and whether this
- * CPU runs the one-pass one while the switch above leaves it on. */
-GK5_EXPORT uint32_t gk5_build_features(void)
-{
-    uint32_t features = 0;
-
-#ifdef GK5_FASTPATH
-    features |= GK5_FEATURE_FASTPATH;
-#endif
-#ifdef GK5_HAVE_ONEPASS
-    if (gk5i_onepass_available()) {
-        features |= GK5_FEATURE_ONEPASS;
-    }
-#endif
-    return features;
-}
-
-bool gk5i_openssl_only_on(void)
-{
-#ifdef GK5_FASTPATH
-    return atomic_load_explicit(&g_openssl_only, memory_order_relaxed);
-#else
-    return true;
-#endif
-}
-
-bool gk5i_openssl_only_set(bool on)
-{
-    atomic_store(&g_openssl_only, on);
-#ifdef GK5_FASTPATH
-    return true;
-#else
-    return false;
-#endif
-}
-
 const struct gk5_enctype *gk5i_ukey_enctype(const gk5_ukey *uk)
 {
     return uk != NULL ? uk->et : NULL;
@@ -295,21 +227,4 @@ uint32_t gk5i_raw_decrypt_iov(gk5_ukey *uk, const uint8_t *iv,
                               gk5_crypto_iov *iov, size_t n)
 {
     return raw_cbc(uk, iv, iov, n, false);
-}
-
-uint32_t gk5i_encrypt_iov(gk5_ukey *uk, const uint8_t *confounder,
-                          gk5_crypto_iov *iov, size_t n)
-{
-    if (uk == NULL || uk->et->profile->encrypt_iov == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    return uk->et->profile->encrypt_iov(uk, confounder, iov, n);
-}
-
-uint32_t gk5i_decrypt_iov(gk5_ukey *uk, gk5_crypto_iov *iov, size_t n)
-{
-    if (uk == NULL || uk->et->profile->decrypt_iov == NULL) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    return uk->et->profile->decrypt_iov(uk, iov, n);
 }

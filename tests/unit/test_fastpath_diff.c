@@ -36,7 +36,7 @@
 #define XORSHIFT_SEED 0x9e3779b9u
 #include "xorshift.h"
 #include "crypto/crypto_int.h"
-#include "crypto/profile.h"
+#include "crypto/internal.h"
 
 #define MAX_SEGS 64
 #define N_PATHS 3 /* fast, fast with the seam off, OpenSSL only */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The gk5 authors */
 /*
- * The hand-written AES-NI paths (src/crypto/aesni_sha1_onepass.c) against
+ * The hand-written AES-NI paths (src/crypto/fast/aesni*.c) against
  * OpenSSL, their oracle: AES-CBC both ways, RFC 3962 one-pass sealing
  * (AES-CBC and SHA-1 in one loop on AES-NI and SHA-NI), and the batched
  * subkey derivation of a context import.  Skipped where the CPU lacks the
@@ -43,7 +43,7 @@
 #define XORSHIFT_SEED 0x2545f491u
 #include "xorshift.h"
 #include "crypto/crypto_int.h"
-#include "crypto/profile.h"
+#include "crypto/internal.h"
 
 #define USAGE 24u
 #define MAX_SEGS 2048

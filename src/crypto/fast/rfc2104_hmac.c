@@ -12,17 +12,16 @@
  * they run the same assembly as its provider): the states after the
  * K XOR ipad and K XOR opad blocks (RFC 2104 2) are made once per key and
  * copied by value per message, which also saves the two compression-
- * function calls a restart would cost.  This is the one place gk5 uses
- * deprecated OpenSSL API; with an OpenSSL built without it
- * (OPENSSL_NO_DEPRECATED_3_0) profile.h leaves GK5_HAVE_LOWLEVEL_HMAC
+ * function calls a restart would cost.  With camellia.c this is where gk5
+ * uses deprecated OpenSSL API; with an OpenSSL built without it
+ * (OPENSSL_NO_DEPRECATED_3_0) fast.h leaves GK5_HAVE_LOWLEVEL_HMAC
  * undefined and mac.c runs HMAC through EVP_MAC like CMAC.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 
 #include <string.h>
 
-#include "crypto_int.h"
-#include "profile.h"
+#include "fast.h"
 
 #ifdef GK5_HAVE_LOWLEVEL_HMAC
 #include <openssl/crypto.h>
