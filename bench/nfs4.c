@@ -237,6 +237,28 @@ struct bench_opts {
 };
 
 /* The workers' clients, directory and files for one service. */
+/* The worker's file made BENCH_SPAN + len bytes long by one untimed WRITE
+ * at its end: the timed phases are bounded by time, so a WRITE phase on a
+ * slow machine may cover less of the span than the READ phase then cycles
+ * over, and a READ there must not meet the end of the file (what no WRITE
+ * reached reads as zeros).  0 or -1 (error printed). */
+static int bench_extend(struct bench_worker *w, uint32_t len)
+{
+    nfs4_argop ops[2];
+    nfs4_resop r[2];
+
+    memset(ops, 0, sizeof(ops));
+    memset(r, 0, sizeof(r));
+    ops[0] = nfs4_putfh(&w->f.fh);
+    ops[1].op = OP_WRITE;
+    ops[1].u.write.stateid = w->f.stateid;
+    ops[1].u.write.offset = BENCH_SPAN;
+    ops[1].u.write.stable = UNSTABLE4;
+    ops[1].u.write.data = w->buf;
+    ops[1].u.write.len = len;
+    return nfs4_client_call(&w->c, ops, 2, r, w->name);
+}
+
 static int bench_setup(struct nfs4_args *a, const struct bench_opts *o,
                        struct bench_worker *w, uint32_t max_size)
 {
@@ -263,6 +285,9 @@ static int bench_setup(struct nfs4_args *a, const struct bench_opts *o,
             return -1;
         }
         w[i].opened = true;
+        if (bench_extend(&w[i], max_size) != 0) {
+            return -1;
+        }
     }
     return 0;
 }
