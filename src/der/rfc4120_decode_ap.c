@@ -53,7 +53,7 @@ static uint32_t decode_enc_tkt_part(struct gk5i_rd *r, unsigned depth,
         ret, gk5i_dec_principal_field(&seq, depth + 2, 3, &out->cname));
     gk5i_der_enter(&seq, GK5I_DER_CTX(4), &f);
     ret = gk5i_dec_worst(
-        ret, gk5i_dec_type_and_octets(&f, depth + 3, &out->transited_type,
+        ret, gk5i_dec_type_and_octets(&f, depth + 3, 0, &out->transited_type,
                                       &out->transited_contents));
     gk5i_der_leave(&seq, &f);
     out->authtime = gk5i_dec_time_field(&seq, 5);
@@ -68,11 +68,11 @@ static uint32_t decode_enc_tkt_part(struct gk5i_rd *r, unsigned depth,
     }
     if (gk5i_der_peek(&seq, GK5I_DER_CTX(9))) {
         ret = gk5i_dec_worst(
-            ret, gk5i_dec_list_field(&seq, depth + 2, 9, &out->caddr));
+            ret, gk5i_dec_list_field(&seq, depth + 2, 9, 0, &out->caddr));
     }
     if (gk5i_der_peek(&seq, GK5I_DER_CTX(10))) {
         ret =
-            gk5i_dec_worst(ret, gk5i_dec_list_field(&seq, depth + 2, 10,
+            gk5i_dec_worst(ret, gk5i_dec_list_field(&seq, depth + 2, 10, 0,
                                                     &out->authorization_data));
     }
     gk5i_der_leave(&app, &seq);
@@ -100,9 +100,9 @@ static uint32_t decode_authenticator(struct gk5i_rd *r, unsigned depth,
     if (gk5i_der_peek(&seq, GK5I_DER_CTX(3))) {
         out->has_cksum = true;
         gk5i_der_enter(&seq, GK5I_DER_CTX(3), &f);
-        ret = gk5i_dec_worst(
-            ret, gk5i_dec_type_and_octets(&f, depth + 3, &out->cksum.cksumtype,
-                                          &out->cksum.value));
+        ret = gk5i_dec_worst(ret, gk5i_dec_type_and_octets(
+                                      &f, depth + 3, 0, &out->cksum.cksumtype,
+                                      &out->cksum.value));
         gk5i_der_leave(&seq, &f);
     }
     out->cusec = gk5i_dec_usec_field(&seq, 4);
@@ -118,7 +118,7 @@ static uint32_t decode_authenticator(struct gk5i_rd *r, unsigned depth,
     }
     if (gk5i_der_peek(&seq, GK5I_DER_CTX(8))) {
         ret =
-            gk5i_dec_worst(ret, gk5i_dec_list_field(&seq, depth + 2, 8,
+            gk5i_dec_worst(ret, gk5i_dec_list_field(&seq, depth + 2, 8, 0,
                                                     &out->authorization_data));
     }
     gk5i_der_leave(&app, &seq);
@@ -343,36 +343,7 @@ uint32_t gk5i_decode_krb_error(const uint8_t *in, size_t len,
 uint32_t gk5i_authz_next(struct gk5i_view ad, size_t *pos, bool *more,
                          int32_t *ad_type, struct gk5i_view *ad_data)
 {
-    struct gk5i_rd elem;
-    bool at_end;
-    uint32_t ret;
-
-    if (more != NULL) {
-        *more = false;
-    }
-    if (ad_type != NULL) {
-        *ad_type = 0;
-    }
-    if (ad_data != NULL) {
-        memset(ad_data, 0, sizeof(*ad_data));
-    }
-    if (pos == NULL || more == NULL || ad_type == NULL || ad_data == NULL ||
-        (ad.p == NULL && ad.len != 0)) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    ret = gk5i_dec_seq_of_next(ad, pos, &elem, &at_end);
-    if (ret != GK5_OK || at_end) {
-        return ret;
-    }
-    ret = gk5i_dec_type_and_octets(&elem, 1, ad_type, ad_data);
-    if (ret != GK5_OK) {
-        *ad_type = 0;
-        zap(ad_data, sizeof(*ad_data));
-        return ret;
-    }
-    *pos = (size_t)(elem.p - ad.p);
-    *more = true;
-    return GK5_OK;
+    return gk5i_dec_pair_next(ad, pos, 0, more, ad_type, ad_data);
 }
 
 /* RFC 4537 2: EtypeList ::= SEQUENCE OF Int32, the whole of in. */

@@ -146,12 +146,15 @@ uint32_t gk5i_dec_flags_field(struct gk5i_rd *r, unsigned n)
 /* ---- types ---- */
 
 /*
- * The shape RFC 4120 gives five types: SEQUENCE { [0] Int32, [1] OCTET
- * STRING } is EncryptionKey and Checksum (5.2.9), TransitedEncoding (5.3),
- * HostAddress (5.2.5) and an AuthorizationData element (5.2.6).  LEVELS 2.
+ * The shape RFC 4120 gives six types: SEQUENCE { [first] Int32,
+ * [first + 1] OCTET STRING } is, with first 0, EncryptionKey and Checksum
+ * (5.2.9), TransitedEncoding (5.3), HostAddress (5.2.5) and an
+ * AuthorizationData element (5.2.6); with first 1, PA-DATA (5.2.7).
+ * LEVELS 2.
  */
 uint32_t gk5i_dec_type_and_octets(struct gk5i_rd *r, unsigned depth,
-                                  int32_t *type, struct gk5i_view *value)
+                                  unsigned first, int32_t *type,
+                                  struct gk5i_view *value)
 {
     struct gk5i_rd seq;
 
@@ -159,15 +162,18 @@ uint32_t gk5i_dec_type_and_octets(struct gk5i_rd *r, unsigned depth,
         return GK5_ERR_DER_LIMIT;
     }
     gk5i_der_enter(r, GK5I_DER_SEQUENCE, &seq);
-    *type = gk5i_dec_int32_field(&seq, 0);
-    *value = gk5i_dec_prim_field(&seq, 1, GK5I_DER_OCTET_STRING);
+    *type = gk5i_dec_int32_field(&seq, first);
+    *value = gk5i_dec_prim_field(&seq, first + 1, GK5I_DER_OCTET_STRING);
     gk5i_der_leave(r, &seq);
     return gk5i_dec_finish(r, GK5_OK);
 }
 
-/* HostAddresses (5.2.5) and AuthorizationData (5.2.6): a SEQUENCE OF that
- * shape, checked and returned whole (tag and length included).  LEVELS 3. */
+/* HostAddresses (5.2.5), AuthorizationData (5.2.6) and METHOD-DATA
+ * (5.2.7): a SEQUENCE OF that shape (gk5i_dec_type_and_octets, its first
+ * tag first), checked and returned whole (tag and length included).  Empty
+ * is allowed: the ASN.1 gives no SIZE.  LEVELS 3. */
 static uint32_t decode_type_and_octets_list(struct gk5i_rd *r, unsigned depth,
+                                            unsigned first,
                                             struct gk5i_view *whole)
 {
     const uint8_t *start = r->p;
@@ -182,7 +188,7 @@ static uint32_t decode_type_and_octets_list(struct gk5i_rd *r, unsigned depth,
         int32_t type;
         struct gk5i_view value;
 
-        ret = gk5i_dec_type_and_octets(&seq, depth + 1, &type, &value);
+        ret = gk5i_dec_type_and_octets(&seq, depth + 1, first, &type, &value);
     }
     gk5i_der_leave(r, &seq);
     ret = gk5i_dec_finish(r, ret);
@@ -251,7 +257,8 @@ uint32_t gk5i_dec_key_field(struct gk5i_rd *r, unsigned depth, unsigned n,
     uint32_t ret;
 
     gk5i_der_enter(r, GK5I_DER_CTX(n), &f);
-    ret = gk5i_dec_type_and_octets(&f, depth + 1, &out->keytype, &out->value);
+    ret =
+        gk5i_dec_type_and_octets(&f, depth + 1, 0, &out->keytype, &out->value);
     gk5i_der_leave(r, &f);
     return ret;
 }
@@ -281,13 +288,13 @@ uint32_t gk5i_dec_enc_data_field(struct gk5i_rd *r, unsigned depth, unsigned n,
 }
 
 uint32_t gk5i_dec_list_field(struct gk5i_rd *r, unsigned depth, unsigned n,
-                             struct gk5i_view *whole)
+                             unsigned first, struct gk5i_view *whole)
 {
     struct gk5i_rd f;
     uint32_t ret;
 
     gk5i_der_enter(r, GK5I_DER_CTX(n), &f);
-    ret = decode_type_and_octets_list(&f, depth + 1, whole);
+    ret = decode_type_and_octets_list(&f, depth + 1, first, whole);
     gk5i_der_leave(r, &f);
     return ret;
 }
@@ -378,5 +385,40 @@ uint32_t gk5i_dec_seq_of_next(struct gk5i_view seq, const size_t *pos,
     }
     *at_end = false;
     gk5i_rd_init(elem, seq.p + offset, seq.len - offset);
+    return GK5_OK;
+}
+
+uint32_t gk5i_dec_pair_next(struct gk5i_view seq, size_t *pos, unsigned first,
+                            bool *more, int32_t *type, struct gk5i_view *value)
+{
+    struct gk5i_rd elem;
+    bool at_end;
+    uint32_t ret;
+
+    if (more != NULL) {
+        *more = false;
+    }
+    if (type != NULL) {
+        *type = 0;
+    }
+    if (value != NULL) {
+        memset(value, 0, sizeof(*value));
+    }
+    if (pos == NULL || more == NULL || type == NULL || value == NULL ||
+        (seq.p == NULL && seq.len != 0)) {
+        return GK5_ERR_INVALID_ARGUMENT;
+    }
+    ret = gk5i_dec_seq_of_next(seq, pos, &elem, &at_end);
+    if (ret != GK5_OK || at_end) {
+        return ret;
+    }
+    ret = gk5i_dec_type_and_octets(&elem, 1, first, type, value);
+    if (ret != GK5_OK) {
+        *type = 0;
+        zap(value, sizeof(*value));
+        return ret;
+    }
+    *pos = (size_t)(elem.p - seq.p);
+    *more = true;
     return GK5_OK;
 }

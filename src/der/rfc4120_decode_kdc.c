@@ -10,64 +10,6 @@
 
 #include "rfc4120_int.h"
 
-/* PA-DATA (RFC 4120 5.2.7): SEQUENCE { padata-type [1] Int32,
- * padata-value [2] OCTET STRING } -- the tags start at 1.  LEVELS 2. */
-static uint32_t decode_pa_data(struct gk5i_rd *r, unsigned depth, int32_t *type,
-                               struct gk5i_view *value)
-{
-    struct gk5i_rd seq;
-
-    if (gk5i_dec_too_deep(depth, 2)) {
-        return GK5_ERR_DER_LIMIT;
-    }
-    gk5i_der_enter(r, GK5I_DER_SEQUENCE, &seq);
-    *type = gk5i_dec_int32_field(&seq, 1);
-    *value = gk5i_dec_prim_field(&seq, 2, GK5I_DER_OCTET_STRING);
-    gk5i_der_leave(r, &seq);
-    return gk5i_dec_finish(r, GK5_OK);
-}
-
-/* SEQUENCE OF PA-DATA (METHOD-DATA, a KDC-REP's padata, RFC 6806's
- * encrypted-pa-data), checked and returned whole.  Empty is allowed: the
- * ASN.1 gives no SIZE.  LEVELS 3. */
-static uint32_t decode_pa_data_list(struct gk5i_rd *r, unsigned depth,
-                                    struct gk5i_view *whole)
-{
-    const uint8_t *at = r->p;
-    struct gk5i_rd seq;
-    uint32_t ret = GK5_OK;
-
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
-    gk5i_der_enter(r, GK5I_DER_SEQUENCE, &seq);
-    while (ret == GK5_OK && gk5i_rd_left(&seq) > 0) {
-        int32_t type;
-        struct gk5i_view value;
-
-        ret = decode_pa_data(&seq, depth + 1, &type, &value);
-    }
-    gk5i_der_leave(r, &seq);
-    ret = gk5i_dec_finish(r, ret);
-    if (ret == GK5_OK) {
-        whole->p = at;
-        whole->len = (size_t)(r->p - at);
-    }
-    return ret;
-}
-
-static uint32_t decode_pa_data_list_field(struct gk5i_rd *r, unsigned depth,
-                                          unsigned n, struct gk5i_view *whole)
-{
-    struct gk5i_rd f;
-    uint32_t ret;
-
-    gk5i_der_enter(r, GK5I_DER_CTX(n), &f);
-    ret = decode_pa_data_list(&f, depth + 1, whole);
-    gk5i_der_leave(r, &f);
-    return ret;
-}
-
 /* LastReq (RFC 4120 5.4.2): SEQUENCE OF SEQUENCE { lr-type [0] Int32,
  * lr-value [1] KerberosTime }, checked and returned whole.  LEVELS 4 (the
  * time's [1] inside the element inside the SEQUENCE OF). */
@@ -146,7 +88,7 @@ static uint32_t decode_kdc_rep(struct gk5i_rd *r, unsigned depth,
     out->msg_type = msg_type;
     if (gk5i_der_peek(&seq, GK5I_DER_CTX(2))) {
         ret = gk5i_dec_worst(
-            ret, decode_pa_data_list_field(&seq, depth + 2, 2, &out->padata));
+            ret, gk5i_dec_list_field(&seq, depth + 2, 2, 1, &out->padata));
     }
     out->crealm = gk5i_dec_prim_field(&seq, 3, GK5I_DER_GENERAL_STRING);
     ret = gk5i_dec_worst(
@@ -207,12 +149,11 @@ static uint32_t decode_enc_kdc_rep_part(struct gk5i_rd *r, unsigned depth,
         ret, gk5i_dec_principal_field(&seq, depth + 2, 10, &out->sname));
     if (gk5i_der_peek(&seq, GK5I_DER_CTX(11))) {
         ret = gk5i_dec_worst(
-            ret, gk5i_dec_list_field(&seq, depth + 2, 11, &out->caddr));
+            ret, gk5i_dec_list_field(&seq, depth + 2, 11, 0, &out->caddr));
     }
     if (gk5i_der_peek(&seq, GK5I_DER_CTX(12))) {
-        ret = gk5i_dec_worst(
-            ret, decode_pa_data_list_field(&seq, depth + 2, 12,
-                                           &out->encrypted_pa_data));
+        ret = gk5i_dec_worst(ret, gk5i_dec_list_field(&seq, depth + 2, 12, 1,
+                                                      &out->encrypted_pa_data));
     }
     gk5i_der_leave(&app, &seq);
     gk5i_der_leave(r, &app);
@@ -278,36 +219,7 @@ uint32_t gk5i_decode_enc_kdc_rep_part(const uint8_t *in, size_t len,
 uint32_t gk5i_padata_next(struct gk5i_view seq, size_t *pos, bool *more,
                           int32_t *type, struct gk5i_view *value)
 {
-    struct gk5i_rd elem;
-    bool at_end;
-    uint32_t ret;
-
-    if (more != NULL) {
-        *more = false;
-    }
-    if (type != NULL) {
-        *type = 0;
-    }
-    if (value != NULL) {
-        memset(value, 0, sizeof(*value));
-    }
-    if (pos == NULL || more == NULL || type == NULL || value == NULL ||
-        (seq.p == NULL && seq.len != 0)) {
-        return GK5_ERR_INVALID_ARGUMENT;
-    }
-    ret = gk5i_dec_seq_of_next(seq, pos, &elem, &at_end);
-    if (ret != GK5_OK || at_end) {
-        return ret;
-    }
-    ret = decode_pa_data(&elem, 1, type, value);
-    if (ret != GK5_OK) {
-        *type = 0;
-        zap(value, sizeof(*value));
-        return ret;
-    }
-    *pos = (size_t)(elem.p - seq.p);
-    *more = true;
-    return GK5_OK;
+    return gk5i_dec_pair_next(seq, pos, 1, more, type, value);
 }
 
 /* RFC 4120 5.2.7.5: ETYPE-INFO2 ::= SEQUENCE SIZE (1..MAX) OF

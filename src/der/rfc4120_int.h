@@ -44,8 +44,10 @@ GK5_HIDDEN uint32_t gk5i_dec_check_int_field(struct gk5i_rd *r, unsigned n,
 
 /* ---- decoding: sub-types, and the [n] EXPLICIT around them ---- */
 
+/* SEQUENCE { [first] Int32, [first + 1] OCTET STRING }: first 0 for the
+ * RFC 4120 5.2 types of that shape, 1 for PA-DATA. */
 GK5_HIDDEN uint32_t gk5i_dec_type_and_octets(struct gk5i_rd *r, unsigned depth,
-                                             int32_t *type,
+                                             unsigned first, int32_t *type,
                                              struct gk5i_view *value);
 GK5_HIDDEN uint32_t gk5i_dec_key_field(struct gk5i_rd *r, unsigned depth,
                                        unsigned n, struct gk5i_krb_key *out);
@@ -55,8 +57,11 @@ GK5_HIDDEN uint32_t gk5i_dec_principal_field(struct gk5i_rd *r, unsigned depth,
 GK5_HIDDEN uint32_t gk5i_dec_enc_data_field(struct gk5i_rd *r, unsigned depth,
                                             unsigned n,
                                             struct gk5i_krb_enc_data *out);
+/* [n] EXPLICIT SEQUENCE OF gk5i_dec_type_and_octets (its first tag
+ * first), checked and returned whole. */
 GK5_HIDDEN uint32_t gk5i_dec_list_field(struct gk5i_rd *r, unsigned depth,
-                                        unsigned n, struct gk5i_view *whole);
+                                        unsigned n, unsigned first,
+                                        struct gk5i_view *whole);
 /* Ticket (rfc4120_decode_ap.c), which a KDC-REP holds too. */
 GK5_HIDDEN uint32_t gk5i_dec_ticket(struct gk5i_rd *r, unsigned depth,
                                     struct gk5i_krb_ticket *out);
@@ -70,6 +75,11 @@ GK5_HIDDEN uint32_t gk5i_dec_end(const struct gk5i_rd *r, uint32_t ret,
 GK5_HIDDEN uint32_t gk5i_dec_seq_of_next(struct gk5i_view seq,
                                          const size_t *pos,
                                          struct gk5i_rd *elem, bool *at_end);
+/* The walk of gk5i_authz_next and gk5i_padata_next: the next element of a
+ * SEQUENCE OF gk5i_dec_type_and_octets (its first tag first). */
+GK5_HIDDEN uint32_t gk5i_dec_pair_next(struct gk5i_view seq, size_t *pos,
+                                       unsigned first, bool *more,
+                                       int32_t *type, struct gk5i_view *value);
 
 /* ---- encoding: [n] EXPLICIT around a primitive ---- */
 
