@@ -48,6 +48,20 @@ static const uint32_t usage_acceptor[UK__COUNT] = {
  * one atomic add. */
 #define SEQ_ADD_MARGIN ((uint64_t)1 << 20)
 
+/* The counter's limit: RFC 1964's 2^32, or RFC 4121's 2^64 - 1 (the
+ * last number itself goes through send_exhausted). */
+static uint64_t seq_limit(const struct gk5_enctype *et)
+{
+    return et->rfc1964 ? SEQ32_LIMIT : UINT64_MAX;
+}
+
+/* Whether numbers from v on are near enough to the limit that they are
+ * taken by compare-and-swap (twice the margin: see gk5i_ctx_next_seq). */
+static bool seq_near_end(const struct gk5_enctype *et, uint64_t v)
+{
+    return v >= seq_limit(et) - 2 * SEQ_ADD_MARGIN;
+}
+
 /* The lane this thread last took, per context (a few contexts at once,
  * by address): only a hint, checked by taking the lane's busy flag. */
 #define LANE_HINTS 8
@@ -185,6 +199,7 @@ static GK5_WUR uint32_t ctx_alloc(const struct gk5_enctype *et,
     atomic_init(&ctx->options, GK5_CTX_REPLAY | GK5_CTX_SEQUENCE);
     atomic_init(&ctx->send_seq, send_seq);
     atomic_init(&ctx->send_exhausted, false);
+    atomic_init(&ctx->send_near_end, seq_near_end(et, send_seq));
     atomic_init(&ctx->lane0.busy, 0);
     atomic_init(&ctx->lane_count, 0);
     gk5i_seq_init(&ctx->recv, !et->rfc1964);
@@ -394,18 +409,32 @@ void gk5i_lane_release(gk5_ctx *ctx, struct gk5_lane *lane)
 /* RFC 4121 4.2.6 / RFC 1964 1.2.1.2: every token gets a new number and
  * numbers never wrap.  RFC 1964's 2^32 numbers end when the counter reads
  * 2^32; RFC 4121's 2^64 cannot all be counted in 64 bits, so the last one,
- * 2^64 - 1, is handed out once through send_exhausted. */
+ * 2^64 - 1, is handed out once through send_exhausted.
+ *
+ * Far from the end a number costs one atomic add and nothing else on the
+ * counter's line (a load before the add would fetch the line once to read
+ * and once more to write).  The flag send_near_end, on the line every
+ * message reads, says when that stops: the thread whose add returns a
+ * number within twice the margin of the limit sets it, and from then on
+ * numbers are taken by compare-and-swap against the limit.  Each thread
+ * adds at most once more after such a number (its own store then reads
+ * back), so the adds end below limit - margin. */
 uint32_t gk5i_ctx_next_seq(gk5_ctx *ctx, uint64_t *seq)
 {
-    uint64_t limit = ctx->et->rfc1964 ? SEQ32_LIMIT : UINT64_MAX;
-    uint64_t v = atomic_load_explicit(&ctx->send_seq, memory_order_relaxed);
+    uint64_t limit = seq_limit(ctx->et);
+    uint64_t v;
 
-    *seq = 0;
-    if (v < limit - SEQ_ADD_MARGIN) {
+    if (!atomic_load_explicit(&ctx->send_near_end, memory_order_relaxed)) {
         *seq =
             atomic_fetch_add_explicit(&ctx->send_seq, 1, memory_order_relaxed);
+        if (seq_near_end(ctx->et, *seq)) {
+            atomic_store_explicit(&ctx->send_near_end, true,
+                                  memory_order_relaxed);
+        }
         return GK5_OK;
     }
+    *seq = 0;
+    v = atomic_load_explicit(&ctx->send_seq, memory_order_relaxed);
     while (v < limit) {
         if (atomic_compare_exchange_weak_explicit(&ctx->send_seq, &v, v + 1,
                                                   memory_order_relaxed,

@@ -109,13 +109,18 @@ struct gk5_seqstate {
 
 struct gk5_ctx {
     /* Read by every message, written at import (and options by
-     * gk5_ctx_set_flags, lane_count when a lane is added). */
+     * gk5_ctx_set_flags, lane_count when a lane is added, send_near_end
+     * once, near the counter's end). */
     const struct gk5_enctype *et;
     uint32_t trace_id;           /* "ctx N" in GK5_TRACE lines (from 1) */
     uint32_t ctxflags;           /* GK5_CTXF_* (fixed at import) */
     _Atomic uint32_t options;    /* GK5_CTX_REPLAY | GK5_CTX_SEQUENCE */
     uint32_t endtime;            /* 0: no expiry */
     _Atomic uint32_t lane_count; /* lanes 0..count-1 are valid */
+    /* The send counter is near its end: numbers are taken by compare-
+     * and-swap (set once, by the thread that first takes such a number;
+     * context.c, gk5i_ctx_next_seq). */
+    _Atomic bool send_near_end;
     /* Lanes 1..GK5_LANES_MAX-1, allocated with lane 1 (under lane_lock;
      * published by lane_count); more_mem is the allocation. */
     struct gk5_lane *more;

@@ -1170,18 +1170,17 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Many threads take numbers at once: each one exactly once. */
-static void test_send_seq_threads(void **state)
+/* Many threads take numbers from start on at once: each one exactly
+ * once, none skipped. */
+static void send_seq_threads_from(uint64_t start)
 {
     static struct seq_worker w[SEQ_THREADS];
     static uint64_t all[SEQ_THREADS * SEQ_PER_THREAD];
-    const uint64_t start = 0xfffffff0u;
     pthread_t tid[SEQ_THREADS];
     gk5_ctx *ctx;
     gk5_ctx_info info;
     uint32_t minor;
 
-    (void)state;
     ctx = gssd_ctx(GK5_GSSD_FLAG_CFX, 0, start, 18, 32, 0x52);
     for (int t = 0; t < SEQ_THREADS; t++) {
         w[t].ctx = ctx;
@@ -1201,6 +1200,58 @@ static void test_send_seq_threads(void **state)
     assert_int_equal(gk5_ctx_inquire(&minor, ctx, &info), GK5_S_COMPLETE);
     assert_int_equal(info.send_seq, start + SEQ_THREADS * SEQ_PER_THREAD);
     gk5_ctx_free(ctx);
+}
+
+static void test_send_seq_threads(void **state)
+{
+    (void)state;
+    send_seq_threads_from(0xfffffff0u);
+}
+
+/* Numbers within 2^21 of the end are taken by compare-and-swap: threads
+ * crossing that line from the atomic adds still take each number once. */
+static void test_send_seq_threads_near_end(void **state)
+{
+    (void)state;
+    send_seq_threads_from(UINT64_MAX - ((uint64_t)1 << 21) -
+                          SEQ_THREADS * SEQ_PER_THREAD / 2);
+}
+
+/* One thread across that line: the flag is set by the first number past
+ * it, and the numbers run on without a gap. */
+static void test_send_seq_near_end_flag(void **state)
+{
+    const uint64_t line = UINT64_MAX - ((uint64_t)1 << 21);
+    gk5_ctx *ctx, *near;
+    uint64_t seq = 0;
+
+    (void)state;
+    ctx = gssd_ctx(GK5_GSSD_FLAG_CFX, 0, line - 2, 17, 16, 0x53);
+    assert_false(atomic_load(&ctx->send_near_end));
+    assert_int_equal(gk5i_ctx_next_seq(ctx, &seq), 0);
+    assert_int_equal(seq, line - 2);
+    assert_int_equal(gk5i_ctx_next_seq(ctx, &seq), 0);
+    assert_int_equal(seq, line - 1);
+    assert_false(atomic_load(&ctx->send_near_end));
+    assert_int_equal(gk5i_ctx_next_seq(ctx, &seq), 0);
+    assert_int_equal(seq, line);
+    assert_true(atomic_load(&ctx->send_near_end));
+    for (uint64_t want = line + 1; want < line + 100; want++) {
+        assert_int_equal(gk5i_ctx_next_seq(ctx, &seq), 0);
+        assert_int_equal(seq, want);
+    }
+    /* a number given back is taken again on the compare-and-swap path */
+    gk5i_ctx_return_seq(ctx, seq);
+    assert_int_equal(gk5i_ctx_next_seq(ctx, &seq), 0);
+    assert_int_equal(seq, line + 99);
+    gk5_ctx_free(ctx);
+
+    /* a context made past the line starts with the flag set */
+    near = gssd_ctx(GK5_GSSD_FLAG_CFX, 0, line + 7, 17, 16, 0x54);
+    assert_true(atomic_load(&near->send_near_end));
+    assert_int_equal(gk5i_ctx_next_seq(near, &seq), 0);
+    assert_int_equal(seq, line + 7);
+    gk5_ctx_free(near);
 }
 
 /* ---- lanes ---- */
@@ -1723,6 +1774,8 @@ int main(void)
         cmocka_unit_test(test_send_seq_exhaustion_32),
 #endif
         cmocka_unit_test(test_send_seq_threads),
+        cmocka_unit_test(test_send_seq_threads_near_end),
+        cmocka_unit_test(test_send_seq_near_end_flag),
         cmocka_unit_test(test_lanes),
         cmocka_unit_test(test_expiry_internal),
         cmocka_unit_test(test_inquire_arguments),
