@@ -14,11 +14,20 @@
  * and each thread count, the threads start together and run the operation
  * for --min-time seconds; aggregate calls per second and MB/s are counted
  * over --rounds rounds (best and worst), first with one shared context,
- * then with one per thread.  verify_mic and unwrap cycle through a pool of
- * tokens made beforehand by the matching initiator, each thread its own
- * numbers: after a pool's first pass its tokens are old or duplicates,
- * which costs the same integrity check and the window's same atomic swap
- * (a token recorded as new swaps once more).
+ * then with one per thread.
+ *
+ * verify_mic and unwrap take fresh tokens, made beforehand by the matching
+ * initiator, each recorded by the receive window as new: the path a
+ * server's workers take, where every message writes the window.  The
+ * tokens come in passes of PASS_BYTES per thread: with one shared context
+ * the threads take them in order from one pool (numbers 0, 1, 2, ...)
+ * through a shared cursor, a few at a time, as workers take calls from
+ * one connection; with one context per thread each thread walks its own
+ * pool.  After each pass the threads meet, the windows are set back to
+ * expect number 0, and the next pass begins (the meeting is inside the
+ * timed round for both).  Tokens the window records as duplicates or too
+ * old (a thread held up while the others moved 64 numbers on) write
+ * nothing; a line under the row gives their share when there are any.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -36,10 +45,16 @@ static const char *const scale_op_names[S__COUNT] = {"get_mic", "verify_mic",
 
 #define SCALE_MAX_THREADS 64
 #define SCALE_MAX_COUNTS 8
-/* Tokens per thread for verify_mic and unwrap: about 4 MiB of them. */
-#define POOL_BYTES (4u << 20)
-#define POOL_MIN 64
-#define POOL_MAX 8192
+/* Tokens per thread and pass for verify_mic and unwrap: about 8 MiB of
+ * them (a pass of a few milliseconds at every size, so that the meeting
+ * between passes costs about 1 %). */
+#define PASS_BYTES (8u << 20)
+#define PASS_MIN 256
+#define PASS_MAX 32768
+/* Tokens a thread takes from the shared cursor at once: 32 / N, so that
+ * the numbers the threads hold at once span half the window. */
+#define BATCH_SPAN 32
+#define BATCH_MAX 16
 
 struct pair {
     gk5_ctx *init, *acc;
@@ -51,9 +66,10 @@ struct scale_thread {
     const uint8_t *msg;
     size_t size;
     enum scale_op op;
-    gk5_buffer *pool; /* tokens for verify_mic / unwrap */
+    gk5_buffer *pool; /* tokens for verify_mic / unwrap (shared: one pool) */
     size_t npool;
     unsigned long calls;
+    unsigned long stale; /* tokens recorded as duplicates or too old */
     bool failed;
     struct scale_run *run;
 };
@@ -61,6 +77,15 @@ struct scale_thread {
 struct scale_run {
     pthread_barrier_t start;
     _Atomic bool stop;
+    /* verify_mic and unwrap: passes over the pools */
+    bool shared;
+    pthread_barrier_t pass;
+    _Atomic size_t cursor; /* next token of the shared pool */
+    size_t batch;
+    double deadline;     /* no pass starts after it */
+    _Atomic bool failed; /* a call failed: every thread stops at the pass */
+    gk5_ctx *recv[SCALE_MAX_THREADS];
+    int nrecv;
 };
 
 /* Both ends of a context from one fixed key (initiator and acceptor). */
@@ -88,7 +113,8 @@ static void free_pair(struct pair *p)
     p->init = p->acc = NULL;
 }
 
-static bool one_call(struct scale_thread *t, size_t i)
+/* One call; false if it failed.  *major: its status. */
+static bool one_call(struct scale_thread *t, size_t i, uint32_t *major_out)
 {
     gk5_buffer in = {t->size, (void *)(uintptr_t)t->msg}, out = {0, NULL};
     uint32_t major = 0, minor = 0, qop = 0;
@@ -111,91 +137,197 @@ static bool one_call(struct scale_thread *t, size_t i)
         return false;
     }
     gk5_buffer_release(&out);
-    /* Old and duplicate tokens (the pool's later passes) are answered
-     * with supplementary bits only. */
+    *major_out = major;
+    /* A token out of order is answered with supplementary bits only. */
     return GK5_ERROR(major) == 0;
 }
 
-static void *scale_main(void *arg)
+/* get_mic and wrap: until the main thread says stop. */
+static void *send_main(struct scale_thread *t)
 {
-    struct scale_thread *t = arg;
-    size_t i = 0;
+    uint32_t major;
 
-    (void)pthread_barrier_wait(&t->run->start);
     while (!atomic_load_explicit(&t->run->stop, memory_order_relaxed)) {
         /* Check the clock's flag every few calls only. */
         for (int k = 0; k < 16; k++) {
-            if (!one_call(t, i)) {
+            if (!one_call(t, 0, &major)) {
                 t->failed = true;
                 return NULL;
             }
             t->calls++;
-            if (t->npool != 0 && ++i == t->npool) {
-                i = 0;
-            }
         }
     }
     return NULL;
 }
 
-static void free_pools(struct scale_thread *t, int n)
+/* The next tokens [*i, *end) of this pass: from the shared cursor, or
+ * from the thread's own pool in order.  false: the pass is over. */
+static bool take_tokens(struct scale_thread *t, size_t *own, size_t *i,
+                        size_t *end)
 {
-    for (int k = 0; k < n; k++) {
-        for (size_t i = 0; i < t[k].npool; i++) {
-            gk5_buffer_release(&t[k].pool[i]);
+    struct scale_run *run = t->run;
+
+    *i = run->shared ? atomic_fetch_add_explicit(&run->cursor, run->batch,
+                                                 memory_order_relaxed)
+                     : *own;
+    if (*i >= t->npool) {
+        return false;
+    }
+    *end = *i + run->batch < t->npool ? *i + run->batch : t->npool;
+    *own = *end;
+    return true;
+}
+
+/* The end of a pass: every thread waits for the others; one sets the
+ * windows back to expect number 0, the cursor to the start, and says
+ * whether another pass begins.  true: stop. */
+static bool pass_end(struct scale_run *run)
+{
+    if (pthread_barrier_wait(&run->pass) == PTHREAD_BARRIER_SERIAL_THREAD) {
+        for (int k = 0; k < run->nrecv; k++) {
+            gk5i_seq_set(&run->recv[k]->recv, true, 0, 0);
         }
-        free(t[k].pool);
+        atomic_store_explicit(&run->cursor, 0, memory_order_relaxed);
+        atomic_store_explicit(
+            &run->stop, now_s() >= run->deadline || atomic_load(&run->failed),
+            memory_order_relaxed);
+    }
+    (void)pthread_barrier_wait(&run->pass);
+    return atomic_load_explicit(&run->stop, memory_order_relaxed);
+}
+
+/* verify_mic and unwrap: passes over the pool until the deadline. */
+static void *recv_main(struct scale_thread *t)
+{
+    const uint32_t stale = GK5_S_DUPLICATE_TOKEN | GK5_S_OLD_TOKEN;
+    uint32_t major;
+    size_t own, i, end;
+
+    do {
+        own = 0;
+        while (!atomic_load_explicit(&t->run->failed, memory_order_relaxed) &&
+               take_tokens(t, &own, &i, &end)) {
+            for (; i < end; i++) {
+                if (!one_call(t, i, &major)) {
+                    t->failed = true;
+                    atomic_store(&t->run->failed, true);
+                    break;
+                }
+                t->calls++;
+                t->stale += (major & stale) != 0;
+            }
+        }
+    } while (!pass_end(t->run));
+    return NULL;
+}
+
+static void *scale_main(void *arg)
+{
+    struct scale_thread *t = arg;
+
+    (void)pthread_barrier_wait(&t->run->start);
+    return t->npool != 0 ? recv_main(t) : send_main(t);
+}
+
+/* The pools: one shared by all threads (shared) or one per thread. */
+static void free_pools(struct scale_thread *t, int n, bool shared)
+{
+    for (int k = 0; k < (shared ? 1 : n); k++) {
+        if (t[k].pool != NULL) {
+            for (size_t i = 0; i < t[k].npool; i++) {
+                gk5_buffer_release(&t[k].pool[i]);
+            }
+            free(t[k].pool);
+        }
+    }
+    for (int k = 0; k < n; k++) {
         t[k].pool = NULL;
         t[k].npool = 0;
     }
 }
 
-/* Each thread's pool of tokens from its sender, taken in turn so that
- * the threads of a shared context hold interleaved numbers. */
-static int make_pools(struct scale_thread *t, int n, size_t npool)
+/* npool tokens from t's sender, numbers in order. */
+static int make_pool(struct scale_thread *t, size_t npool)
 {
-    for (int k = 0; k < n; k++) {
-        t[k].pool = calloc(npool, sizeof(*t[k].pool));
-        if (t[k].pool == NULL) {
-            return -1;
-        }
+    t->pool = calloc(npool, sizeof(*t->pool));
+    if (t->pool == NULL) {
+        return -1;
     }
     for (size_t i = 0; i < npool; i++) {
-        for (int k = 0; k < n; k++) {
-            gk5_buffer in = {t[k].size, (void *)(uintptr_t)t[k].msg};
-            uint32_t major, minor = 0;
-            int conf = 0;
+        gk5_buffer in = {t->size, (void *)(uintptr_t)t->msg};
+        uint32_t major, minor = 0;
+        int conf = 0;
 
-            major = t[k].op == S_VERIFY_MIC
-                        ? gk5_get_mic(&minor, t[k].send, 0, &in, &t[k].pool[i])
-                        : gk5_wrap(&minor, t[k].send, 1, 0, &in, &conf,
-                                   &t[k].pool[i]);
-            if (major != GK5_S_COMPLETE) {
-                return -1;
-            }
-            t[k].npool = i + 1;
+        major = t->op == S_VERIFY_MIC
+                    ? gk5_get_mic(&minor, t->send, 0, &in, &t->pool[i])
+                    : gk5_wrap(&minor, t->send, 1, 0, &in, &conf, &t->pool[i]);
+        if (major != GK5_S_COMPLETE) {
+            return -1;
+        }
+        t->npool = i + 1;
+    }
+    return 0;
+}
+
+/* Each thread's tokens: per pass, per_thread of them for each thread,
+ * in one pool all threads take from (shared) or one pool each. */
+static int make_pools(struct scale_thread *t, int n, bool shared,
+                      size_t per_thread)
+{
+    if (shared) {
+        if (make_pool(&t[0], per_thread * (size_t)n) != 0) {
+            return -1;
+        }
+        for (int k = 1; k < n; k++) {
+            t[k].pool = t[0].pool;
+            t[k].npool = t[0].npool;
+        }
+        return 0;
+    }
+    for (int k = 0; k < n; k++) {
+        if (make_pool(&t[k], per_thread) != 0) {
+            return -1;
         }
     }
     return 0;
 }
 
 /* One round of n threads: aggregate calls per second, or a negative
- * number when a call failed. */
-static double one_round(struct scale_thread *t, int n, double seconds)
+ * number when a call failed.  *stale: tokens not recorded as new. */
+static double one_round(struct scale_thread *t, int n, bool shared,
+                        double seconds, unsigned long *stale)
 {
     struct scale_run run;
     unsigned long calls = 0;
     double t0, t1;
-    bool failed = false;
+    bool failed = false, passes = t[0].npool != 0;
     int started = 0;
 
     if (pthread_barrier_init(&run.start, NULL, (unsigned)n + 1) != 0) {
         return -1;
     }
+    if (pthread_barrier_init(&run.pass, NULL, (unsigned)n) != 0) {
+        (void)pthread_barrier_destroy(&run.start);
+        return -1;
+    }
     atomic_init(&run.stop, false);
+    atomic_init(&run.failed, false);
+    atomic_init(&run.cursor, 0);
+    run.shared = shared;
+    run.batch = (size_t)(BATCH_SPAN / n);
+    run.batch = run.batch < 1           ? 1
+                : run.batch > BATCH_MAX ? BATCH_MAX
+                                        : run.batch;
+    run.deadline = now_s() + seconds;
+    run.nrecv = shared ? 1 : n;
+    for (int k = 0; k < run.nrecv; k++) {
+        run.recv[k] = t[k].recv;
+        gk5i_seq_set(&t[k].recv->recv, true, 0, 0);
+    }
     for (; started < n; started++) {
         t[started].run = &run;
         t[started].calls = 0;
+        t[started].stale = 0;
         t[started].failed = false;
         if (pthread_create(&t[started].tid, NULL, scale_main, &t[started]) !=
             0) {
@@ -210,22 +342,30 @@ static double one_round(struct scale_thread *t, int n, double seconds)
     }
     (void)pthread_barrier_wait(&run.start);
     t0 = now_s();
-    while (now_s() - t0 < seconds) {
-        usleep(2000);
+    /* The receiving threads stop themselves at the end of a pass. */
+    if (!passes) {
+        while (now_s() - t0 < seconds) {
+            usleep(2000);
+        }
+        atomic_store(&run.stop, true);
     }
-    atomic_store(&run.stop, true);
+    *stale = 0;
     for (int k = 0; k < n; k++) {
         (void)pthread_join(t[k].tid, NULL);
         calls += t[k].calls;
+        *stale += t[k].stale;
         failed |= t[k].failed;
     }
     t1 = now_s();
     (void)pthread_barrier_destroy(&run.start);
+    (void)pthread_barrier_destroy(&run.pass);
     return failed ? -1 : (double)calls / (t1 - t0);
 }
 
 struct cell {
-    double best, worst; /* calls per second */
+    double best, worst;  /* calls per second */
+    unsigned long calls; /* over all rounds */
+    unsigned long stale; /* of them, tokens not recorded as new */
 };
 
 /* rounds rounds of n threads on op: shared (one pair) or own (n pairs). */
@@ -254,22 +394,29 @@ static int measure(const struct config *cfg, int32_t et, size_t key_len,
         t[k].op = op;
     }
     if (op == S_VERIFY_MIC || op == S_UNWRAP) {
-        npool = POOL_BYTES / (size + 64);
-        npool = npool < POOL_MIN   ? POOL_MIN
-                : npool > POOL_MAX ? POOL_MAX
+        npool = PASS_BYTES / (size + 64);
+        npool = npool < PASS_MIN   ? PASS_MIN
+                : npool > PASS_MAX ? PASS_MAX
                                    : npool;
-        if (make_pools(t, n, npool) != 0) {
+        if (make_pools(t, n, shared, npool) != 0) {
             goto cleanup;
         }
     }
     out->best = 0;
     out->worst = 0;
+    out->calls = 0;
+    out->stale = 0;
     for (int r = 0; r < cfg->rounds; r++) {
-        double v = one_round(t, n, cfg->min_time);
+        unsigned long stale = 0;
+        double v = one_round(t, n, shared, cfg->min_time, &stale);
 
         if (v < 0) {
             goto cleanup;
         }
+        for (int k = 0; k < n; k++) {
+            out->calls += t[k].calls;
+        }
+        out->stale += stale;
         if (r == 0 || v > out->best) {
             out->best = v;
         }
@@ -280,7 +427,7 @@ static int measure(const struct config *cfg, int32_t et, size_t key_len,
     ret = 0;
 
 cleanup:
-    free_pools(t, n);
+    free_pools(t, n, shared);
     for (int k = 0; k < made; k++) {
         free_pair(&pairs[k]);
     }
@@ -333,6 +480,20 @@ static size_t thread_counts(const char *arg, int ncpu, int *counts,
         counts[n++] = v;
     }
     return n;
+}
+
+/* Under a verify_mic or unwrap row: the share of tokens the window did
+ * not record as new (they cost no write), when there were any. */
+static void print_stale(const struct cell *sh, const struct cell *own)
+{
+    if (sh->stale == 0 && own->stale == 0) {
+        return;
+    }
+    printf("         (tokens not recorded as new, old or duplicates: "
+           "shared %.2f %%, own %.2f %%)\n",
+           sh->calls != 0 ? 100.0 * (double)sh->stale / (double)sh->calls : 0,
+           own->calls != 0 ? 100.0 * (double)own->stale / (double)own->calls
+                           : 0);
 }
 
 int bench_scale(const struct config *cfg, const char *threads_arg)
@@ -418,6 +579,7 @@ int bench_scale(const struct config *cfg, const char *threads_arg)
                         sh.best * (double)sizes[si] / 1e6,
                         own.best * (double)sizes[si] / 1e6,
                         own.best > 0 ? sh.best / own.best : 0.0);
+                    print_stale(&sh, &own);
                     fflush(stdout);
                 }
             }
