@@ -78,6 +78,8 @@ FILE *cli_open_locked(const char *path);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "warning: ..." on stderr, prefixed with the program name. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Seconds on CLOCK_MONOTONIC: the clock of the commands' timings. */
+double cli_now_s(void);
 /* Report what getopt_long returned for a bad option of command cmd ("wrap",
  * "crypto encrypt"): '?' unknown option, ':' missing argument (optstring
  * starts with ':' and opterr is 0).  Returns CLI_EXIT_USAGE. */
@@ -294,6 +296,11 @@ struct cli_nfs4_transfer {
     double put_s, cat_s; /* seconds taken by all of them */
 };
 int cli_nfs4_put_cat(struct cli_nfs4_transfer *t);
+/* cli_nfs4_storm.c: gk5 nfs4 storm with parsed options (support/nfs4's
+ * client.h).  A CLI exit status. */
+struct nfs4_args;
+struct storm_opts;
+int cli_nfs4_storm(struct nfs4_args *a, const struct storm_opts *o);
 /* Words for the failed clnt_call on clnt: "what: RPC error; detail" and,
  * when auth is gk5's (else pass NULL), gk5's reason.  Thread-safe. */
 void cli_rpc_call_error(CLIENT *clnt, AUTH *auth, const char *what, char *buf,

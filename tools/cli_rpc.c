@@ -46,14 +46,6 @@
 
 #include "cli_rpc_client.h"
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* ---- gk5 rpc ping ---- */
 
 static const char *option_name(const struct option *opts, int val)
@@ -103,18 +95,18 @@ static int ping_native(const struct client_args *a)
     int ret = CLI_EXIT_FAIL;
 
     rpc_format_prog(a->prog, progs, sizeof(progs));
-    t0 = now_seconds();
+    t0 = cli_now_s();
     if (rpc_native_connect(a, 1, &clnt, err, sizeof(err)) != 0) {
         cli_error("rpc ping: %s", err);
         return CLI_EXIT_FAIL;
     }
-    t1 = now_seconds();
+    t1 = cli_now_s();
     if (gk5_rpc_clnt_call(clnt, GK5_ECHO_PROC_NULL, &none, &res, &e) != 0) {
         cli_error("rpc ping: %s program %s version %u: NULL call: %s",
                   a->hostport, progs, a->vers, e.text);
         goto cleanup;
     }
-    t2 = now_seconds();
+    t2 = cli_now_s();
     if (res.length != 0) {
         cli_error("rpc ping: %s program %s version %u: the NULL call "
                   "returned %zu bytes of results, not none",
@@ -157,16 +149,16 @@ static int ping_tirpc(const struct client_args *ap)
         cli_error("rpc ping: %s", err);
         goto cleanup;
     }
-    t0 = now_seconds();
+    t0 = cli_now_s();
     if (rpc_client_auth(&a, clnt, &auth, err, sizeof(err)) != 0) {
         cli_error("rpc ping: %s", err);
         goto cleanup;
     }
-    t1 = now_seconds();
+    t1 = cli_now_s();
     st = clnt_call(clnt, GK5_ECHO_PROC_NULL, CLI_XDR_PROC(xdr_void), NULL,
                    CLI_XDR_PROC(xdr_void), NULL,
                    rpc_ms_to_timeval(a.timeout_ms));
-    t2 = now_seconds();
+    t2 = cli_now_s();
     rpc_format_prog(a.prog, progs, sizeof(progs));
     if (st != RPC_SUCCESS) {
         cli_rpc_call_error(

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gk5/crypto.h>
@@ -37,6 +38,14 @@ void cli_error(const char *fmt, ...)
     va_start(ap, fmt);
     vmessage("error", fmt, ap);
     va_end(ap);
+}
+
+double cli_now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void cli_warn(const char *fmt, ...)

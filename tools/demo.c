@@ -213,14 +213,6 @@ static void *demo_server_main(void *p)
     return NULL;
 }
 
-static double demo_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* calls ECHOs of size bytes, each reply checked.  The mean round trip in
  * *secs, or -1 with words in why. */
 static int demo_echo(CLIENT *clnt, AUTH *auth, uint8_t *send, uint8_t *recv,
@@ -228,7 +220,7 @@ static int demo_echo(CLIENT *clnt, AUTH *auth, uint8_t *send, uint8_t *recv,
                      size_t why_len)
 {
     const struct timeval tv = {25, 0};
-    double t0 = demo_now();
+    double t0 = cli_now_s();
 
     for (int i = 0; i < calls; i++) {
         struct cli_rpc_opaque args = {(char *)send, (u_int)size, (u_int)size};
@@ -250,7 +242,7 @@ static int demo_echo(CLIENT *clnt, AUTH *auth, uint8_t *send, uint8_t *recv,
             return -1;
         }
     }
-    *secs = (demo_now() - t0) / calls;
+    *secs = (cli_now_s() - t0) / calls;
     return 0;
 }
 
@@ -292,9 +284,9 @@ static int demo_rpc_service(const char *server, const char *client_kt,
     opts.client_keytab = client_kt;
     opts.ccache = "MEMORY:gk5-demo-rpc";
     opts.establish = est;
-    t0 = demo_now();
+    t0 = cli_now_s();
     auth = gk5_rpc_auth_create(clnt, DEMO_RPC_SERVICE, svc, &opts, &e);
-    t_ctx = demo_now() - t0;
+    t_ctx = cli_now_s() - t0;
     if (auth == NULL) {
         snprintf(why, sizeof(why), "establishing the context: %s", e.text);
         goto cleanup;
@@ -320,7 +312,7 @@ static int demo_rpc_service(const char *server, const char *client_kt,
         goto cleanup;
     }
 
-    t0 = demo_now();
+    t0 = cli_now_s();
     for (int i = 0; i < DEMO_RPC_SMALL_CALLS; i++) {
         if (clnt_call(clnt, GK5_ECHO_PROC_NULL, CLI_XDR_PROC(xdr_void), NULL,
                       CLI_XDR_PROC(xdr_void), NULL, tv) != RPC_SUCCESS) {
@@ -328,7 +320,7 @@ static int demo_rpc_service(const char *server, const char *client_kt,
             goto cleanup;
         }
     }
-    t_null = (demo_now() - t0) / DEMO_RPC_SMALL_CALLS;
+    t_null = (cli_now_s() - t0) / DEMO_RPC_SMALL_CALLS;
 
     if (demo_echo(clnt, auth, send, recv, DEMO_RPC_SMALL, DEMO_RPC_SMALL_CALLS,
                   &t_small, why, sizeof(why)) != 0 ||
