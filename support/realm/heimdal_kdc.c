@@ -24,7 +24,6 @@
 
 extern char **environ;
 
-#define PORT_TRIES 20
 #define START_POLLS 1000 /* 10 s for the kdc to set up its sockets */
 #define WORKER_POLLS 100 /* 1 s for it to start its worker */
 #define STOP_POLLS 500   /* 5 s for a process to exit */
@@ -604,9 +603,33 @@ static int write_kind(const gk5_mit_realm *realm, const heimdal_tools *t)
                : -1;
 }
 
+/* The kdc on the port of try `tries` (start.c's loop). */
+struct heimdal_start {
+    gk5_mit_realm *realm;
+    char **env;
+    heimdal_tools *t;
+    const char *enctypes, *keys;
+    int detached;
+};
+
+static int heimdal_start_on(void *arg, int tries)
+{
+    const struct heimdal_start *h = arg;
+    int port = gk5_realm_pick_port(tries);
+
+    if (gk5_realm_port_users(port) != 0) {
+        return 0;
+    }
+    return start_kdc_on(h->realm, h->env, h->t, h->enctypes, h->keys, port,
+                        h->detached);
+}
+
 static int make_realm(gk5_mit_realm *realm, int detached, char *err,
                       size_t err_len)
 {
+    static const gk5_realm_kdc kdc = {.name = "Heimdal's kdc",
+                                      .logs = "kdc.log, kdc.out",
+                                      .start_on = heimdal_start_on};
     heimdal_tools t;
     char enctypes[512], keys[1024];
     char **env = NULL;
@@ -648,119 +671,42 @@ static int make_realm(gk5_mit_realm *realm, int detached, char *err,
                  realm->dir);
         goto cleanup;
     }
-    for (int tries = 0; tries < PORT_TRIES && ret != 0; tries++) {
-        int port = gk5_realm_pick_port(tries);
-        if (gk5_realm_port_users(port) != 0) {
-            continue;
-        }
-        int r = start_kdc_on(realm, env, &t, enctypes, keys, port, detached);
-        if (r < 0) {
-            snprintf(err, err_len,
-                     "Heimdal's kdc did not start (see %s/kdc.log, kdc.out)",
-                     realm->dir);
-            goto cleanup;
-        }
-        if (r == 1) {
-            ret = 0;
-        }
-    }
-    if (ret != 0) {
-        snprintf(err, err_len,
-                 "no free port for Heimdal's kdc after %d tries (see "
-                 "%s/kdc.log)",
-                 PORT_TRIES, realm->dir);
-        goto cleanup;
-    }
-    if (gk5_realm_write_number(realm, "kdc.port", realm->port) != 0 ||
-        gk5_realm_set_krb5_config(realm) != 0) {
-        snprintf(err, err_len, "cannot write %s/kdc.port or set KRB5_CONFIG",
-                 realm->dir);
-        ret = -1;
-        goto cleanup;
-    }
+    struct heimdal_start h = {realm, env, &t, enctypes, keys, detached};
+    ret = gk5_realm_start_on_free_port(realm, &kdc, &h, err, err_len);
 
 cleanup:
     gk5_realm_free_environ(env);
     return ret;
 }
 
+/* A failed start's kdc and its workers; the folder stays. */
+static void stop_kdc(gk5_mit_realm *realm)
+{
+    pid_t workers[MAX_WORKERS];
+    size_t n = read_workers(realm->dir, workers, MAX_WORKERS);
+
+    gk5_realm_stop_pid(realm->kdc_pid);
+    realm->kdc_pid = 0;
+    stop_workers(realm->dir, workers, n);
+}
+
+static const gk5_realm_maker heimdal_maker = {
+    .temp = "gk5-hrealm.XXXXXX",
+    .present = gk5_heimdal_kdc_tools_present,
+    .make = make_realm,
+    .stop_kdc = stop_kdc,
+    .stop = gk5_heimdal_realm_stop,
+};
+
 int gk5_heimdal_realm_start(gk5_mit_realm *realm, char *err, size_t err_len)
 {
-    const char *tmp = getenv("TMPDIR");
-    int ret;
-
-    memset(realm, 0, sizeof(*realm));
-    if (gk5_heimdal_kdc_tools_present(err, err_len) != 0) {
-        return -1;
-    }
-    if (tmp == NULL || tmp[0] == '\0') {
-        tmp = "/tmp";
-    }
-    if (gk5_realm_path_in(realm->dir, sizeof(realm->dir), tmp,
-                          "gk5-hrealm.XXXXXX") != 0 ||
-        mkdtemp(realm->dir) == NULL) {
-        snprintf(err, err_len, "cannot make a temporary folder in %s: %s", tmp,
-                 strerror(errno));
-        realm->dir[0] = '\0';
-        return -1;
-    }
-    realm->owned = 1;
-    ret = make_realm(realm, 0, err, err_len);
-    if (ret != 0) {
-        if (getenv("GK5_KEEP_REALM") != NULL) {
-            pid_t workers[MAX_WORKERS];
-            size_t n = read_workers(realm->dir, workers, MAX_WORKERS);
-            gk5_realm_stop_pid(realm->kdc_pid);
-            realm->kdc_pid = 0;
-            stop_workers(realm->dir, workers, n);
-        } else {
-            gk5_heimdal_realm_stop(realm);
-        }
-    }
-    return ret;
+    return gk5_realm_start_temp(realm, &heimdal_maker, err, err_len);
 }
 
 int gk5_heimdal_realm_start_in(gk5_mit_realm *realm, const char *dir, char *err,
                                size_t err_len)
 {
-    char pid_file[PATH_MAX];
-
-    memset(realm, 0, sizeof(*realm));
-    if (gk5_heimdal_kdc_tools_present(err, err_len) != 0) {
-        return -1;
-    }
-    if (gk5_realm_make_dirs(dir) != 0 || realpath(dir, realm->dir) == NULL) {
-        snprintf(err, err_len, "cannot create %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (gk5_realm_path_in(pid_file, sizeof(pid_file), realm->dir, "kdc.pid") !=
-            0 ||
-        access(pid_file, F_OK) == 0) {
-        snprintf(err, err_len, "%s already holds a realm (kdc.pid exists)",
-                 realm->dir);
-        return -1;
-    }
-    if (make_realm(realm, 1, err, err_len) != 0) {
-        /* A KDC that started before a later step failed is not left. */
-        if (realm->kdc_pid > 0) {
-            pid_t workers[MAX_WORKERS];
-            size_t n = read_workers(realm->dir, workers, MAX_WORKERS);
-            gk5_realm_stop_pid(realm->kdc_pid);
-            realm->kdc_pid = 0;
-            stop_workers(realm->dir, workers, n);
-        }
-        return -1;
-    }
-    if (gk5_realm_write_number(realm, "kdc.pid", (long)realm->kdc_pid) != 0) {
-        pid_t workers[MAX_WORKERS];
-        size_t n = read_workers(realm->dir, workers, MAX_WORKERS);
-        snprintf(err, err_len, "cannot write %s/kdc.pid", realm->dir);
-        gk5_realm_stop_pid(realm->kdc_pid);
-        realm->kdc_pid = 0;
-        stop_workers(realm->dir, workers, n);
-        return -1;
-    }
-    return 0;
+    return gk5_realm_start_dir(realm, dir, &heimdal_maker, err, err_len);
 }
 
 int gk5_heimdal_realm_stop_in(const char *dir, char *err, size_t err_len)

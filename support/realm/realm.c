@@ -30,7 +30,6 @@ extern char **environ;
 
 #define PORT_MIN 20000 /* below the default ephemeral range 32768-60999 */
 #define PORT_SPAN 12768
-#define PORT_TRIES 20
 #define POLL_NS 10000000L /* 10 ms */
 #define START_POLLS 1000  /* 10 s for krb5kdc to set up its sockets */
 #define STOP_POLLS 500    /* 5 s for it to exit on SIGTERM */
@@ -831,96 +830,72 @@ static int write_number(const gk5_mit_realm *realm, const char *name, long v)
                : -1;
 }
 
+/* krb5kdc on the port of try `tries` (start.c's loop). */
+struct mit_start {
+    gk5_mit_realm *realm;
+    char **env;
+    int detached;
+};
+
+static int mit_start_on(void *arg, int tries)
+{
+    const struct mit_start *m = arg;
+    int port = gk5_realm_pick_port(tries);
+
+    if (port_users(port) != 0) {
+        return 0;
+    }
+    return start_kdc_on(m->realm, m->env, port, m->detached);
+}
+
 /* The configuration, the database and a KDC on a free port, in
  * realm->dir, and kdc.port.  0, or -1 with words in err. */
 static int make_realm(gk5_mit_realm *realm, int detached, char *err,
                       size_t err_len)
 {
-    char **env = realm_environ(realm);
+    static const gk5_realm_kdc kdc = {
+        .name = "krb5kdc", .logs = "kdc.log", .start_on = mit_start_on};
+    struct mit_start m = {realm, realm_environ(realm), detached};
     int ret = -1;
 
     /* kdb5_util and kadmin.local need kdc.conf; any port will do yet. */
-    if (env == NULL || write_configs(realm, 0) != 0) {
+    if (m.env == NULL || write_configs(realm, 0) != 0) {
         set_err(err, err_len, "cannot write the realm's configuration in %s",
                 realm->dir);
         goto cleanup;
     }
-    if (make_database(realm, env) != 0) {
+    if (make_database(realm, m.env) != 0) {
         set_err(err, err_len,
                 "creating the realm with kdb5_util and kadmin.local failed "
                 "(see %s/tools.log)",
                 realm->dir);
         goto cleanup;
     }
-    for (int tries = 0; tries < PORT_TRIES && ret != 0; tries++) {
-        int port =
-            tries == 0 && first_port() != 0 ? first_port() : random_port();
-        if (port_users(port) != 0) {
-            continue;
-        }
-        int r = start_kdc_on(realm, env, port, detached);
-        if (r < 0) {
-            set_err(err, err_len, "krb5kdc did not start (see %s/kdc.log)",
-                    realm->dir);
-            goto cleanup;
-        }
-        if (r == 1) {
-            ret = 0;
-        }
-    }
-    if (ret != 0) {
-        set_err(err, err_len,
-                "no free port for krb5kdc after %d tries (see %s/kdc.log)",
-                PORT_TRIES, realm->dir);
-        goto cleanup;
-    }
-    if (write_number(realm, "kdc.port", realm->port) != 0) {
-        set_err(err, err_len, "cannot write %s/kdc.port", realm->dir);
-        ret = -1;
-        goto cleanup;
-    }
-    if (set_krb5_config(realm) != 0) {
-        set_err(err, err_len, "cannot set KRB5_CONFIG");
-        ret = -1;
-        goto cleanup;
-    }
+    ret = gk5_realm_start_on_free_port(realm, &kdc, &m, err, err_len);
 
 cleanup:
-    free_realm_environ(env);
+    free_realm_environ(m.env);
     return ret;
 }
 
+/* A failed start's KDC; the folder stays. */
+static void stop_kdc(gk5_mit_realm *realm)
+{
+    stop_pid(realm->kdc_pid);
+    realm->kdc_pid = 0;
+}
+
+static const gk5_realm_maker mit_maker = {
+    .temp = "gk5-realm.XXXXXX",
+    .present = gk5_mit_realm_tools_present,
+    .make = make_realm,
+    .stop_kdc = stop_kdc,
+    .stop = gk5_mit_realm_stop,
+};
+
 int gk5_mit_realm_start(gk5_mit_realm *realm, char *err, size_t err_len)
 {
-    const char *tmp = getenv("TMPDIR");
-    int ret;
-
-    memset(realm, 0, sizeof(*realm));
-    if (gk5_mit_realm_tools_present(err, err_len) != 0) {
-        return -1;
-    }
-    if (tmp == NULL || tmp[0] == '\0') {
-        tmp = "/tmp";
-    }
-    if (path_in(realm->dir, sizeof(realm->dir), tmp, "gk5-realm.XXXXXX") != 0 ||
-        mkdtemp(realm->dir) == NULL) {
-        set_err(err, err_len, "cannot make a temporary folder in %s: %s", tmp,
-                strerror(errno));
-        realm->dir[0] = '\0';
-        return -1;
-    }
-    realm->owned = 1;
-    ret = make_realm(realm, 0, err, err_len);
-    if (ret != 0) {
-        /* Keep the logs when asked to, for a post-mortem. */
-        if (getenv("GK5_KEEP_REALM") != NULL) {
-            stop_pid(realm->kdc_pid);
-            realm->kdc_pid = 0;
-        } else {
-            gk5_mit_realm_stop(realm);
-        }
-    }
-    return ret;
+    return gk5_realm_start_temp(realm, &mit_maker, err, err_len);
 }
 
 /* mkdir -p */
@@ -951,33 +926,7 @@ static int make_dirs(const char *dir)
 int gk5_mit_realm_start_in(gk5_mit_realm *realm, const char *dir, char *err,
                            size_t err_len)
 {
-    char pid_file[PATH_MAX];
-
-    memset(realm, 0, sizeof(*realm));
-    if (gk5_mit_realm_tools_present(err, err_len) != 0) {
-        return -1;
-    }
-    if (make_dirs(dir) != 0 || realpath(dir, realm->dir) == NULL) {
-        set_err(err, err_len, "cannot create %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (path_in(pid_file, sizeof(pid_file), realm->dir, "kdc.pid") != 0 ||
-        access(pid_file, F_OK) == 0) {
-        set_err(err, err_len, "%s already holds a realm (kdc.pid exists)",
-                realm->dir);
-        return -1;
-    }
-    if (make_realm(realm, 1, err, err_len) != 0) {
-        return -1;
-    }
-    /* krb5kdc -n does not fork: the PID it wrote is the one we started. */
-    if (write_number(realm, "kdc.pid", (long)realm->kdc_pid) != 0) {
-        set_err(err, err_len, "cannot write %s/kdc.pid", realm->dir);
-        stop_pid(realm->kdc_pid);
-        realm->kdc_pid = 0;
-        return -1;
-    }
-    return 0;
+    return gk5_realm_start_dir(realm, dir, &mit_maker, err, err_len);
 }
 
 /* Is pid running?  A zombie (exited, not yet reaped) answers kill(0) but

@@ -2,9 +2,10 @@
 /* Copyright (c) 2026 The gk5 authors */
 /*
  * Inside support/realm only: realm.c's process and file helpers, for the
- * throwaway realms of other KDCs (heimdal_kdc.c), so that there is one
- * spawner, one PID stopper and one port picker.  Each is a thin entry to
- * the static function of realm.c with the same name.
+ * throwaway realms of other KDCs (heimdal_kdc.c, samba_kdc.c), so that
+ * there is one spawner, one PID stopper and one port picker (each a thin
+ * entry to the static function of realm.c with the same name); and the
+ * start all kinds share (start.c).
  */
 #ifndef GK5_SUPPORT_REALM_IMPL_H
 #define GK5_SUPPORT_REALM_IMPL_H
@@ -57,5 +58,44 @@ int gk5_realm_enctype_wanted(int32_t enctype, int state);
 int gk5_realm_enctype_first(int32_t enctype);
 /* The 10 ms pause of the polling loops. */
 void gk5_realm_nap(void);
+
+/* ---- start.c: the start every kind shares ---- */
+
+/* A kind's KDC, tried on ports: start_on(arg, tries) picks its port(s)
+ * (gk5_realm_pick_port(tries)) and starts the KDC there: 1 when it
+ * listens (realm->port and realm->kdc_pid set), 0 when the port was taken
+ * (try another), -1 when it failed for another reason. */
+typedef struct {
+    const char *name; /* the KDC in words, "krb5kdc" */
+    const char *logs; /* its logs in the realm's folder, "kdc.log" */
+    int (*start_on)(void *arg, int tries);
+} gk5_realm_kdc;
+
+/* start_on over up to 20 ports, then kdc.port and KRB5_CONFIG.  0, or -1
+ * with words in err (a KDC that failed is stopped by start_on). */
+int gk5_realm_start_on_free_port(gk5_mit_realm *realm, const gk5_realm_kdc *kdc,
+                                 void *arg, char *err, size_t err_len);
+
+/* A kind's realm: its tools, its making (configuration, database, KDC
+ * started; detached: the KDC outlives us), and its stops. */
+typedef struct {
+    const char *temp; /* the temporary folder's name, "gk5-realm.XXXXXX" */
+    int (*present)(char *err, size_t err_len);
+    int (*make)(gk5_mit_realm *realm, int detached, char *err, size_t err_len);
+    /* The KDC (and anything it started) that a failed start left; the
+     * folder stays. */
+    void (*stop_kdc)(gk5_mit_realm *realm);
+    /* Everything, the folder too. */
+    void (*stop)(gk5_mit_realm *realm);
+} gk5_realm_maker;
+
+/* The realm in a new temporary folder, removed again if it fails (kept,
+ * with its logs, under GK5_KEEP_REALM). */
+int gk5_realm_start_temp(gk5_mit_realm *realm, const gk5_realm_maker *m,
+                         char *err, size_t err_len);
+/* The realm in dir (made if missing; refused if it holds one), its KDC
+ * detached and its PID in dir/kdc.pid. */
+int gk5_realm_start_dir(gk5_mit_realm *realm, const char *dir,
+                        const gk5_realm_maker *m, char *err, size_t err_len);
 
 #endif /* GK5_SUPPORT_REALM_IMPL_H */

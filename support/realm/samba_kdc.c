@@ -31,7 +31,6 @@
 
 extern char **environ;
 
-#define PORT_TRIES 20
 #define START_POLLS 3000 /* 30 s for samba to open its KDC sockets */
 #define STOP_POLLS 500   /* 5 s for it to exit */
 
@@ -509,9 +508,35 @@ static int start_samba_on(gk5_mit_realm *realm, char **env, samba_paths *sp,
     return -1;
 }
 
+/* samba on the ports of try `tries` (start.c's loop): the KDC's and
+ * kpasswd's, both free. */
+struct samba_start {
+    gk5_mit_realm *realm;
+    char **env;
+    samba_paths *sp;
+    int detached;
+};
+
+static int samba_start_on(void *arg, int tries)
+{
+    const struct samba_start *st = arg;
+    int port = gk5_realm_pick_port(tries);
+    int kpasswd_port = gk5_realm_pick_port(tries + 1);
+
+    if (port == kpasswd_port || gk5_realm_port_users(port) != 0 ||
+        gk5_realm_port_users(kpasswd_port) != 0) {
+        return 0;
+    }
+    return start_samba_on(st->realm, st->env, st->sp, port, kpasswd_port,
+                          st->detached);
+}
+
 static int make_realm(gk5_mit_realm *realm, int detached, char *err,
                       size_t err_len)
 {
+    static const gk5_realm_kdc kdc = {.name = "samba",
+                                      .logs = "kdc.log, kdc.out",
+                                      .start_on = samba_start_on};
     samba_paths sp;
     char path[PATH_MAX];
     char **env = NULL;
@@ -552,109 +577,38 @@ static int make_realm(gk5_mit_realm *realm, int detached, char *err,
                  realm->dir);
         goto cleanup;
     }
-    for (int tries = 0; tries < PORT_TRIES && ret != 0; tries++) {
-        int port = gk5_realm_pick_port(tries);
-        int kpasswd_port = gk5_realm_pick_port(tries + 1);
-        if (port == kpasswd_port || gk5_realm_port_users(port) != 0 ||
-            gk5_realm_port_users(kpasswd_port) != 0) {
-            continue;
-        }
-        int r = start_samba_on(realm, env, &sp, port, kpasswd_port, detached);
-        if (r < 0) {
-            snprintf(err, err_len,
-                     "samba did not start (see %s/kdc.log, kdc.out)",
-                     realm->dir);
-            goto cleanup;
-        }
-        if (r == 1) {
-            ret = 0;
-        }
-    }
-    if (ret != 0) {
-        snprintf(err, err_len,
-                 "no free port for Samba's KDC after %d tries (see "
-                 "%s/kdc.log)",
-                 PORT_TRIES, realm->dir);
-        goto cleanup;
-    }
-    if (gk5_realm_write_number(realm, "kdc.port", realm->port) != 0 ||
-        gk5_realm_set_krb5_config(realm) != 0) {
-        snprintf(err, err_len, "cannot write %s/kdc.port or set KRB5_CONFIG",
-                 realm->dir);
-        ret = -1;
-        goto cleanup;
-    }
+    struct samba_start st = {realm, env, &sp, detached};
+    ret = gk5_realm_start_on_free_port(realm, &kdc, &st, err, err_len);
 
 cleanup:
     gk5_realm_free_environ(env);
     return ret;
 }
 
+/* A failed start's samba; the folder stays. */
+static void stop_kdc(gk5_mit_realm *realm)
+{
+    gk5_realm_stop_pid(realm->kdc_pid);
+    realm->kdc_pid = 0;
+}
+
+static const gk5_realm_maker samba_maker = {
+    .temp = "gk5-srealm.XXXXXX",
+    .present = gk5_samba_kdc_tools_present,
+    .make = make_realm,
+    .stop_kdc = stop_kdc,
+    .stop = gk5_samba_realm_stop,
+};
+
 int gk5_samba_realm_start(gk5_mit_realm *realm, char *err, size_t err_len)
 {
-    const char *tmp = getenv("TMPDIR");
-    int ret;
-
-    memset(realm, 0, sizeof(*realm));
-    if (gk5_samba_kdc_tools_present(err, err_len) != 0) {
-        return -1;
-    }
-    if (tmp == NULL || tmp[0] == '\0') {
-        tmp = "/tmp";
-    }
-    if (gk5_realm_path_in(realm->dir, sizeof(realm->dir), tmp,
-                          "gk5-srealm.XXXXXX") != 0 ||
-        mkdtemp(realm->dir) == NULL) {
-        snprintf(err, err_len, "cannot make a temporary folder in %s: %s", tmp,
-                 strerror(errno));
-        realm->dir[0] = '\0';
-        return -1;
-    }
-    realm->owned = 1;
-    ret = make_realm(realm, 0, err, err_len);
-    if (ret != 0) {
-        if (getenv("GK5_KEEP_REALM") != NULL) {
-            gk5_realm_stop_pid(realm->kdc_pid);
-            realm->kdc_pid = 0;
-        } else {
-            gk5_mit_realm_stop(realm);
-        }
-    }
-    return ret;
+    return gk5_realm_start_temp(realm, &samba_maker, err, err_len);
 }
 
 int gk5_samba_realm_start_in(gk5_mit_realm *realm, const char *dir, char *err,
                              size_t err_len)
 {
-    char pid_file[PATH_MAX];
-
-    memset(realm, 0, sizeof(*realm));
-    if (gk5_samba_kdc_tools_present(err, err_len) != 0) {
-        return -1;
-    }
-    if (gk5_realm_make_dirs(dir) != 0 || realpath(dir, realm->dir) == NULL) {
-        snprintf(err, err_len, "cannot create %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (gk5_realm_path_in(pid_file, sizeof(pid_file), realm->dir, "kdc.pid") !=
-            0 ||
-        access(pid_file, F_OK) == 0) {
-        snprintf(err, err_len, "%s already holds a realm (kdc.pid exists)",
-                 realm->dir);
-        return -1;
-    }
-    if (make_realm(realm, 1, err, err_len) != 0) {
-        gk5_realm_stop_pid(realm->kdc_pid);
-        realm->kdc_pid = 0;
-        return -1;
-    }
-    if (gk5_realm_write_number(realm, "kdc.pid", (long)realm->kdc_pid) != 0) {
-        snprintf(err, err_len, "cannot write %s/kdc.pid", realm->dir);
-        gk5_realm_stop_pid(realm->kdc_pid);
-        realm->kdc_pid = 0;
-        return -1;
-    }
-    return 0;
+    return gk5_realm_start_dir(realm, dir, &samba_maker, err, err_len);
 }
 
 int gk5_samba_realm_stop_in(const char *dir, char *err, size_t err_len)
