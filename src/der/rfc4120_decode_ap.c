@@ -41,9 +41,6 @@ static uint32_t decode_enc_tkt_part(struct gk5i_rd *r, unsigned depth,
     struct gk5i_rd app, seq, f;
     uint32_t ret;
 
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
     gk5i_der_enter(r, GK5I_DER_APP(GK5I_KRB_TAG_ENC_TKT_PART), &app);
     gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
     out->flags = gk5i_dec_flags_field(&seq, 0);
@@ -87,9 +84,6 @@ static uint32_t decode_authenticator(struct gk5i_rd *r, unsigned depth,
     struct gk5i_rd app, seq, f;
     uint32_t ret;
 
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
     gk5i_der_enter(r, GK5I_DER_APP(GK5I_KRB_TAG_AUTHENTICATOR), &app);
     gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
     ret = gk5i_dec_check_int_field(&seq, 0,
@@ -134,9 +128,6 @@ static uint32_t decode_ap_req(struct gk5i_rd *r, unsigned depth,
     const uint8_t *start;
     uint32_t ret, tret;
 
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
     gk5i_der_enter(r, GK5I_DER_APP(GK5I_KRB_TAG_AP_REQ), &app);
     gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
     ret = gk5i_dec_check_int_field(&seq, 0, GK5I_KRB_PVNO);
@@ -166,9 +157,6 @@ static uint32_t decode_ap_rep(struct gk5i_rd *r, unsigned depth,
     struct gk5i_rd app, seq;
     uint32_t ret;
 
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
     gk5i_der_enter(r, GK5I_DER_APP(GK5I_KRB_TAG_AP_REP), &app);
     gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
     ret = gk5i_dec_check_int_field(&seq, 0, GK5I_KRB_PVNO);
@@ -188,9 +176,6 @@ static uint32_t decode_enc_ap_rep_part(struct gk5i_rd *r, unsigned depth,
     struct gk5i_rd app, seq;
     uint32_t ret = GK5_OK;
 
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
     gk5i_der_enter(r, GK5I_DER_APP(GK5I_KRB_TAG_ENC_AP_REP_PART), &app);
     gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
     out->ctime = gk5i_dec_time_field(&seq, 0);
@@ -215,9 +200,6 @@ static uint32_t decode_krb_error(struct gk5i_rd *r, unsigned depth,
     struct gk5i_rd app, seq;
     uint32_t ret;
 
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
     gk5i_der_enter(r, GK5I_DER_APP(GK5I_KRB_TAG_ERROR), &app);
     gk5i_der_enter(&app, GK5I_DER_SEQUENCE, &seq);
     ret = gk5i_dec_check_int_field(&seq, 0, GK5I_KRB_PVNO);

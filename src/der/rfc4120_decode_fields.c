@@ -9,11 +9,13 @@
  * One decoder per type, each reading one value of its type from a bounded
  * reader.  `depth` is the number of constructed values around the one the
  * decoder reads; each decoder knows how deep its own type goes (the
- * LEVELS it opens on its deepest path) and refuses, before reading, when
- * that would pass GK5I_DER_MAX_DEPTH.  RFC 4120 gives these types a fixed
- * shape, so the depth of a message is bounded by its type (an AP-REQ
- * reaches 9); the check keeps the bound stated, should a recursive type
- * ever be added.
+ * LEVELS it opens on its deepest path).  A decoder that other decoders
+ * enter (a sub-type, and Ticket) refuses, before reading, when its LEVELS
+ * would pass GK5I_DER_MAX_DEPTH; a message's own decoder is entered only
+ * by its entry point, at depth 0, where its LEVELS cannot pass it, and
+ * checks nothing.  RFC 4120 gives these types a fixed shape, so the depth
+ * of a message is bounded by its type (an AP-REQ reaches 9); the checks
+ * keep the bound stated, should a recursive type ever be added.
  *
  * Malformed DER sets the reader's sticky `bad` (der.h); a decoder turns
  * that into GK5_ERR_DER when it returns.  The other answers travel as

@@ -75,9 +75,6 @@ static uint32_t decode_kdc_rep(struct gk5i_rd *r, unsigned depth,
     const uint8_t *at;
     uint32_t ret, tret;
 
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
     if (!gk5i_der_peek(r, GK5I_DER_APP(msg_type))) {
         return other_message(r);
     }
@@ -117,9 +114,6 @@ static uint32_t decode_enc_kdc_rep_part(struct gk5i_rd *r, unsigned depth,
     struct gk5i_rd app, seq;
     uint32_t ret;
 
-    if (gk5i_dec_too_deep(depth, 3)) {
-        return GK5_ERR_DER_LIMIT;
-    }
     out->tag = gk5i_der_peek(r, GK5I_DER_APP(GK5I_KRB_TAG_ENC_TGS_REP_PART))
                    ? GK5I_KRB_TAG_ENC_TGS_REP_PART
                    : GK5I_KRB_TAG_ENC_AS_REP_PART;

@@ -18,6 +18,10 @@
  * Where MIT is lenient and the text is unambiguous, so are we (text after
  * "]", "}" or a closing quote is ignored, as MIT ignores it); where a line
  * cannot be read as MIT would read it, it is an error naming FILE:LINE.
+ *
+ * The trees' memory comes from gk5i_zalloc, OpenSSL's allocator, as the
+ * rest of gk5's does (OpenSSL's memory hooks see it, and the fuzz target
+ * makes each allocation fail in turn through them).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,9 +78,9 @@ static void node_free(struct gk5i_pnode *n)
         struct gk5i_pnode *next = n->next;
 
         node_free(n->first); /* depth bounded by PROFILE_MAX_BRACES + 2 */
-        free(n->name);
-        free(n->value);
-        free(n);
+        gk5i_free(n->name);
+        gk5i_free(n->value);
+        gk5i_free(n);
         n = next;
     }
 }
@@ -85,7 +89,7 @@ static void node_free(struct gk5i_pnode *n)
  * name or value ends, so strndup's reading up to a NUL does not apply. */
 static char *dup_text(const char *p, size_t n)
 {
-    char *s = malloc(n + 1);
+    char *s = gk5i_zalloc(n + 1);
 
     if (s != NULL) {
         if (n > 0) {
@@ -101,7 +105,7 @@ static struct gk5i_pnode *node_add(struct gk5i_pnode *parent, const char *name,
                                    size_t name_len, const char *value,
                                    size_t value_len, bool final)
 {
-    struct gk5i_pnode *n = calloc(1, sizeof(*n));
+    struct gk5i_pnode *n = gk5i_zalloc(sizeof(*n));
 
     if (n == NULL) {
         return NULL;
@@ -111,9 +115,9 @@ static struct gk5i_pnode *node_add(struct gk5i_pnode *parent, const char *name,
         n->value = dup_text(value, value_len);
     }
     if (n->name == NULL || (value != NULL && n->value == NULL)) {
-        free(n->name);
-        free(n->value);
-        free(n);
+        gk5i_free(n->name);
+        gk5i_free(n->value);
+        gk5i_free(n);
         return NULL;
     }
     n->final = final;
@@ -164,13 +168,11 @@ static uint32_t parse_include(struct gk5i_profile_loader *ld, const char *line,
 {
     size_t i = strlen(dir ? "includedir" : "include");
 
+    /* A path follows: parse_line took the blanks off the line's end, and
+     * is_directive saw one after the word ("include" alone is no
+     * directive, and reads as a relation without '='). */
     while (i < len && is_blank(line[i])) {
         i++;
-    }
-    if (i == len) {
-        gk5i_profile_err(ld, name, lineno, "%s without a path",
-                         dir ? "includedir" : "include");
-        return GK5_ERR_CONFIG;
     }
     if (name == NULL) {
         gk5i_profile_err(ld, name, lineno, "include is not allowed here");
@@ -184,7 +186,7 @@ static uint32_t parse_include(struct gk5i_profile_loader *ld, const char *line,
  * quote) into a new string; the text after the closing quote is ignored. */
 static char *unquote(const char *s, size_t len, bool *bad)
 {
-    char *v = malloc(len + 1);
+    char *v = gk5i_zalloc(len + 1);
     size_t o = 0;
 
     *bad = false;
@@ -209,7 +211,7 @@ static char *unquote(const char *s, size_t len, bool *bad)
         }
         v[o++] = c;
     }
-    free(v);
+    gk5i_free(v);
     *bad = true;
     return NULL;
 }
@@ -354,7 +356,7 @@ static uint32_t parse_relation(struct parse *ps, const char *s, size_t sl)
             return GK5_ERR_CONFIG;
         }
         n = node_add(parent, s, tl, uq, strlen(uq), final);
-        free(uq);
+        gk5i_free(uq);
     } else {
         n = node_add(parent, s, tl, v, vl, final);
     }
@@ -430,26 +432,30 @@ uint32_t gk5i_profile_text(struct gk5i_profile_loader *ld, const char *text,
     return GK5_OK;
 }
 
-/* A new root at the end of p's list. */
+/* A new root at the end of p's list (a new array one longer: the list is
+ * a few files long, PROFILE_MAX_FILES at most). */
 struct gk5i_pnode *gk5i_profile_add_root(struct gk5i_profile *p)
 {
-    struct gk5i_pnode **roots =
-        realloc(p->roots, (p->nroots + 1) * sizeof(*roots));
+    struct gk5i_pnode **roots = gk5i_zalloc((p->nroots + 1) * sizeof(*roots));
+    struct gk5i_pnode *root = gk5i_zalloc(sizeof(*root));
 
-    if (roots == NULL) {
+    if (roots == NULL || root == NULL) {
+        gk5i_free(roots);
+        gk5i_free(root);
         return NULL;
     }
+    if (p->nroots > 0) {
+        memcpy(roots, p->roots, p->nroots * sizeof(*roots));
+    }
+    gk5i_free(p->roots);
     p->roots = roots;
-    roots[p->nroots] = calloc(1, sizeof(struct gk5i_pnode));
-    if (roots[p->nroots] == NULL) {
-        return NULL;
-    }
+    roots[p->nroots] = root;
     return roots[p->nroots++];
 }
 
 struct gk5i_profile *gk5i_profile_new(void)
 {
-    return calloc(1, sizeof(struct gk5i_profile));
+    return gk5i_zalloc(sizeof(struct gk5i_profile));
 }
 
 uint32_t gk5i_profile_parse(const char *text, size_t len, const char *name,
@@ -468,7 +474,7 @@ uint32_t gk5i_profile_parse(const char *text, size_t len, const char *name,
     if (text == NULL && len > 0) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    p = calloc(1, sizeof(*p));
+    p = gk5i_zalloc(sizeof(*p));
     if (p != NULL) {
         ld.root = gk5i_profile_add_root(p);
     }
@@ -494,8 +500,8 @@ void gk5i_profile_free(struct gk5i_profile *p)
     for (size_t i = 0; i < p->nroots; i++) {
         node_free(p->roots[i]);
     }
-    free(p->roots);
-    free(p);
+    gk5i_free(p->roots);
+    gk5i_free(p);
 }
 
 /* ---- lookups ---- */
@@ -635,7 +641,7 @@ size_t gk5i_profile_names(const struct gk5i_profile *p, const char *const *path,
     while (slots < 2 * w.n) {
         slots *= 2;
     }
-    w.seen = calloc(slots, sizeof(*w.seen));
+    w.seen = gk5i_zalloc(slots * sizeof(*w.seen));
     if (w.seen == NULL) {
         if (GK5_TRACE_ON()) {
             gk5i_trace("krb5.conf: out of memory listing names");
@@ -648,6 +654,6 @@ size_t gk5i_profile_names(const struct gk5i_profile *p, const char *const *path,
     w.out = names;
     w.max = names != NULL ? max : 0;
     walk_roots(p, &w);
-    free(w.seen);
+    gk5i_free(w.seen);
     return w.n;
 }

@@ -14,6 +14,15 @@
  * bytes.  Every credential gk5i_ccache_find may return is found by its own
  * server name (it or a later one of that name).  The same bytes read from
  * a memory file (gk5i_ccache_read, under its lock) give the same verdict.
+ * Restricted to a list of enctypes, find returns only a credential of
+ * one of them.
+ *
+ * Allocation failures: gk5i_ccache_parse, and the serialization of a
+ * cache that parses, run again with each of their allocations made to
+ * fail in turn (OpenSSL's allocator, fuzz_alloc_fail_*): each is refused
+ * with GK5_ERR_NOMEM and hands nothing out.  Once per process, the
+ * answers to arguments no file brings (NULL pointers, lengths past the
+ * limits, credentials the writer refuses) are checked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +205,28 @@ static void check_rewrite(const struct gk5i_ccache *cc, const uint8_t *data,
     gk5i_clear_free(bytes, len != 0 ? len : 1);
 }
 
+/* find restricted to the credential's own enctype: that enctype only, and
+ * the credential (or a later one) when it is findable; restricted to
+ * none of the cache's enctypes (one past any 16-bit one), nothing. */
+static void check_find_keytype(const struct gk5i_ccache *cc,
+                               const struct gk5i_cc_cred *c, bool findable)
+{
+    const int32_t none = INT16_MAX + 1;
+    const struct gk5i_cc_cred *got = gk5i_ccache_find_keytype(
+        cc, c->server_realm, &c->server, 0, &c->keytype, 1);
+
+    if (got != NULL && got->keytype != c->keytype) {
+        fuzz_fail("find by enctype gave another enctype", 0, 0);
+    }
+    if (findable && (got == NULL || got < c)) {
+        fuzz_fail("find by enctype missed the newest credential", 0, 0);
+    }
+    if (gk5i_ccache_find_keytype(cc, c->server_realm, &c->server, 0, &none,
+                                 1) != NULL) {
+        fuzz_fail("find by an enctype no credential has found one", 0, 0);
+    }
+}
+
 /* Each credential find may return is found by its own name: it, or a
  * later one of the same server and client. */
 static void check_find(const struct gk5i_ccache *cc)
@@ -224,6 +255,7 @@ static void check_find(const struct gk5i_ccache *cc)
                                             (int64_t)got->endtime) == got) {
             fuzz_fail("find returned an expired credential", 0, 0);
         }
+        check_find_keytype(cc, c, findable);
     }
 }
 
@@ -253,6 +285,226 @@ static void check_read(const uint8_t *data, size_t size, uint32_t want,
     close(fd);
 }
 
+/* The parse and, of a cache that parses, the serialization, with each
+ * allocation made to fail in turn until one run makes no more. */
+static void check_alloc_failures(const uint8_t *data, size_t size,
+                                 const struct gk5i_ccache *cc)
+{
+    for (long point = 0;; point++) {
+        struct gk5i_ccache *got = (struct gk5i_ccache *)&got;
+        uint32_t ret;
+
+        fuzz_alloc_fail_arm(point);
+        ret = gk5i_ccache_parse(data, size, &got);
+        fuzz_alloc_fail_arm(-1);
+        if (!fuzz_alloc_fail_hit()) {
+            gk5i_ccache_free(got);
+            break;
+        }
+        if (ret != GK5_ERR_NOMEM || got != NULL) {
+            fuzz_fail("a parse out of memory answered otherwise", 0, ret);
+        }
+    }
+    if (cc == NULL) {
+        return;
+    }
+    for (long point = 0;; point++) {
+        uint8_t *bytes = (uint8_t *)&bytes;
+        size_t len = 1;
+        uint32_t ret;
+
+        fuzz_alloc_fail_arm(point);
+        ret = gk5i_ccache_serialize(cc, &bytes, &len);
+        fuzz_alloc_fail_arm(-1);
+        if (!fuzz_alloc_fail_hit()) {
+            gk5i_clear_free(bytes, len != 0 ? len : 1);
+            break;
+        }
+        if (ret != GK5_ERR_NOMEM || bytes != NULL || len != 0) {
+            fuzz_fail("a serialization out of memory answered otherwise", 0,
+                      ret);
+        }
+    }
+}
+
+/* A credential the writer takes: empty principals, no key, empty lists
+ * (written as a count of 0) and tickets. */
+static void good_cred(struct gk5i_cc_cred *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->keytype = 18;
+    c->endtime = 1;
+}
+
+static void want_refused(const struct gk5i_cc_cred *c, const char *what)
+{
+    uint8_t *bytes = (uint8_t *)&bytes;
+    size_t len = 1;
+    uint32_t ret = gk5i_ccache_serialize_cred(0x0504, c, &bytes, &len);
+
+    if (ret != GK5_ERR_INVALID_ARGUMENT || bytes != NULL || len != 0) {
+        fuzz_fail(what, 0, ret);
+    }
+    ret = gk5i_ccache_serialize_new(conf_realm, &c->client, c, 1, &bytes, &len);
+    if (ret != GK5_ERR_INVALID_ARGUMENT || bytes != NULL || len != 0) {
+        fuzz_fail(what, 0, ret);
+    }
+}
+
+/* What the writer refuses of a credential: each view with no bytes
+ * behind its length or longer than the file limit, more components than
+ * the limit, an enctype outside 16 bits, a key longer than any, a list
+ * that is not one well-formed list. */
+static void check_cred_arguments(void)
+{
+    static const uint8_t cut[] = {0, 0, 0, 1, 0, 1}; /* one element, cut */
+    static const uint8_t extra[] = {0, 0, 0, 0, 0};  /* count 0, a byte */
+    const size_t huge = (size_t)GK5I_CCACHE_MAX_BYTES + 1;
+    struct gk5i_view bad_views[] = {{NULL, 1}, {cut, huge}};
+    struct gk5i_view bad_lists[] = {
+        {NULL, 1}, {cut, huge}, {cut, sizeof(cut)}, {extra, sizeof(extra)}};
+    struct gk5i_cc_cred c;
+
+    for (size_t i = 0; i < sizeof(bad_views) / sizeof(bad_views[0]); i++) {
+        struct gk5i_view v = bad_views[i];
+
+        good_cred(&c);
+        c.client_realm = v;
+        want_refused(&c, "a client realm out of bounds was written");
+        good_cred(&c);
+        c.client.ncomp = 1;
+        c.client.comp[0] = v;
+        want_refused(&c, "a client component out of bounds was written");
+        good_cred(&c);
+        c.server_realm = v;
+        want_refused(&c, "a server realm out of bounds was written");
+        good_cred(&c);
+        c.server.ncomp = 1;
+        c.server.comp[0] = v;
+        want_refused(&c, "a server component out of bounds was written");
+        good_cred(&c);
+        c.ticket = v;
+        want_refused(&c, "a ticket out of bounds was written");
+        good_cred(&c);
+        c.second_ticket = v;
+        want_refused(&c, "a second ticket out of bounds was written");
+    }
+    for (size_t i = 0; i < sizeof(bad_lists) / sizeof(bad_lists[0]); i++) {
+        good_cred(&c);
+        c.addrs = bad_lists[i];
+        want_refused(&c, "a malformed address list was written");
+        good_cred(&c);
+        c.authdata = bad_lists[i];
+        want_refused(&c, "a malformed authdata list was written");
+    }
+    good_cred(&c);
+    c.client.ncomp = GK5I_KRB_MAX_COMPONENTS + 1;
+    want_refused(&c, "a client past the component limit was written");
+    good_cred(&c);
+    c.server.ncomp = GK5I_KRB_MAX_COMPONENTS + 1;
+    want_refused(&c, "a server past the component limit was written");
+    good_cred(&c);
+    c.keytype = INT16_MIN - 1;
+    want_refused(&c, "an enctype below 16 bits was written");
+    good_cred(&c);
+    c.keytype = INT16_MAX + 1;
+    want_refused(&c, "an enctype above 16 bits was written");
+    good_cred(&c);
+    c.key_len = GK5_MAX_KEY_BYTES + 1;
+    want_refused(&c, "a key longer than any was written");
+}
+
+/* The answers to arguments no file brings, once per process (on the empty
+ * input every run starts with). */
+static void check_arguments(void)
+{
+    static const uint8_t one[1] = {5};
+    const size_t half = GK5I_CCACHE_MAX_BYTES / 2 + 1;
+    struct gk5i_ccache *cc = (struct gk5i_ccache *)&cc, copy;
+    struct gk5i_krb_principal server;
+    struct gk5i_cc_cred c, two[1];
+    uint8_t *bytes = (uint8_t *)&bytes;
+    size_t len = 1;
+    uint32_t ret;
+
+    if (gk5i_ccache_parse(NULL, 1, &cc) != GK5_ERR_CCACHE_FORMAT ||
+        cc != NULL ||
+        gk5i_ccache_parse(NULL, 0, &cc) != GK5_ERR_CCACHE_FORMAT ||
+        cc != NULL ||
+        gk5i_ccache_parse(one, (size_t)GK5I_CCACHE_MAX_BYTES + 1, &cc) !=
+            GK5_ERR_CCACHE_FORMAT ||
+        cc != NULL) {
+        fuzz_fail("a cache without bytes or past the limit was parsed", 0, 0);
+    }
+    memset(&server, 0, sizeof(server));
+    memset(&copy, 0, sizeof(copy));
+    if (gk5i_ccache_find(NULL, conf_realm, &server, 0) != NULL ||
+        gk5i_ccache_find(&copy, conf_realm, NULL, 0) != NULL) {
+        fuzz_fail("find without a cache or a name found something", 0, 0);
+    }
+    if (gk5i_ccache_serialize(NULL, &bytes, &len) != GK5_ERR_INVALID_ARGUMENT ||
+        bytes != NULL || len != 0 ||
+        gk5i_ccache_serialize_cred(0x0504, NULL, &bytes, &len) !=
+            GK5_ERR_INVALID_ARGUMENT) {
+        fuzz_fail("a serialization of nothing was written", 0, 0);
+    }
+    good_cred(&c);
+    if (gk5i_ccache_serialize_cred(0x0502, &c, &bytes, &len) !=
+        GK5_ERR_CCACHE_FORMAT) {
+        fuzz_fail("a credential was written for version 2", 0, 0);
+    }
+    /* A cache of another version, a bad default principal, more
+     * credentials than the limit, credentials NULL. */
+    copy.version = 0x0502;
+    ret = gk5i_ccache_serialize(&copy, &bytes, &len);
+    copy.version = 0x0504;
+    copy.realm.len = 1;
+    if (ret != GK5_ERR_INVALID_ARGUMENT ||
+        gk5i_ccache_serialize(&copy, &bytes, &len) !=
+            GK5_ERR_INVALID_ARGUMENT ||
+        gk5i_ccache_serialize_new(conf_realm, NULL, &c, 1, &bytes, &len) !=
+            GK5_ERR_INVALID_ARGUMENT ||
+        gk5i_ccache_serialize_new(conf_realm, &server, &c,
+                                  GK5I_CCACHE_MAX_CREDS + 1, &bytes,
+                                  &len) != GK5_ERR_INVALID_ARGUMENT ||
+        gk5i_ccache_serialize_new(conf_realm, &server, NULL, 1, &bytes, &len) !=
+            GK5_ERR_INVALID_ARGUMENT) {
+        fuzz_fail("a cache the writer must refuse was written", 0, ret);
+    }
+    /* Two tickets each within the limit, together past it. */
+    good_cred(&two[0]);
+    two[0].ticket.p = one;
+    two[0].ticket.len = half;
+    two[0].second_ticket = two[0].ticket;
+    if (gk5i_ccache_serialize_new(conf_realm, &server, two, 1, &bytes, &len) !=
+            GK5_ERR_INVALID_ARGUMENT ||
+        bytes != NULL || len != 0) {
+        fuzz_fail("a cache past the file limit was written", 0, 0);
+    }
+    check_cred_arguments();
+    /* Empty lists are written as a count of 0, and read back so. */
+    if (gk5i_ccache_serialize_new(conf_realm, &server, &c, 1, &bytes, &len) !=
+            GK5_OK ||
+        gk5i_ccache_parse(bytes, len, &cc) != GK5_OK || cc->n != 1 ||
+        cc->creds[0].addrs.len != 4 || cc->creds[0].authdata.len != 4) {
+        fuzz_fail("a credential without lists does not read back", 0, 0);
+    }
+    gk5i_ccache_free(cc);
+    gk5i_clear_free(bytes, len != 0 ? len : 1);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    /* Before anything allocates through OpenSSL. */
+    if (!fuzz_alloc_fail_install()) {
+        fuzz_fail("CRYPTO_set_mem_functions: OpenSSL has already allocated", 0,
+                  0);
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct gk5i_ccache *cc = NULL;
@@ -260,6 +512,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t i;
 
     fuzz_trace_for(size);
+    if (size == 0) {
+        check_arguments();
+    }
     ret = gk5i_ccache_parse(data, size, &cc);
     if (ret != GK5_OK) {
         if ((ret != GK5_ERR_CCACHE_FORMAT && ret != GK5_ERR_NOMEM) ||
@@ -267,6 +522,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_fail("a refused cache answered out of its contract", 0, ret);
         }
         check_read(data, size, ret, NULL);
+        check_alloc_failures(data, size, NULL);
         return 0;
     }
     if ((cc->version != 0x0503 && cc->version != 0x0504) ||
@@ -281,6 +537,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_rewrite(cc, data, size);
     check_find(cc);
     check_read(data, size, ret, cc);
+    check_alloc_failures(data, size, cc);
     gk5i_ccache_free(cc);
     return 0;
 }

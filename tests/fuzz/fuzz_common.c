@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 const int32_t fuzz_enctypes[FUZZ_N_ENCTYPES] = {
@@ -396,4 +397,62 @@ void fuzz_set_rrc(uint8_t *tok, size_t len, uint16_t rrc)
     free(tmp);
     tok[6] = (uint8_t)(rrc >> 8);
     tok[7] = (uint8_t)rrc;
+}
+
+/* ---- The failing allocator ---- */
+
+static long alloc_left = -1;
+static bool alloc_hit;
+
+static bool alloc_fails(void)
+{
+    if (alloc_left < 0) {
+        return false;
+    }
+    if (alloc_left > 0) {
+        alloc_left--;
+        return false;
+    }
+    alloc_left = -1;
+    alloc_hit = true;
+    return true;
+}
+
+static void *fail_malloc(size_t n, const char *file, int line)
+{
+    (void)file;
+    (void)line;
+    return alloc_fails() ? NULL : malloc(n);
+}
+
+static void *fail_realloc(void *p, size_t n, const char *file, int line)
+{
+    (void)file;
+    (void)line;
+    return alloc_fails() ? NULL : realloc(p, n);
+}
+
+static void fail_free(void *p, const char *file, int line)
+{
+    (void)file;
+    (void)line;
+    free(p);
+}
+
+bool fuzz_alloc_fail_install(void)
+{
+    return CRYPTO_set_mem_functions(fail_malloc, fail_realloc, fail_free) == 1;
+}
+
+void fuzz_alloc_fail_arm(long point)
+{
+    alloc_left = point;
+    if (point >= 0) {
+        alloc_hit = false;
+    }
+}
+
+bool fuzz_alloc_fail_hit(void)
+{
+    return alloc_hit;
 }

@@ -126,6 +126,17 @@ void fuzz_set_rrc(uint8_t *tok, size_t len, uint16_t rrc);
  * even for n = 0. */
 uint8_t *fuzz_dup(const void *p, size_t n);
 
+/* A failing allocator under OpenSSL's (CRYPTO_set_mem_functions), where
+ * gk5i_zalloc and OpenSSL's own allocations go: installed once, from
+ * LLVMFuzzerInitialize (false when OpenSSL has allocated already); armed
+ * with the number of allocations to let through before the one that
+ * fails (only that one), disarmed with -1.  fuzz_alloc_fail_hit says
+ * whether the failure happened since it was last armed (disarming keeps
+ * the answer). */
+bool fuzz_alloc_fail_install(void);
+void fuzz_alloc_fail_arm(long point);
+bool fuzz_alloc_fail_hit(void);
+
 /* Stops the process with a message: the property the fuzzer broke. */
 __attribute__((noreturn)) void fuzz_fail(const char *what, uint32_t major,
                                          uint32_t minor);

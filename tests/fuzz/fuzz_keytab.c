@@ -12,6 +12,13 @@
  * principal (nfs/localhost@GK5.TEST) answers as the header says, and
  * agrees with gk5i_keytab_has_principal.  A refused file must leave no
  * keytab, with GK5_ERR_KEYTAB_FORMAT (or an allocation failure).
+ *
+ * Allocation failures: the parse runs again with each of its allocations
+ * (OpenSSL's allocator, fuzz_alloc_fail_*: the keytab's arrays and the
+ * subkeys derived for each entry) made to fail in turn, for files of at
+ * most 1 KiB and two entries.  A failed run hands out nothing, with
+ * GK5_ERR_NOMEM or GK5_ERR_CRYPTO_BACKEND (or the file's own refusal); a run
+ * that succeeds despite it (OpenSSL recovers from some) keeps every entry.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -200,9 +207,9 @@ static void check_load(const uint8_t *data, size_t size, uint32_t want,
 }
 
 /* The answers to bad arguments, once per process (on the empty input
- * every run starts with): a NULL buffer with a length, a file past the
- * limit, lookups without a keytab or a name, a lookup in another realm,
- * a load without a path. */
+ * every run starts with): a NULL buffer (with no length read as an empty
+ * one, with a length refused), a file past the limit, lookups without a
+ * keytab or a name, a lookup in another realm, a load without a path. */
 static void check_arguments(void)
 {
     static const uint8_t one[1] = {5};
@@ -219,6 +226,19 @@ static void check_arguments(void)
     p.ncomp = 1;
     p.comp[0].p = (const uint8_t *)"nfs";
     p.comp[0].len = 3;
+    /* No bytes at all read as an empty buffer does. */
+    {
+        struct gk5i_keytab *a = NULL, *b = NULL;
+        uint32_t ra = gk5i_keytab_parse(NULL, 0, &a);
+        uint32_t rb = gk5i_keytab_parse(one, 0, &b);
+
+        if (ra != rb || (a == NULL) != (b == NULL) ||
+            (a != NULL && a->n != b->n)) {
+            fuzz_fail("a NULL keytab of no bytes reads otherwise", ra, rb);
+        }
+        gk5i_keytab_free(a);
+        gk5i_keytab_free(b);
+    }
     if (gk5i_keytab_parse(NULL, 1, &kt) != GK5_ERR_KEYTAB_FORMAT ||
         gk5i_keytab_parse(one, (size_t)GK5I_KEYTAB_MAX_BYTES + 1, &kt) !=
             GK5_ERR_KEYTAB_FORMAT ||
@@ -238,6 +258,54 @@ static void check_arguments(void)
         kt != NULL || !gk5i_keytab_changed(NULL, &stamp)) {
         fuzz_fail("a keytab without a path was read", 0, 0);
     }
+}
+
+/* No keytab here makes this many allocations: a sweep that reaches it
+ * means the failure point is never passed. */
+#define MAX_ALLOC_POINT 2000
+
+static void check_alloc_failures(const uint8_t *data, size_t size,
+                                 uint32_t want, size_t want_n)
+{
+    for (long point = 0;; point++) {
+        struct gk5i_keytab *kt = NULL;
+        uint32_t ret;
+
+        if (point == MAX_ALLOC_POINT) {
+            fuzz_fail("a keytab parse never runs out of allocations", 0, 0);
+        }
+        fuzz_alloc_fail_arm(point);
+        ret = gk5i_keytab_parse(data, size, &kt);
+        fuzz_alloc_fail_arm(-1);
+        if (ret == GK5_OK && (want != GK5_OK || kt->n != want_n)) {
+            fuzz_fail("a keytab parsed out of memory is another", want_n, ret);
+        }
+        gk5i_keytab_free(kt);
+        if (!fuzz_alloc_fail_hit()) {
+            if (ret != want) {
+                fuzz_fail("a keytab parse armed to fail answered otherwise",
+                          want, ret);
+            }
+            break;
+        }
+        if (ret != GK5_OK && ret != want && ret != GK5_ERR_NOMEM &&
+            ret != GK5_ERR_CRYPTO_BACKEND) {
+            fuzz_fail("a keytab parse out of memory answered otherwise", want,
+                      ret);
+        }
+    }
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    /* Before anything allocates through OpenSSL. */
+    if (!fuzz_alloc_fail_install()) {
+        fuzz_fail("CRYPTO_set_mem_functions: OpenSSL has already allocated", 0,
+                  0);
+    }
+    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -272,6 +340,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_fixed(kt);
     }
     check_load(data, size, ret, ret == GK5_OK ? kt->n : 0);
+    /* Every allocation of a small file (at most two entries kept: the
+     * sweep parses it once per allocation). */
+    if (size <= 1024 && (ret != GK5_OK || kt->n <= 2)) {
+        check_alloc_failures(data, size, ret, ret == GK5_OK ? kt->n : 0);
+    }
     gk5i_keytab_free(kt);
     free(copy);
     return 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "der/rfc4120_int.h"
 #include "fuzz_krb.h"
 #include "mech/gss_framing.h"
 
@@ -478,6 +479,125 @@ static void want(uint32_t got, uint32_t expected, const char *what)
     }
 }
 
+/* What a decoder left of its reader: all of it when it refused before
+ * reading (and the reader is not bad), none when it read its value. */
+static void want_left(const struct gk5i_rd *r, size_t left, const char *what)
+{
+    if (r->bad || gk5i_rd_left(r) != left) {
+        fuzz_fail(what, (uint32_t)gk5i_rd_left(r), (uint32_t)left);
+    }
+}
+
+/* The KDC reply decoder takes only the two replies' msg-types, and the
+ * ETYPE-INFO2 walk (as the AuthorizationData walk above) every output and
+ * a view with bytes behind its length. */
+static void check_kdc_arguments(const uint8_t *huge, size_t big)
+{
+    static const uint8_t seq[] = {0x30, 0x00};
+    struct gk5i_krb_kdc_rep rep;
+    struct gk5i_krb_etype_info2 e;
+    struct gk5i_view v = {seq, sizeof(seq)};
+    size_t pos = 0;
+    bool more = true;
+
+    want(gk5i_decode_kdc_rep(seq, sizeof(seq), GK5I_KRB_TAG_AP_REP, &rep),
+         GK5_ERR_INVALID_ARGUMENT, "kdc_rep takes a msg-type not a reply's");
+    want(gk5i_decode_kdc_rep(seq, sizeof(seq), GK5I_KRB_TAG_AS_REQ, &rep),
+         GK5_ERR_INVALID_ARGUMENT, "kdc_rep takes a request's msg-type");
+    want(gk5i_etype_info2_next(v, NULL, &more, &e), GK5_ERR_INVALID_ARGUMENT,
+         "etype_info2_next takes pos NULL");
+    if (more) {
+        fuzz_fail("etype_info2_next refused, more left true", 0, 0);
+    }
+    want(gk5i_etype_info2_next(v, &pos, NULL, &e), GK5_ERR_INVALID_ARGUMENT,
+         "etype_info2_next takes more NULL");
+    want(gk5i_etype_info2_next(v, &pos, &more, NULL), GK5_ERR_INVALID_ARGUMENT,
+         "etype_info2_next takes entry NULL");
+    want(gk5i_etype_info2_next(v, NULL, NULL, NULL), GK5_ERR_INVALID_ARGUMENT,
+         "etype_info2_next takes no outputs");
+    v.p = NULL;
+    want(gk5i_etype_info2_next(v, &pos, &more, &e), GK5_ERR_INVALID_ARGUMENT,
+         "etype_info2_next takes NULL with a length");
+    v.len = 0;
+    want(gk5i_etype_info2_next(v, &pos, &more, &e), GK5_ERR_DER,
+         "etype_info2_next takes an empty ETYPE-INFO2");
+    v.p = huge;
+    v.len = big;
+    want(gk5i_etype_info2_next(v, &pos, &more, &e), GK5_ERR_DER_LIMIT,
+         "etype_info2_next takes more than GK5I_KRB_MAX_MESSAGE");
+    want(gk5i_padata_next(v, &pos, &more, &e.etype, &e.salt), GK5_ERR_DER_LIMIT,
+         "padata_next takes more than GK5I_KRB_MAX_MESSAGE");
+}
+
+/* The decoders other decoders enter (Ticket and the sub-types), entered
+ * at the nesting limit where no constructed value fits, refuse with
+ * GK5_ERR_DER_LIMIT (Ticket and the (type, octets) pair before reading:
+ * the reader neither moved nor bad; the [n] fields once inside their
+ * tag); at depth 0 each reads its value whole. */
+static void check_depth_limit(void)
+{
+    /* A Ticket: [APPLICATION 1] SEQUENCE { tkt-vno [0] 5, realm [1] "R",
+     * sname [2] { [0] 1, [1] { "svc" } }, enc-part [3] { [0] 17, [2] 00 } }
+     */
+    static const uint8_t ticket[] = {
+        0x61, 0x2c, 0x30, 0x2a, 0xa0, 0x03, 0x02, 0x01, 0x05, 0xa1, 0x03, 0x1b,
+        0x01, 0x52, 0xa2, 0x10, 0x30, 0x0e, 0xa0, 0x03, 0x02, 0x01, 0x01, 0xa1,
+        0x07, 0x30, 0x05, 0x1b, 0x03, 0x73, 0x76, 0x63, 0xa3, 0x0c, 0x30, 0x0a,
+        0xa0, 0x03, 0x02, 0x01, 0x11, 0xa2, 0x03, 0x04, 0x01, 0x00};
+    /* [0] { SEQUENCE { [0] 17, [1] 16 octets } }, the shape of an
+     * EncryptionKey field. */
+    static const uint8_t key[] = {
+        0xa0, 0x1b, 0x30, 0x19, 0xa0, 0x03, 0x02, 0x01, 0x11, 0xa1,
+        0x12, 0x04, 0x10, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
+        0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f};
+    /* [0] { SEQUENCE OF { SEQUENCE { [0] 1, [1] "" } } } */
+    static const uint8_t list[] = {0xa0, 0x0d, 0x30, 0x0b, 0x30,
+                                   0x09, 0xa0, 0x03, 0x02, 0x01,
+                                   0x01, 0xa1, 0x02, 0x04, 0x00};
+    const unsigned depths[] = {GK5I_DER_MAX_DEPTH, 0};
+    struct gk5i_krb_ticket t;
+    struct gk5i_krb_key k;
+    struct gk5i_krb_principal pn;
+    struct gk5i_krb_enc_data ed;
+    struct gk5i_view whole, value;
+    int32_t type;
+    struct gk5i_rd r;
+
+    for (size_t i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+        unsigned d = depths[i];
+        bool deep = d != 0;
+        uint32_t expect = deep ? GK5_ERR_DER_LIMIT : GK5_OK;
+
+        /* Zeroed, as the entry points zero their outputs (a name's
+         * components are counted up from 0). */
+        memset(&t, 0, sizeof(t));
+        memset(&k, 0, sizeof(k));
+        memset(&pn, 0, sizeof(pn));
+        memset(&ed, 0, sizeof(ed));
+        gk5i_rd_init(&r, ticket, sizeof(ticket));
+        want(gk5i_dec_ticket(&r, d, &t), expect, "a Ticket at a depth");
+        want_left(&r, deep ? sizeof(ticket) : 0, "a Ticket at a depth");
+        gk5i_rd_init(&r, key, sizeof(key));
+        want(gk5i_dec_key_field(&r, d, 0, &k), expect, "a key at a depth");
+        gk5i_rd_init(&r, list, sizeof(list));
+        want(gk5i_dec_list_field(&r, d, 0, 0, &whole), expect,
+             "a SEQUENCE OF at a depth");
+        /* The element of that list. */
+        gk5i_rd_init(&r, list + 4, sizeof(list) - 4);
+        want(gk5i_dec_type_and_octets(&r, d, 0, &type, &value), expect,
+             "a (type, octets) pair at a depth");
+        want_left(&r, deep ? sizeof(list) - 4 : 0,
+                  "a (type, octets) pair at a depth");
+        /* The Ticket's sname [2] and enc-part [3]. */
+        gk5i_rd_init(&r, ticket + 14, 18);
+        want(gk5i_dec_principal_field(&r, d, 2, &pn), expect,
+             "a PrincipalName at a depth");
+        gk5i_rd_init(&r, ticket + 32, sizeof(ticket) - 32);
+        want(gk5i_dec_enc_data_field(&r, d, 3, &ed), expect,
+             "an EncryptedData at a depth");
+    }
+}
+
 /* What rfc4120.h says of arguments no message can bring: NULL pointers,
  * inputs over GK5I_KRB_MAX_MESSAGE, an AuthorizationData position that
  * is not an element's, times outside years 0..9999. */
@@ -559,6 +679,8 @@ static void check_arguments(void)
          "time_format takes a time before year 0");
     want(gk5i_krb_time_format(253402300800, s), GK5_ERR_INVALID_ARGUMENT,
          "time_format takes a time after year 9999");
+    check_kdc_arguments(huge, big);
+    check_depth_limit();
     free(huge);
 }
 

@@ -16,6 +16,18 @@
  * carry a port.  Last, the input as one string is an enctype list for
  * gk5i_config_enctypes: what comes back is usable, once each, within max,
  * and GK5_OK exactly when it is not empty.
+ *
+ * Once per process (on the empty input every run starts with), the
+ * answers to what no text brings: NULL text with a length, a text past
+ * the file limit, no room for the message, a named text (its name leads
+ * the message; an include of a file that does not exist is refused),
+ * lookups without a profile or a path, and freeing no profile.
+ *
+ * Allocation failures (OpenSSL's allocator, which profile.c's memory
+ * comes from; fuzz_alloc_fail_*): a text of at most 512 bytes is parsed
+ * again with each allocation made to fail in turn, each run refused with
+ * GK5_ERR_NOMEM, no profile, and "(text): " leading the message; the
+ * names of a parsed profile's top level, out of memory, are none.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +191,120 @@ static void check_enctypes(const char *s)
     }
 }
 
+static void check_alloc_failures(const char *text, size_t size, uint32_t want)
+{
+    for (long point = 0;; point++) {
+        struct gk5i_profile *p = (struct gk5i_profile *)&p;
+        char err[64];
+        uint32_t ret;
+
+        fuzz_alloc_fail_arm(point);
+        ret = gk5i_profile_parse(text, size, NULL, &p, err, sizeof(err));
+        fuzz_alloc_fail_arm(-1);
+        if (!fuzz_alloc_fail_hit()) {
+            if (ret != want) {
+                fuzz_fail("parse: armed to fail, another answer", want, ret);
+            }
+            if (ret == GK5_OK) {
+                const char *none[] = {NULL};
+                size_t n = gk5i_profile_names(p, none, NULL, 0);
+
+                fuzz_alloc_fail_arm(0);
+                if (gk5i_profile_names(p, none, NULL, 0) != 0 ||
+                    (n != 0) != fuzz_alloc_fail_hit()) {
+                    fuzz_fail("names: out of memory, some names", 0, 0);
+                }
+                fuzz_alloc_fail_arm(-1);
+            }
+            gk5i_profile_free(p);
+            break;
+        }
+        if (ret != GK5_ERR_NOMEM || p != NULL ||
+            strncmp(err, "(text): ", 8) != 0) {
+            fuzz_fail("parse: out of memory, another answer", 0, ret);
+        }
+    }
+}
+
+static void want_config(uint32_t ret, const struct gk5i_profile *p,
+                        const char *err, const char *start, const char *what)
+{
+    if (ret != GK5_ERR_CONFIG || p != NULL ||
+        (start != NULL && strncmp(err, start, strlen(start)) != 0)) {
+        fuzz_fail(what, 0, ret);
+    }
+}
+
+static void check_arguments(void)
+{
+    static const char bad[] = "x\n";
+    static const char named[] = "[a]\n x = 1\n";
+    static const char missing[] = "include /nonexistent/gk5-fuzz.conf\n";
+    const size_t big = 1024u * 1024u + 1; /* PROFILE_MAX_FILE_BYTES + 1 */
+    char *text = (char *)fuzz_dup(NULL, big);
+    struct gk5i_profile *p = (struct gk5i_profile *)&p;
+    const char *none[] = {NULL}, *ax[] = {"a", "x", NULL}, *one[1];
+    char err[256];
+    uint32_t ret;
+
+    if (gk5i_profile_parse(NULL, 1, NULL, &p, err, sizeof(err)) !=
+            GK5_ERR_INVALID_ARGUMENT ||
+        p != NULL) {
+        fuzz_fail("parse: NULL text with a length was read", 0, 0);
+    }
+    if (gk5i_profile_parse(NULL, 0, NULL, &p, err, sizeof(err)) != GK5_OK ||
+        p == NULL || gk5i_profile_names(p, none, NULL, 0) != 0) {
+        fuzz_fail("parse: no text is not an empty profile", 0, 0);
+    }
+    gk5i_profile_free(p);
+    memset(text, '#', big);
+    ret = gk5i_profile_parse(text, big, NULL, &p, err, sizeof(err));
+    want_config(ret, p, err, "(text): ", "parse: a text past the limit");
+    ret = gk5i_profile_parse(bad, strlen(bad), NULL, &p, NULL, 8);
+    want_config(ret, p, NULL, NULL, "parse: no room for the message");
+    err[0] = 'x';
+    ret = gk5i_profile_parse(bad, strlen(bad), NULL, &p, err, 0);
+    want_config(ret, p, NULL, NULL, "parse: no room for the message");
+    if (err[0] != 'x') {
+        fuzz_fail("parse: a message written where there was no room", 0, 0);
+    }
+    ret =
+        gk5i_profile_parse(bad, strlen(bad), "fuzz.conf", &p, err, sizeof(err));
+    want_config(ret, p, err, "fuzz.conf:1: ", "parse: a named text");
+    ret = gk5i_profile_parse(missing, strlen(missing), "fuzz.conf", &p, err,
+                             sizeof(err));
+    want_config(ret, p, err, "fuzz.conf:1: cannot include ",
+                "parse: an include of no file");
+    if (gk5i_profile_parse(named, strlen(named), "fuzz.conf", &p, err,
+                           sizeof(err)) != GK5_OK) {
+        fuzz_fail("parse: a named text refused", 0, 0);
+    }
+    if (gk5i_profile_values(NULL, ax, one, 1) != 0 ||
+        gk5i_profile_values(p, ax, one, 1) != 1 ||
+        gk5i_profile_values(p, NULL, one, 1) != 0 ||
+        gk5i_profile_values(p, none, one, 1) != 0 ||
+        gk5i_profile_get(p, NULL) != NULL ||
+        gk5i_profile_names(NULL, none, one, 1) != 0 ||
+        gk5i_profile_names(p, NULL, one, 1) != 1) {
+        fuzz_fail("lookups without a profile or a path", 0, 0);
+    }
+    gk5i_profile_free(p);
+    gk5i_profile_free(NULL);
+    free(text);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    /* Before anything allocates through OpenSSL. */
+    if (!fuzz_alloc_fail_install()) {
+        fuzz_fail("CRYPTO_set_mem_functions: OpenSSL has already allocated", 0,
+                  0);
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = (char *)fuzz_dup(data, size);
@@ -187,6 +313,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[256];
     uint32_t ret;
 
+    if (size == 0) {
+        check_arguments();
+    }
     memset(err, 'x', sizeof(err));
     ret = gk5i_profile_parse(text, size, NULL, &p, err, sizeof(err));
     if (ret != GK5_OK) {
@@ -205,6 +334,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gk5i_profile_free(p);
     }
 
+    if (size <= 512) {
+        check_alloc_failures(text, size, ret);
+    }
     if (size > 0) {
         memcpy(str, data, size);
     }
