@@ -401,7 +401,10 @@ void fuzz_set_rrc(uint8_t *tok, size_t len, uint16_t rrc)
 
 /* ---- The failing allocator ---- */
 
+/* Allocations left before the failure (-1: none armed), whether every
+ * later one fails too, and whether the failure point was reached. */
 static long alloc_left = -1;
+static bool alloc_all;
 static bool alloc_hit;
 
 static bool alloc_fails(void)
@@ -413,7 +416,9 @@ static bool alloc_fails(void)
         alloc_left--;
         return false;
     }
-    alloc_left = -1;
+    if (!alloc_all) {
+        alloc_left = -1;
+    }
     alloc_hit = true;
     return true;
 }
@@ -444,12 +449,23 @@ bool fuzz_alloc_fail_install(void)
     return CRYPTO_set_mem_functions(fail_malloc, fail_realloc, fail_free) == 1;
 }
 
-void fuzz_alloc_fail_arm(long point)
+static void arm(long point, bool all)
 {
     alloc_left = point;
+    alloc_all = all && point >= 0;
     if (point >= 0) {
         alloc_hit = false;
     }
+}
+
+void fuzz_alloc_fail_arm(long point)
+{
+    arm(point, false);
+}
+
+void fuzz_alloc_fail_arm_all(long point)
+{
+    arm(point, true);
 }
 
 bool fuzz_alloc_fail_hit(void)

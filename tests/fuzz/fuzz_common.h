@@ -135,6 +135,8 @@ uint8_t *fuzz_dup(const void *p, size_t n);
  * the answer). */
 bool fuzz_alloc_fail_install(void);
 void fuzz_alloc_fail_arm(long point);
+/* The same, but that allocation and every later one fail until disarmed. */
+void fuzz_alloc_fail_arm_all(long point);
 bool fuzz_alloc_fail_hit(void);
 
 /* Stops the process with a message: the property the fuzzer broke. */

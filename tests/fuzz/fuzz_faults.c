@@ -54,61 +54,20 @@ enum op {
 /* For tests/unit/test_faults.c, which runs every operation. */
 const unsigned fuzz_faults_op_count = OP__COUNT;
 
-/* ---- The failing allocator ---- */
-
-/* Allocations left before the failure (-1: none armed), whether every
- * later one fails too, and whether the failure point was reached. */
-static long fault_left = -1;
-static bool fault_all;
-static bool fault_hit;
-
-static bool fault_now(void)
-{
-    if (fault_left < 0) {
-        return false;
-    }
-    if (fault_left > 0) {
-        fault_left--;
-        return false;
-    }
-    fault_hit = true;
-    if (!fault_all) {
-        fault_left = -1;
-    }
-    return true;
-}
-
-static void *f_malloc(size_t n, const char *file, int line)
-{
-    (void)file;
-    (void)line;
-    return fault_now() ? NULL : malloc(n);
-}
-
-static void *f_realloc(void *p, size_t n, const char *file, int line)
-{
-    (void)file;
-    (void)line;
-    return fault_now() ? NULL : realloc(p, n);
-}
-
-static void f_free(void *p, const char *file, int line)
-{
-    (void)file;
-    (void)line;
-    free(p);
-}
+/* ---- The failing allocator (fuzz_common's) ---- */
 
 static void arm(long point, bool all)
 {
-    fault_left = point;
-    fault_all = all;
-    fault_hit = false;
+    if (all) {
+        fuzz_alloc_fail_arm_all(point);
+    } else {
+        fuzz_alloc_fail_arm(point);
+    }
 }
 
 static void disarm(void)
 {
-    fault_left = -1;
+    fuzz_alloc_fail_arm(-1);
     /* What the failures left in OpenSSL's error queue. */
     ERR_clear_error();
 }
@@ -579,7 +538,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     /* Before anything allocates through OpenSSL. */
-    if (!CRYPTO_set_mem_functions(f_malloc, f_realloc, f_free)) {
+    if (!fuzz_alloc_fail_install()) {
         fuzz_fail("CRYPTO_set_mem_functions: OpenSSL has already allocated", 0,
                   0);
     }
@@ -646,11 +605,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     for (long point = 0; point < MAX_POINT; point++) {
         run_op(op, &r, point, (b1 & B1_FAIL_ALL) != 0);
-        if (!fault_hit) {
+        if (!fuzz_alloc_fail_hit()) {
             break; /* the operation made fewer than point + 1 allocations */
         }
     }
-    if (fault_hit) {
+    if (fuzz_alloc_fail_hit()) {
         fuzz_fail("the failure sweep did not end", 0, 0);
     }
     free(r.msg.value);
