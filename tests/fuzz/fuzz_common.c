@@ -444,9 +444,12 @@ static void fail_free(void *p, const char *file, int line)
     free(p);
 }
 
-bool fuzz_alloc_fail_install(void)
+void fuzz_alloc_fail_install(void)
 {
-    return CRYPTO_set_mem_functions(fail_malloc, fail_realloc, fail_free) == 1;
+    if (CRYPTO_set_mem_functions(fail_malloc, fail_realloc, fail_free) != 1) {
+        fuzz_fail("CRYPTO_set_mem_functions: OpenSSL has already allocated", 0,
+                  0);
+    }
 }
 
 static void arm(long point, bool all)

@@ -128,12 +128,13 @@ uint8_t *fuzz_dup(const void *p, size_t n);
 
 /* A failing allocator under OpenSSL's (CRYPTO_set_mem_functions), where
  * gk5i_zalloc and OpenSSL's own allocations go: installed once, from
- * LLVMFuzzerInitialize (false when OpenSSL has allocated already); armed
+ * LLVMFuzzerInitialize (the process stops, saying so, when OpenSSL has
+ * allocated already); armed
  * with the number of allocations to let through before the one that
  * fails (only that one), disarmed with -1.  fuzz_alloc_fail_hit says
  * whether the failure happened since it was last armed (disarming keeps
  * the answer). */
-bool fuzz_alloc_fail_install(void);
+void fuzz_alloc_fail_install(void);
 void fuzz_alloc_fail_arm(long point);
 /* The same, but that allocation and every later one fail until disarmed. */
 void fuzz_alloc_fail_arm_all(long point);
