@@ -508,14 +508,16 @@ int gk5i_rpc_clnt_adopt(int fd, gk5_ctx *gss, const uint8_t *handle,
 }
 
 size_t gk5i_rpc_clnt_kept(gk5_rpc_clnt *c, const uint8_t *needle, size_t len,
-                          bool *found)
+                          bool *found, size_t *bytes)
 {
     size_t n = 0;
 
     *found = false;
+    *bytes = 0;
     (void)pthread_mutex_lock(&c->lock);
     for (const struct kept_buf *b = c->kept; b != NULL; b = b->next) {
         n++;
+        *bytes += b->cap;
         for (size_t i = 0; len > 0 && b->cap >= len && i <= b->cap - len; i++) {
             if (memcmp(b->p + i, needle, len) == 0) {
                 *found = true;

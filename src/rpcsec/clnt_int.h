@@ -43,7 +43,10 @@ struct call {
 };
 
 /* A buffer the client keeps between calls, in which krb5p bodies are
- * sealed; given back to the client holding ciphertext or nothing. */
+ * sealed; given back to the client holding ciphertext or nothing.  One
+ * larger than KEPT_MAX (a 4 MiB body and its wrapping) is freed after its
+ * call instead, so a client holds at most max_inflight * KEPT_MAX. */
+#define KEPT_MAX (((size_t)4 << 20) + 4096u)
 struct kept_buf {
     struct kept_buf *next;
     uint8_t *p;

@@ -166,6 +166,11 @@ void gk5i_clnt_buf_give(gk5_rpc_clnt *c, struct kept_buf *b)
     if (b == NULL) {
         return;
     }
+    if (b->cap > KEPT_MAX) {
+        free(b->p); /* ciphertext, or wiped */
+        free(b);
+        return;
+    }
     (void)pthread_mutex_lock(&c->lock);
     b->next = c->kept;
     c->kept = b;

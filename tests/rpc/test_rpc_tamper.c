@@ -1213,6 +1213,7 @@ static void native_sizes(gk5_rpc_clnt *c, const char *name, gk5_rpc_service svc,
     gk5_rpc_error err;
     char why[640] = "";
 
+    memset(&err, 0, sizeof(err));
     for (unsigned k = 0; k < 2 * N; k++) {
         unsigned i = k % N;
         gk5_buffer res = {0, NULL};
@@ -1261,10 +1262,11 @@ static void native_sizes(gk5_rpc_clnt *c, const char *name, gk5_rpc_service svc,
     if (svc == GK5_RPC_SVC_PRIVACY) {
         /* 64 bytes from the middle of each large call's arguments. */
         bool found = false, any = false;
-        size_t kept = 0;
+        size_t kept = 0, bytes = 0;
         for (unsigned i = 0; i < N; i++) {
             if (args[i] != NULL && lens[i] > 4096) {
-                kept = gk5i_rpc_clnt_kept(c, args[i] + lens[i] / 2, 64, &found);
+                kept = gk5i_rpc_clnt_kept(c, args[i] + lens[i] / 2, 64, &found,
+                                          &bytes);
                 any = any || found;
             }
         }
@@ -1272,6 +1274,24 @@ static void native_sizes(gk5_rpc_clnt *c, const char *name, gk5_rpc_service svc,
             "%s: gk5_rpc_clnt: the %zu sealing buffers kept hold no call's "
             "arguments in the clear",
             name, kept);
+        /* Larger than the client keeps a sealing buffer for (4 MiB): the
+         * call works and its buffer is not kept. */
+        size_t big = (5u << 20) + 1, blen = 0;
+        uint8_t *ba = sized_args((*callno)++, big, &blen);
+        gk5_buffer a = {blen, ba}, res = {0, NULL};
+        bool ok = ba != NULL &&
+                  gk5_rpc_clnt_call(c, PROC_ECHO, &a, &res, &err) == 0 &&
+                  res.length == blen && memcmp(res.value, ba, blen) == 0;
+        gk5_buffer_release(&res);
+        found = false;
+        if (ba != NULL) {
+            kept = gk5i_rpc_clnt_kept(c, ba + blen / 2, 64, &found, &bytes);
+        }
+        tap(ok && !found && bytes < big,
+            "%s: gk5_rpc_clnt: a call of 5 MiB echoes; no sealing buffer of "
+            "its size is kept (%zu buffers, %zu bytes)%s%s",
+            name, kept, bytes, ok ? "" : ": ", ok ? "" : err.text);
+        free(ba);
     }
     for (unsigned i = 0; i < N; i++) {
         free(args[i]);
