@@ -324,4 +324,10 @@ GK5I_RPC_WUR int gk5i_rpc_clnt_adopt(int fd, gk5_ctx *gss,
                                      size_t max_body, unsigned call_timeout_ms,
                                      gk5_rpc_clnt **out, gk5_rpc_error *err);
 
+/* How many sealing buffers c keeps between calls, *bytes their sizes
+ * together; *found when one of them holds needle (len bytes) anywhere.
+ * No call may be running. */
+size_t gk5i_rpc_clnt_kept(gk5_rpc_clnt *c, const uint8_t *needle, size_t len,
+                          bool *found, size_t *bytes);
+
 #endif /* GK5_RPCSEC_CLIENT_INT_H */

@@ -466,6 +466,7 @@ void gk5_rpc_clnt_free(gk5_rpc_clnt *c)
         gk5i_clnt_call_free(call);
     }
     gk5i_cctx_release(c->cur);
+    gk5i_clnt_bufs_free(c);
     gk5i_rpc_est_clear(&c->est);
     if (c->fd >= 0) {
         (void)close(c->fd);
@@ -504,4 +505,25 @@ int gk5i_rpc_clnt_adopt(int fd, gk5_ctx *gss, const uint8_t *handle,
     c->fd = fd;
     *out = c;
     return 0;
+}
+
+size_t gk5i_rpc_clnt_kept(gk5_rpc_clnt *c, const uint8_t *needle, size_t len,
+                          bool *found, size_t *bytes)
+{
+    size_t n = 0;
+
+    *found = false;
+    *bytes = 0;
+    (void)pthread_mutex_lock(&c->lock);
+    for (const struct kept_buf *b = c->kept; b != NULL; b = b->next) {
+        n++;
+        *bytes += b->cap;
+        for (size_t i = 0; len > 0 && b->cap >= len && i <= b->cap - len; i++) {
+            if (memcmp(b->p + i, needle, len) == 0) {
+                *found = true;
+            }
+        }
+    }
+    (void)pthread_mutex_unlock(&c->lock);
+    return n;
 }

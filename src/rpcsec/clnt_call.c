@@ -111,48 +111,70 @@ static struct call *new_call(gk5_rpc_clnt *c, uint32_t proc,
     return call;
 }
 
-/* A call's body: [head][seq][args][tail] in buf (cap bytes), what goes on
- * the wire at off, len bytes. */
+/* A call's body as the pieces that follow the header on the wire.  The
+ * arguments go as the caller gave them (AUTH_SYS, AUTH_NONE, krb5,
+ * krb5i: between an 8-byte head and the checksum); krb5p seals them in a
+ * buffer the client keeps, which after sealing holds only ciphertext. */
 struct body {
-    uint8_t *buf;
-    size_t cap, off, len;
+    struct iovec iov[3];
+    int n;
+    uint8_t head[GK5I_RPC_INTEG_HEAD];
+    uint8_t tail[GK5I_RPC_INTEG_TAIL];
+    struct kept_buf *kept;
 };
 
-/* The admitted call's arguments with its number, sealed in place for
- * krb5i and krb5p; for other flavours and krb5 they go as they are.  The
- * caller wipes and frees b->buf either way. */
+/* The admitted call's arguments with its number, as pieces of b.  On
+ * failure b->kept, if any, is wiped; the caller gives it back either
+ * way. */
 static GK5I_RPC_WUR int seal_args(gk5_rpc_clnt *c, struct call *call,
                                   const gk5_buffer *args, struct body *b,
                                   gk5_rpc_error *err)
 {
     size_t alen = args != NULL ? args->length : 0;
-    size_t head = 0, tail = 0;
+    const uint8_t *a = alen > 0 ? args->value : NULL;
+    size_t head = 0, tail = 0, tail_len = 0, off = 0, len = 0;
 
-    if (c->flavor == GK5_RPC_FLAVOR_RPCSEC_GSS) {
+    b->n = 0;
+    if (call->cc != NULL) {
         call->svc = (gk5_rpc_service)atomic_load(&c->est.service);
-        if (gk5i_rpc_body_room(call->cc->gss, call->svc, 4 + alen, &head, &tail,
-                               err) != 0) {
-            return -1;
+    }
+    if (call->cc == NULL || call->svc == GK5_RPC_SVC_NONE) {
+        if (alen > 0) {
+            b->iov[b->n++] = (struct iovec){(void *)(uintptr_t)a, alen};
         }
-    }
-    b->cap = head + 4 + alen + tail;
-    b->buf = malloc(b->cap);
-    if (b->buf == NULL) {
-        gk5i_rpc_err(err, GK5_RPC_E_NOMEM,
-                     "out of memory for a %zu-byte call body", b->cap);
-        return -1;
-    }
-    gk5i_put32(b->buf + head, call->seq);
-    if (alen > 0) {
-        memcpy(b->buf + head + 4, args->value, alen);
-    }
-    if (call->cc == NULL) {
-        b->off = head + 4;
-        b->len = alen;
         return 0;
     }
-    return gk5i_rpc_body_seal(call->cc->gss, call->svc, b->buf, head, 4 + alen,
-                              b->cap, &b->off, &b->len, err);
+    if (call->svc == GK5_RPC_SVC_INTEGRITY) {
+        if (gk5i_rpc_integ_pieces(call->cc->gss, call->seq, a, alen, b->head,
+                                  b->tail, &tail_len, err) != 0) {
+            return -1;
+        }
+        b->iov[b->n++] = (struct iovec){b->head, sizeof(b->head)};
+        if (alen > 0) {
+            b->iov[b->n++] = (struct iovec){(void *)(uintptr_t)a, alen};
+        }
+        b->iov[b->n++] = (struct iovec){b->tail, tail_len};
+        return 0;
+    }
+    if (gk5i_rpc_body_room(call->cc->gss, call->svc, 4 + alen, &head, &tail,
+                           err) != 0) {
+        return -1;
+    }
+    b->kept = gk5i_clnt_buf_take(c, head + 4 + alen + tail, err);
+    if (b->kept == NULL) {
+        return -1;
+    }
+    gk5i_put32(b->kept->p + head, call->seq);
+    if (alen > 0) {
+        memcpy(b->kept->p + head + 4, a, alen);
+    }
+    if (gk5i_rpc_body_seal(call->cc->gss, call->svc, b->kept->p, head, 4 + alen,
+                           head + 4 + alen + tail, &off, &len, err) != 0) {
+        zap(b->kept->p + head, 4 + alen); /* the arguments, if it stopped */
+        return -1;
+    }
+    b->iov[b->n++] = (struct iovec){b->kept->p + off, len};
+    return 0;
 }
 
 /* Build, seal and send one call; *out is the call in the table. */
@@ -162,7 +184,7 @@ GK5I_RPC_WUR int gk5i_clnt_start_call(gk5_rpc_clnt *c, uint32_t proc,
 {
     struct call *call = NULL;
     uint8_t hdr[CALL_HEADER_MAX];
-    struct body b = {.buf = NULL};
+    struct body b = {.n = 0, .kept = NULL};
     size_t hdr_len = 0;
     bool admitted = false;
     int ret = -1;
@@ -181,9 +203,9 @@ GK5I_RPC_WUR int gk5i_clnt_start_call(gk5_rpc_clnt *c, uint32_t proc,
         call_header(c, call, hdr, &hdr_len, err) != 0) {
         goto cleanup;
     }
-    struct iovec iov[2] = {{.iov_base = hdr, .iov_len = hdr_len},
-                           {.iov_base = b.buf + b.off, .iov_len = b.len}};
-    if (gk5i_clnt_post(c, call, iov, 2, err) != 0) {
+    struct iovec iov[4] = {{.iov_base = hdr, .iov_len = hdr_len}};
+    memcpy(iov + 1, b.iov, (size_t)b.n * sizeof(*iov));
+    if (gk5i_clnt_post(c, call, iov, 1 + b.n, err) != 0) {
         goto cleanup;
     }
     *out = call;
@@ -191,10 +213,7 @@ GK5I_RPC_WUR int gk5i_clnt_start_call(gk5_rpc_clnt *c, uint32_t proc,
     ret = 0;
 
 cleanup:
-    if (b.buf != NULL) {
-        zap(b.buf, b.cap); /* the arguments, if sealing stopped half-way */
-        free(b.buf);
-    }
+    gk5i_clnt_buf_give(c, b.kept); /* ciphertext, or wiped by seal_args */
     if (call != NULL && admitted) {
         /* Admitted and never sent: its room and number go back. */
         (void)pthread_mutex_lock(&c->lock);

@@ -42,6 +42,17 @@ struct call {
     bool flow_ended;
 };
 
+/* A buffer the client keeps between calls, in which krb5p bodies are
+ * sealed; given back to the client holding ciphertext or nothing.  One
+ * larger than KEPT_MAX (a 4 MiB body and its wrapping) is freed after its
+ * call instead, so a client holds at most max_inflight * KEPT_MAX. */
+#define KEPT_MAX (((size_t)4 << 20) + 4096u)
+struct kept_buf {
+    struct kept_buf *next;
+    uint8_t *p;
+    size_t cap;
+};
+
 struct gk5_rpc_clnt {
     int fd;
     uint32_t flavor;
@@ -65,6 +76,9 @@ struct gk5_rpc_clnt {
     bool broken;  /* the connection is unusable: why says so */
     gk5_rpc_error why;
     pthread_mutex_t send_lock;
+    /* Sealing buffers not in use (under lock): at most one per call being
+     * sealed at once, so no more than max_inflight. */
+    struct kept_buf *kept;
 };
 
 /* ---- The table of calls and admission (clnt_table.c) ---- */
@@ -88,6 +102,14 @@ GK5I_RPC_WUR int gk5i_clnt_admit(gk5_rpc_clnt *c, struct call *call, bool gss,
 GK5I_RPC_WUR int gk5i_clnt_post(gk5_rpc_clnt *c, struct call *call,
                                 const struct iovec *iov, int n,
                                 gk5_rpc_error *err);
+
+/* A sealing buffer of at least cap bytes, kept or new; NULL with err. */
+struct kept_buf *gk5i_clnt_buf_take(gk5_rpc_clnt *c, size_t cap,
+                                    gk5_rpc_error *err);
+/* Back to the client; its plaintext, if any, wiped by the caller. */
+void gk5i_clnt_buf_give(gk5_rpc_clnt *c, struct kept_buf *b);
+/* Every kept buffer freed (the client is going). */
+void gk5i_clnt_bufs_free(gk5_rpc_clnt *c);
 
 /* ---- The reader (clnt_reader.c) ---- */
 

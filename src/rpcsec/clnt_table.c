@@ -116,6 +116,78 @@ void gk5i_clnt_set_broken(gk5_rpc_clnt *c, const gk5_rpc_error *why)
     (void)pthread_cond_broadcast(&c->cond);
 }
 
+/* ---- Sealing buffers ---- */
+
+/* A kept buffer of at least cap bytes: one that is large enough, else one
+ * grown (once: it keeps its new size), else a new one.  The first calls
+ * pay for the memory, later ones of the same size none. */
+struct kept_buf *gk5i_clnt_buf_take(gk5_rpc_clnt *c, size_t cap,
+                                    gk5_rpc_error *err)
+{
+    struct kept_buf *b, **at;
+
+    (void)pthread_mutex_lock(&c->lock);
+    for (at = &c->kept; *at != NULL && (*at)->cap < cap; at = &(*at)->next) {
+    }
+    if (*at == NULL) {
+        at = &c->kept; /* none large enough: grow the first */
+    }
+    b = *at;
+    if (b != NULL) {
+        *at = b->next;
+        b->next = NULL;
+    }
+    (void)pthread_mutex_unlock(&c->lock);
+    if (b == NULL) {
+        b = calloc(1, sizeof(*b));
+        if (b == NULL) {
+            gk5i_rpc_err(err, GK5_RPC_E_NOMEM, "out of memory");
+            return NULL;
+        }
+    }
+    if (b->cap < cap) {
+        /* What it holds is ciphertext or wiped: nothing to keep. */
+        free(b->p);
+        b->cap = 0;
+        b->p = calloc(1, cap); /* no byte of it left undefined */
+        if (b->p == NULL) {
+            free(b);
+            gk5i_rpc_err(err, GK5_RPC_E_NOMEM,
+                         "out of memory for a %zu-byte call body", cap);
+            return NULL;
+        }
+        b->cap = cap;
+    }
+    return b;
+}
+
+void gk5i_clnt_buf_give(gk5_rpc_clnt *c, struct kept_buf *b)
+{
+    if (b == NULL) {
+        return;
+    }
+    if (b->cap > KEPT_MAX) {
+        free(b->p); /* ciphertext, or wiped */
+        free(b);
+        return;
+    }
+    (void)pthread_mutex_lock(&c->lock);
+    b->next = c->kept;
+    c->kept = b;
+    (void)pthread_mutex_unlock(&c->lock);
+}
+
+void gk5i_clnt_bufs_free(gk5_rpc_clnt *c)
+{
+    while (c->kept != NULL) {
+        struct kept_buf *b = c->kept;
+        c->kept = b->next;
+        zap(b->p, b->cap);
+        free(b->p);
+        free(b);
+    }
+}
+
 /* ---- Sending ---- */
 
 /* What a new call waits for: room among the calls out and, for a data

@@ -130,6 +130,18 @@ GK5I_RPC_WUR int gk5i_rpc_body_seal(gk5_ctx *ctx, gk5_rpc_service svc,
                                     uint8_t *base, size_t head, size_t len,
                                     size_t cap, size_t *off, size_t *out_len,
                                     gk5_rpc_error *err);
+/* rpc_gss_integ_data (RFC 2203 5.3.2.2) around len bytes of data that
+ * stay where they are, for a writev of head, data, tail: head gets
+ * databody_integ's length and seq (GK5I_RPC_INTEG_HEAD bytes), tail the
+ * data's padding and the checksum opaque (*tail_len bytes, at most
+ * GK5I_RPC_INTEG_TAIL).  The checksum is a MIC over seq and data. */
+#define GK5I_RPC_INTEG_HEAD 8u
+#define GK5I_RPC_INTEG_TAIL (3u + 4u + GK5I_RPC_MIC_MAX + 3u)
+GK5I_RPC_WUR int gk5i_rpc_integ_pieces(gk5_ctx *ctx, uint32_t seq,
+                                       const uint8_t *data, size_t len,
+                                       uint8_t head[GK5I_RPC_INTEG_HEAD],
+                                       uint8_t tail[GK5I_RPC_INTEG_TAIL],
+                                       size_t *tail_len, gk5_rpc_error *err);
 /* Open an encoding in place: body holds at least the encoding (avail
  * bytes).  Checks integrity (or decrypts and checks) and that the embedded
  * seq_num equals want_seq.  On success *data / *data_len is the XDR after

@@ -392,6 +392,55 @@ static int seal_integ(gk5_ctx *ctx, uint8_t *base, size_t head, size_t len,
     return 0;
 }
 
+int gk5i_rpc_integ_pieces(gk5_ctx *ctx, uint32_t seq, const uint8_t *data,
+                          size_t len, uint8_t head[GK5I_RPC_INTEG_HEAD],
+                          uint8_t tail[GK5I_RPC_INTEG_TAIL], size_t *tail_len,
+                          gk5_rpc_error *err)
+{
+    size_t pad = gk5i_xdr_pad(len);
+    size_t mic_at = pad + 4;
+    uint32_t minor = 0;
+
+    *tail_len = 0;
+    if (len > UINT32_MAX - 4 || (len > 0 && data == NULL)) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "integrity body: %zu bytes of data", len);
+        return -1;
+    }
+    gk5i_put32(head, (uint32_t)(4 + len));
+    gk5i_put32(head + 4, seq);
+    memset(tail, 0, pad); /* not a wipe: padding */
+    /* RFC 2203 5.3.2.2: the checksum is GSS_GetMIC over databody_integ
+     * (seq_num, then the data), without its length word. */
+    gk5_iov_buffer iov[3] = {
+        {GK5_IOV_BUFFER_TYPE_DATA, {4, head + 4}},
+        {GK5_IOV_BUFFER_TYPE_DATA, {len, (void *)(uintptr_t)data}},
+        {GK5_IOV_BUFFER_TYPE_MIC_TOKEN, {GK5I_RPC_MIC_MAX, tail + mic_at}},
+    };
+    gk5_iov_buffer *mic = &iov[2];
+    if (len == 0) {
+        iov[1] = iov[2]; /* no empty DATA buffer */
+        mic = &iov[1];
+    }
+    uint32_t major =
+        gk5_get_mic_iov(&minor, ctx, GK5_QOP_DEFAULT, iov, len > 0 ? 3 : 2);
+    if (GK5_ERROR(major) != 0) {
+        gk5i_rpc_err_gss(err, GK5_RPC_E_GSS, major, minor, "GSS_GetMIC");
+        return -1;
+    }
+    size_t mic_len = mic->buffer.length;
+    size_t mic_pad = gk5i_xdr_pad(mic_len);
+    if (mic_len > GK5I_RPC_MIC_MAX) {
+        gk5i_rpc_err(err, GK5_RPC_E_INVALID,
+                     "integrity body: no room for the checksum");
+        return -1;
+    }
+    gk5i_put32(tail + pad, (uint32_t)mic_len);
+    memset(tail + mic_at + mic_len, 0, mic_pad); /* not a wipe: padding */
+    *tail_len = mic_at + mic_len + mic_pad;
+    return 0;
+}
+
 static int seal_priv(gk5_ctx *ctx, uint8_t *base, size_t head, size_t len,
                      size_t cap, size_t *off, size_t *out_len,
                      gk5_rpc_error *err)

@@ -240,7 +240,7 @@ bool gk5_echo_check(uint32_t proc, size_t size, unsigned index, uint64_t call,
 {
     struct gk5i_rd rd;
     const uint8_t *data;
-    size_t n = 0;
+    size_t n = 0, from = 0, bad = 0;
     uint8_t stamp[GK5_ECHO_STAMP_SIZE];
 
     gk5_echo_stamp(stamp, index, call);
@@ -269,17 +269,27 @@ bool gk5_echo_check(uint32_t proc, size_t size, unsigned index, uint64_t call,
                      (unsigned long long)call + 1, n, size);
             return false;
         }
-        for (size_t i = 0; i < n; i++) {
-            uint8_t want = proc == GK5_ECHO_PROC_ECHO && i < sizeof(stamp)
-                               ? stamp[i]
-                               : gk5_echo_source_byte(i);
-            if (data[i] != want) {
-                snprintf(why, why_len,
-                         "call %llu: byte %zu of the reply is "
-                         "0x%02x, not 0x%02x",
-                         (unsigned long long)call + 1, i, data[i], want);
-                return false;
+        /* ECHO's first bytes are the call's stamp, the rest (and all of
+         * SOURCE) the pattern, checked a stretch at a time. */
+        from = proc == GK5_ECHO_PROC_ECHO
+                   ? (n < sizeof(stamp) ? n : sizeof(stamp))
+                   : 0;
+        bad = n;
+        for (size_t i = 0; i < from && bad == n; i++) {
+            if (data[i] != stamp[i]) {
+                bad = i;
             }
+        }
+        if (bad == n) {
+            bad = gk5_echo_source_check_from(data, n, from);
+        }
+        if (bad < n) {
+            uint8_t want = bad < from ? stamp[bad] : gk5_echo_source_byte(bad);
+            snprintf(why, why_len,
+                     "call %llu: byte %zu of the reply is "
+                     "0x%02x, not 0x%02x",
+                     (unsigned long long)call + 1, bad, data[bad], want);
+            return false;
         }
         break;
     default: /* NULL: no results */

@@ -68,25 +68,31 @@ static inline void gk5_echo_source_fill(uint8_t *p, size_t n)
     }
 }
 
-/* The index of the first byte of p[0..n) that is not the pattern's, or n
- * if all are: one period by hand, then each later stretch against the
- * checked prefix (memcmp); a stretch that differs is searched byte by
- * byte for the index. */
-static inline size_t gk5_echo_source_check(const uint8_t *p, size_t n)
+/* The index of the first byte of p[from..n) that is not the pattern's
+ * (byte i is gk5_echo_source_byte(i)), or n if all are; bytes before from
+ * are not looked at.  By hand up to the end of the first whole period at
+ * or after from, then each later stretch against the periods checked so
+ * far (memcmp, doubling); a stretch that differs is searched byte by byte
+ * for the index. */
+static inline size_t gk5_echo_source_check_from(const uint8_t *p, size_t n,
+                                                size_t from)
 {
-    size_t done = n < GK5_ECHO_SOURCE_MOD ? n : GK5_ECHO_SOURCE_MOD;
+    size_t base = from + (GK5_ECHO_SOURCE_MOD - from % GK5_ECHO_SOURCE_MOD) %
+                             GK5_ECHO_SOURCE_MOD;
+    size_t done =
+        base + GK5_ECHO_SOURCE_MOD < n ? base + GK5_ECHO_SOURCE_MOD : n;
 
-    for (size_t i = 0; i < done; i++) {
-        if (p[i] != (uint8_t)i) {
+    for (size_t i = from; i < done; i++) {
+        if (p[i] != gk5_echo_source_byte(i)) {
             return i;
         }
     }
     while (done < n) {
-        size_t chunk = done - done % GK5_ECHO_SOURCE_MOD;
+        size_t chunk = (done - base) - (done - base) % GK5_ECHO_SOURCE_MOD;
         if (chunk > n - done) {
             chunk = n - done;
         }
-        if (memcmp(p + done, p, chunk) != 0) {
+        if (memcmp(p + done, p + base, chunk) != 0) {
             for (size_t i = done; i < done + chunk; i++) {
                 if (p[i] != gk5_echo_source_byte(i)) {
                     return i;
@@ -96,6 +102,13 @@ static inline size_t gk5_echo_source_check(const uint8_t *p, size_t n)
         done += chunk;
     }
     return n;
+}
+
+/* The index of the first byte of p[0..n) that is not the pattern's, or
+ * n if all are. */
+static inline size_t gk5_echo_source_check(const uint8_t *p, size_t n)
+{
+    return gk5_echo_source_check_from(p, n, 0);
 }
 
 #endif /* GK5_RPC_ECHO_PROG_H */

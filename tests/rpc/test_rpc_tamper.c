@@ -64,6 +64,7 @@
 
 #include <gk5/rpcsec.h>
 
+#include "rpcsec/client_int.h"
 #include "rpcsec/rpcsec_int.h"
 
 #define PROG 0x20000099u
@@ -1177,6 +1178,126 @@ static void native_reversed(struct server *s, gk5_rpc_clnt *c, const char *name,
         name, sent, reversed, right, why[0] != '\0' ? "; " : "", why);
 }
 
+/* The echo's arguments for a call of n bytes: an opaque<> whose bytes
+ * depend on the call's number, so no call's results pass for another's. */
+static uint8_t *sized_args(unsigned call, size_t n, size_t *len)
+{
+    size_t pad = (4 - n % 4) % 4;
+    uint8_t *a = calloc(1, 4 + n + pad);
+
+    if (a == NULL) {
+        return NULL;
+    }
+    gk5i_put32(a, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        a[4 + i] = (uint8_t)(i * 131u + (i >> 9) + call * 7u);
+    }
+    *len = 4 + n + pad;
+    return a;
+}
+
+/* Large and small calls on one client, one at a time and then all out at
+ * once: each gets its own results, whatever the size of the one before.
+ * With krb5p the client keeps the buffers it sealed the large ones in:
+ * afterwards none of them holds a call's arguments in the clear. */
+static void native_sizes(gk5_rpc_clnt *c, const char *name, gk5_rpc_service svc,
+                         unsigned *callno)
+{
+    static const size_t sizes[] = {(1u << 20) + 3, 200, 17,
+                                   (2u << 20) + 1, 0,   (1u << 20) + 3};
+    enum { N = sizeof(sizes) / sizeof(sizes[0]) };
+    uint8_t *args[N] = {NULL};
+    size_t lens[N] = {0};
+    uint64_t ids[N];
+    unsigned right = 0, sent = 0, right_out = 0;
+    gk5_rpc_error err;
+    char why[640] = "";
+
+    memset(&err, 0, sizeof(err));
+    for (unsigned k = 0; k < 2 * N; k++) {
+        unsigned i = k % N;
+        gk5_buffer res = {0, NULL};
+        free(args[i]);
+        args[i] = sized_args((*callno)++, sizes[i], &lens[i]);
+        if (args[i] == NULL) {
+            snprintf(why, sizeof(why), "out of memory");
+            break;
+        }
+        gk5_buffer a = {lens[i], args[i]};
+        if (k >= N) {
+            /* The second round: all out before any is waited for. */
+            if (gk5_rpc_clnt_send(c, PROC_ECHO, &a, &ids[i], &err) != 0) {
+                snprintf(why, sizeof(why), "send %u: %s", i, err.text);
+                break;
+            }
+            sent++;
+            continue;
+        }
+        if (gk5_rpc_clnt_call(c, PROC_ECHO, &a, &res, &err) == 0 &&
+            res.length == lens[i] && memcmp(res.value, args[i], lens[i]) == 0) {
+            right++;
+        } else if (why[0] == '\0') {
+            snprintf(why, sizeof(why), "call of %zu bytes: %s", sizes[i],
+                     err.code != 0 ? err.text : "results not its arguments");
+        }
+        gk5_buffer_release(&res);
+    }
+    for (unsigned i = 0; i < sent; i++) {
+        gk5_buffer res = {0, NULL};
+        if (gk5_rpc_clnt_wait(c, ids[i], &res, &err) == 0 &&
+            res.length == lens[i] && memcmp(res.value, args[i], lens[i]) == 0) {
+            right_out++;
+        } else if (why[0] == '\0') {
+            snprintf(why, sizeof(why), "call %u out of %zu bytes: %s", i,
+                     sizes[i],
+                     err.code != 0 ? err.text : "results not its arguments");
+        }
+        gk5_buffer_release(&res);
+    }
+    tap(right == N && right_out == N,
+        "%s: gk5_rpc_clnt: calls of 1 MiB, 200, 17, 2 MiB, 0 and 1 MiB bytes "
+        "in turn (%u right) and all out at once (%u right) get their own "
+        "results%s%s",
+        name, right, right_out, why[0] != '\0' ? "; " : "", why);
+    if (svc == GK5_RPC_SVC_PRIVACY) {
+        /* 64 bytes from the middle of each large call's arguments. */
+        bool found = false, any = false;
+        size_t kept = 0, bytes = 0;
+        for (unsigned i = 0; i < N; i++) {
+            if (args[i] != NULL && lens[i] > 4096) {
+                kept = gk5i_rpc_clnt_kept(c, args[i] + lens[i] / 2, 64, &found,
+                                          &bytes);
+                any = any || found;
+            }
+        }
+        tap(kept >= 1 && !any,
+            "%s: gk5_rpc_clnt: the %zu sealing buffers kept hold no call's "
+            "arguments in the clear",
+            name, kept);
+        /* Larger than the client keeps a sealing buffer for (4 MiB): the
+         * call works and its buffer is not kept. */
+        size_t big = (5u << 20) + 1, blen = 0;
+        uint8_t *ba = sized_args((*callno)++, big, &blen);
+        gk5_buffer a = {blen, ba}, res = {0, NULL};
+        bool ok = ba != NULL &&
+                  gk5_rpc_clnt_call(c, PROC_ECHO, &a, &res, &err) == 0 &&
+                  res.length == blen && memcmp(res.value, ba, blen) == 0;
+        gk5_buffer_release(&res);
+        found = false;
+        if (ba != NULL) {
+            kept = gk5i_rpc_clnt_kept(c, ba + blen / 2, 64, &found, &bytes);
+        }
+        tap(ok && !found && bytes < big,
+            "%s: gk5_rpc_clnt: a call of 5 MiB echoes; no sealing buffer of "
+            "its size is kept (%zu buffers, %zu bytes)%s%s",
+            name, kept, bytes, ok ? "" : ": ", ok ? "" : err.text);
+        free(ba);
+    }
+    for (unsigned i = 0; i < N; i++) {
+        free(args[i]);
+    }
+}
+
 /* A call whose reply the server holds past the client's call timeout:
  * GK5_RPC_E_TRANSPORT, rpc_stat 5 (RPC_TIMEDOUT); the late reply is
  * dropped and the next call works. */
@@ -1286,6 +1407,7 @@ static void run_native(struct server *s, const char *dir, gk5_rpc_service svc,
         name, r.err.text);
 
     native_reversed(s, c, name, callno);
+    native_sizes(c, name, svc, callno);
     native_echo(c, (*callno)++, &r);
     tap(r.echoed,
         "%s: gk5_rpc_clnt: after the reversed replies a call works "
