@@ -96,7 +96,7 @@ static bool record_check(gk5_rpc_tcp_server *ts, struct conn *c)
         ts->unauth_used -= c->held;
         c->held = 0;
         c->charged = false;
-        /* fall through */
+        __attribute__((fallthrough)); /* then read the body as the others */
     case GK5I_RPC_PRE_INIT:
     case GK5I_RPC_PRE_UNAUTH:
         c->mode = RM_BODY;
