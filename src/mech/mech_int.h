@@ -84,18 +84,13 @@ struct gk5_lane {
  * retrying if another thread changed it first, so threads never wait on
  * each other and every verdict is the one a single thread would have
  * given in the order the swaps took effect; elsewhere the word is guarded
- * by `lock`.  A verdict that records nothing (a duplicate, an old number)
- * reads the word without writing its line (seqstate.c, window_peek), so
- * threads verifying old tokens keep it shared in their caches.  `lock` also orders the window's start (the first
+ * by `lock`.  `lock` also orders the window's start (the first
  * authenticated token, when an import carried no receive number), which
  * happens once. */
 #define GK5_SEQ_WINDOW 64
 __extension__ typedef unsigned __int128 gk5i_u128;
 struct gk5_seqstate {
-    union {
-        _Alignas(16) gk5i_u128 word; /* next | bitmap << 64 */
-        uint64_t half[2];            /* x86-64: [0] next, [1] bitmap */
-    };
+    _Alignas(16) gk5i_u128 word; /* next | bitmap << 64 */
     _Atomic bool started;        /* false until the first authenticated token */
     bool wide;     /* 64-bit numbers (RFC 4121) vs 32-bit (RFC 1964) */
     bool lockfree; /* the word is swapped, not locked */

@@ -25,9 +25,7 @@
  * copy computed again from what another thread left when the swap fails:
  * the verdicts are those of one thread taking the numbers in the order
  * the swaps succeeded, and no thread waits for another.  A duplicate or
- * an old number changes nothing and writes nothing: a wide window is
- * first read by plain loads (window_peek), so such a verdict does not
- * even take the line from the other threads' caches.  Without a 16-byte
+ * an old number changes nothing and writes nothing.  Without a 16-byte
  * swap the same function runs under the mutex.
  */
 #include <stdio.h>
@@ -99,30 +97,6 @@ static gk5i_u128 swap16(gk5i_u128 *p, gk5i_u128 old, gk5i_u128 new)
 static gk5i_u128 word_load(struct gk5_seqstate *st)
 {
     return st->lockfree ? swap16(&st->word, 0, 0) : st->word;
-}
-
-/*
- * The word of a wide window read without writing its line: next, bitmap,
- * next again.  A swap replaces both halves at once and a wide window's
- * next only grows, so when both reads of next agree the bitmap read
- * between them belongs to that same next: the pair is one the word held.
- * false (the word moved meanwhile, or a narrow window, whose next wraps):
- * the caller reads it by a swap.  x86-64 only, where swap16 exists.
- */
-static bool window_peek(struct gk5_seqstate *st, gk5i_u128 *word)
-{
-    uint64_t next, bitmap;
-
-    if (!st->wide) {
-        return false;
-    }
-    next = __atomic_load_n(&st->half[0], __ATOMIC_ACQUIRE);
-    bitmap = __atomic_load_n(&st->half[1], __ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&st->half[0], __ATOMIC_RELAXED) != next) {
-        return false;
-    }
-    *word = (gk5i_u128)next | ((gk5i_u128)bitmap << 64);
-    return true;
 }
 
 static void word_store(struct gk5_seqstate *st, gk5i_u128 v)
@@ -377,9 +351,7 @@ static enum seq_verdict seq_record(struct gk5_seqstate *st, uint64_t seq,
         pthread_mutex_unlock(&st->lock);
         return v;
     }
-    if (!window_peek(st, &old)) {
-        old = swap16(&st->word, 0, 0);
-    }
+    old = swap16(&st->word, 0, 0);
     for (;;) {
         win = unpack(old, st->wide);
         w->next = win.next;
