@@ -7,14 +7,10 @@
  *     gk5_mech <OID> <path> [accept=native] <interposer>
  *
  * MIT's mechglue keeps the bracketed options of a line to itself, so the
- * module reads its own line: the file GSS_MECH_CONFIG names (which then
- * replaces the others, as for the mechglue), else /etc/gss/mech and then
- * /etc/gss/mech.d/ *.conf in name order; the line is the last one naming
- * the module's OID (the mechglue lets a later line replace an earlier one
- * not loaded yet).  Read once, at the first accept.
+ * module reads its own line.  Here: a file's lines scanned for the one
+ * naming the module's OID, its options read, and the OID's dotted text;
+ * which files, and when, is accept_config_files.c's.
  */
-#include <glob.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,19 +18,11 @@
 #include "common/bytes.h"
 #include "interposer/interposer.h"
 
-#define MECH_CONF "/etc/gss/mech"
-#define MECH_CONF_GLOB "/etc/gss/mech.d/*.conf"
 #define CFG_LINE_MAX 2048  /* longer lines are skipped, with a trace */
 #define CFG_LINES_MAX 4096 /* per file */
-#define CFG_FILES_MAX 64   /* in mech.d */
 #define CFG_OPT_MAX 128    /* one option */
 
-static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
-static int cfg_native;
-
-/* The dotted text of a DER OID's content octets; -1 if it does not fit or
- * is malformed. */
-static int oid_text(const gss_OID_desc *oid, char *out, size_t n)
+int gki_oid_text(const gss_OID_desc *oid, char *out, size_t n)
 {
     struct gk5i_rd r;
     uint64_t v = 0;
@@ -137,16 +125,11 @@ static int parse_line(char *line, const char *oid, const char *where)
     return parse_options(open + 1, where);
 }
 
-/* Our line in one file, if any: updates *native. */
-static void read_file(const char *path, const char *oid, int *native)
+void gki_config_scan(FILE *f, const char *path, const char *oid, int *native)
 {
     char line[CFG_LINE_MAX], where[CFG_LINE_MAX / 2];
-    FILE *f = fopen(path, "re");
     int skipping = 0;
 
-    if (f == NULL) {
-        return;
-    }
     for (unsigned no = 1; no <= CFG_LINES_MAX; no++) {
         size_t len;
         int got;
@@ -175,40 +158,4 @@ static void read_file(const char *path, const char *oid, int *native)
             *native = got;
         }
     }
-    fclose(f);
-}
-
-static void cfg_read(void)
-{
-    char oid[256];
-    const char *env = secure_getenv("GSS_MECH_CONFIG");
-    int native = 0;
-
-    if (oid_text(&gki_interposer_oid, oid, sizeof(oid)) != 0) {
-        gki_trace("gk5_mech: the module's OID cannot be written: accept by "
-                  "MIT");
-        return;
-    }
-    if (env != NULL && env[0] != '\0') {
-        read_file(env, oid, &native);
-    } else {
-        glob_t g;
-
-        read_file(MECH_CONF, oid, &native);
-        if (glob(MECH_CONF_GLOB, 0, NULL, &g) == 0) {
-            for (size_t i = 0; i < g.gl_pathc && i < CFG_FILES_MAX; i++) {
-                read_file(g.gl_pathv[i], oid, &native);
-            }
-            globfree(&g);
-        }
-    }
-    cfg_native = native;
-    gki_trace("gk5_mech: accept: %s (config line of %s)",
-              native ? "native" : "MIT", oid);
-}
-
-int gki_accept_native(void)
-{
-    (void)pthread_once(&cfg_once, cfg_read);
-    return cfg_native;
 }

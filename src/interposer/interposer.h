@@ -17,6 +17,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <gssapi/gssapi.h>
 #include <gssapi/gssapi_ext.h>
@@ -113,11 +114,22 @@ void gki_ctx_free(gki_ctx *c);
 
 /* ---- native acceptance (accept*.c) ---- */
 
+/* accept_config.c, also for its fuzz target: the dotted text of a DER
+ * OID's content octets into out (n bytes); -1 if it does not fit or is
+ * malformed. */
+int gki_oid_text(const gss_OID_desc *oid, char *out, size_t n);
+/* One mechanism file's lines from f (path: its name in trace lines): *native
+ * set to 1 or 0 by each line naming oid, as its options ask; left as it
+ * was when no line does.  At most 4,096 lines; longer than 2,047 bytes:
+ * skipped. */
+void gki_config_scan(FILE *f, const char *path, const char *oid, int *native);
+
 /* What gki_native_accept and gki_native_import answer when the token is
  * MIT's to handle (no GSS-API status has all these bits). */
 #define GKI_TO_MIT 0xffffffffu
 
-/* Whether the config line asks for native acceptance ([accept=native]). */
+/* Whether the config line asks for native acceptance ([accept=native]);
+ * accept_config_files.c reads it once. */
 int gki_accept_native(void);
 /* Accept input in c (a fresh context) with gk5, when the config asks for
  * it and gk5 can serve the credential and the token: the GSS-API status
