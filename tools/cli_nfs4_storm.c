@@ -842,8 +842,11 @@ cleanup:
         /* The cache exists once kinit has written it. */
         bool written = cc_path != NULL && stat(cc_path, &st) == 0;
 
-        if ((written && GK5_ERROR(gk5_ccache_destroy(&minor, ccache)) != 0) |
-            (rmdir(dir) != 0)) {
+        /* Both, whatever the first answers. */
+        bool kept =
+            written && GK5_ERROR(gk5_ccache_destroy(&minor, ccache)) != 0;
+
+        if (rmdir(dir) != 0 || kept) {
             cli_warn("%s: could not remove the private ccache folder %s",
                      a->cmd, dir);
         }

@@ -177,7 +177,7 @@ static void fake_udp(struct fake *f)
         send_udp(f->udp_fd, &from, fl, junk4, sizeof(junk4));
         len = make_reply(out, sizeof(out), TGS_REP, f->id, 0);
         send_udp(f->udp_fd, &from, fl, out, len);
-        /* fall through */
+        __attribute__((fallthrough)); /* then the answer itself */
     case F_ANSWER:
         len = make_reply(out, sizeof(out), AS_REP, f->id, 0);
         send_udp(f->udp_fd, &from, fl, out, len);
