@@ -418,32 +418,6 @@ static int make_database(const gk5_mit_realm *realm, char **env,
 
 /* ---- The KDC's processes ---- */
 
-/* Does pid's command line hold arg? */
-static int cmdline_has(pid_t pid, const char *want)
-{
-    char path[64], cmdline[4 * PATH_MAX];
-    ssize_t n;
-    int fd, found = 0;
-
-    snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return 0;
-    }
-    n = read(fd, cmdline, sizeof(cmdline) - 1);
-    (void)close(fd);
-    if (n <= 0) {
-        return 0;
-    }
-    cmdline[n] = '\0';
-    for (const char *arg = cmdline; arg < cmdline + n; arg += strlen(arg) + 1) {
-        if (strcmp(arg, want) == 0) {
-            found = 1;
-        }
-    }
-    return found;
-}
-
 static int config_arg(char *out, size_t out_len, const char *dir)
 {
     int n = snprintf(out, out_len, "--config-file=%s/kdc.conf", dir);
@@ -532,11 +506,12 @@ static void stop_workers(const char *dir, const pid_t *pids, size_t count)
     }
     for (size_t i = 0; i < count; i++) {
         for (int p = 0; p < STOP_POLLS && gk5_realm_alive(pids[i]) &&
-                        cmdline_has(pids[i], arg);
+                        gk5_realm_cmdline_has(pids[i], arg, NULL);
              p++) {
             gk5_realm_nap();
         }
-        if (gk5_realm_alive(pids[i]) && cmdline_has(pids[i], arg)) {
+        if (gk5_realm_alive(pids[i]) &&
+            gk5_realm_cmdline_has(pids[i], arg, NULL)) {
             (void)kill(pids[i], SIGKILL);
         }
     }
@@ -743,7 +718,7 @@ int gk5_heimdal_realm_stop_in(const char *dir, char *err, size_t err_len)
     pid = (pid_t)v;
     nworkers = read_workers(real, workers, MAX_WORKERS);
     /* Never signal a recycled PID: the command line must be ours. */
-    if (pid > 0 && cmdline_has(pid, arg)) {
+    if (pid > 0 && gk5_realm_cmdline_has(pid, arg, NULL)) {
         (void)kill(pid, SIGTERM);
         for (int i = 0; i < STOP_POLLS && gk5_realm_alive(pid); i++) {
             gk5_realm_nap();

@@ -952,12 +952,11 @@ static int alive(pid_t pid)
     return !zombie;
 }
 
-/* Does pid's command line hold "-P pid_file" (the KDC that writes it)? */
-static int writes_pid_file(pid_t pid, const char *pid_file)
+int gk5_realm_cmdline_has(pid_t pid, const char *arg, const char *next)
 {
     char path[64], cmdline[4 * PATH_MAX];
     ssize_t n;
-    int fd, found = 0;
+    int fd;
 
     snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
     fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -970,14 +969,16 @@ static int writes_pid_file(pid_t pid, const char *pid_file)
         return 0;
     }
     cmdline[n] = '\0';
-    for (const char *arg = cmdline; arg < cmdline + n; arg += strlen(arg) + 1) {
-        const char *next = arg + strlen(arg) + 1;
-        if (strcmp(arg, "-P") == 0 && next < cmdline + n &&
-            strcmp(next, pid_file) == 0) {
-            found = 1;
+    for (const char *p = cmdline; p < cmdline + n; p += strlen(p) + 1) {
+        const char *after = p + strlen(p) + 1;
+
+        if (strcmp(p, arg) == 0 &&
+            (next == NULL ||
+             (after < cmdline + n && strcmp(after, next) == 0))) {
+            return 1;
         }
     }
-    return found;
+    return 0;
 }
 
 int gk5_mit_realm_stop_in(const char *dir, char *err, size_t err_len)
@@ -998,8 +999,9 @@ int gk5_mit_realm_stop_in(const char *dir, char *err, size_t err_len)
     if (read_pid_file(pid_file, &pid) != 0) {
         return 0; /* no realm running there */
     }
-    /* Never signal a recycled PID: the command line must be ours. */
-    if (writes_pid_file(pid, pid_file)) {
+    /* Never signal a recycled PID: the command line must be ours, the
+     * KDC that writes this file ("-P pid_file"). */
+    if (gk5_realm_cmdline_has(pid, "-P", pid_file)) {
         (void)kill(pid, SIGTERM);
         for (int i = 0; i < STOP_POLLS && alive(pid); i++) {
             nap();

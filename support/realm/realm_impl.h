@@ -31,6 +31,10 @@ void gk5_realm_free_environ(char **env);
 void gk5_realm_stop_pid(pid_t pid);
 /* Running, and not a zombie? */
 int gk5_realm_alive(pid_t pid);
+/* Does pid's command line (/proc/PID/cmdline) hold the argument arg, and
+ * right after it next (unless next is NULL)?  Before a PID read from a
+ * file is signalled: never a recycled one. */
+int gk5_realm_cmdline_has(pid_t pid, const char *arg, const char *next);
 /* UDP and listening TCP sockets on the local port, IPv4 and IPv6. */
 int gk5_realm_port_users(int port);
 /* The port to try first (GK5_KDC_PORT) when tries is 0 and it is set,
