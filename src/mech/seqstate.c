@@ -61,11 +61,22 @@ static struct window unpack(gk5i_u128 word, bool wide)
 }
 
 #if defined(__x86_64__)
+/* CPUID once per process: under a hypervisor each CPUID traps to it (a
+ * few microseconds), and every context's window asks. */
 static bool swap16_available(void)
 {
-    unsigned a, b, c, d;
+    static atomic_int cached; /* 0 unknown, 1 yes, 2 no */
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
 
-    return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_CMPXCHG16B) != 0;
+    if (v == 0) {
+        unsigned a, b, c, d;
+
+        v = __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_CMPXCHG16B) != 0
+                ? 1
+                : 2;
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
+    }
+    return v == 1;
 }
 
 /* The word at p if it equals old, replaced by new; returns what was
