@@ -134,6 +134,21 @@ static inline uint16_t gk5i_get_u16le(struct gk5i_rd *r)
     return r->bad ? 0 : load_le16(at);
 }
 
+/* The Windows PAC (MS-PAC 2.3-2.7) is little-endian throughout. */
+static inline uint32_t gk5i_get_u32le(struct gk5i_rd *r)
+{
+    const uint8_t *at = gk5i_get_bytes(r, 4);
+
+    return r->bad ? 0 : load_le32(at);
+}
+
+static inline uint64_t gk5i_get_u64le(struct gk5i_rd *r)
+{
+    const uint8_t *at = gk5i_get_bytes(r, 8);
+
+    return r->bad ? 0 : (uint64_t)load_le32(at + 4) << 32 | load_le32(at);
+}
+
 /* The rpc.gssd buffer is in the writer's host byte order. */
 static inline uint32_t gk5i_get_u32host(struct gk5i_rd *r)
 {

@@ -38,6 +38,7 @@
  */
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "crypto/crypto_int.h"
@@ -132,27 +133,63 @@ OM_uint32 gki_native_ctx_time(const gki_ctx *c, OM_uint32 *time_rec)
 /* Give the caller what gk5 made, or give it up for MIT (0). */
 static int take_native(OM_uint32 *minor, gki_ctx *c, gss_buffer_t input,
                        const char *want, gk5_ctx *made, gk5_buffer *out,
-                       gk5_accept_info *info, bool deleg, gss_name_t *src_name)
+                       gk5_accept_info *info,
+                       const struct gk5i_accept_more *more,
+                       gss_name_t *src_name)
 {
     gss_name_t src = GSS_C_NO_NAME;
+    struct gki_pac pac = {NULL, 0, 0};
 
-    if (deleg) {
+    if (more->deleg_offered) {
         gki_trace("gk5_mech: context %p: accept by MIT (a delegated "
                   "credential offered: gk5 takes none)",
                   (void *)c);
         return 0;
     }
+    /* Names as MIT's would be: its auth indicators gk5 does not read, and
+     * a PAC it refuses makes MIT refuse the AP-REQ. */
+    if (more->cammac) {
+        gki_trace("gk5_mech: context %p: accept by MIT (the ticket carries "
+                  "an AD-CAMMAC: auth indicators, which MIT's names carry "
+                  "and gk5 does not read)",
+                  (void *)c);
+        return 0;
+    }
+    if (more->pac == GK5I_PAC_MALFORMED) {
+        gki_trace("gk5_mech: context %p: accept by MIT (the ticket's "
+                  "authorization data or PAC is malformed: MIT's acceptor "
+                  "judges it)",
+                  (void *)c);
+        return 0;
+    }
+    if (more->pac != GK5I_PAC_NONE) {
+        pac.len = more->pac_len;
+        pac.verified = more->pac == GK5I_PAC_VERIFIED;
+        pac.bytes = malloc(pac.len != 0 ? pac.len : 1);
+        if (pac.bytes == NULL) {
+            gki_trace("gk5_mech: context %p: accept by MIT (no memory for "
+                      "the ticket's PAC)",
+                      (void *)c);
+            return 0;
+        }
+        memcpy(pac.bytes,
+               (const uint8_t *)info->authorization_data.value +
+                   more->pac_offset,
+               pac.len);
+    }
     if (want != NULL && !gki_name_matches(want, info->acceptor)) {
         gki_trace("gk5_mech: context %p: accept by MIT (ticket for %s, the "
                   "credential's name is %s)",
                   (void *)c, info->acceptor, want);
+        free(pac.bytes);
         return 0;
     }
     if (src_name != NULL &&
-        GSS_ERROR(gki_native_name(minor, info->initiator, &src))) {
+        GSS_ERROR(gki_native_name(minor, info->initiator, &pac, &src))) {
         gki_trace("gk5_mech: context %p: accept by MIT (no memory for the "
                   "initiator's name)",
                   (void *)c);
+        free(pac.bytes);
         return 0;
     }
     if (src_name != NULL) {
@@ -169,14 +206,19 @@ static int take_native(OM_uint32 *minor, gki_ctx *c, gss_buffer_t input,
         c->endtime > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)c->endtime;
     c->initiator = info->initiator;
     c->acceptor = info->acceptor;
+    c->pac = pac;
     info->initiator = NULL;
     info->acceptor = NULL;
     (void)out;
     const struct gk5_enctype *et = gk5i_enctype_get(info->context_enctype);
     gki_trace("gk5_mech: context %p accepted natively: %s for %s, %s (%d), "
-              "flags 0x%x",
+              "flags 0x%x, %s",
               (void *)c, c->initiator, c->acceptor, et != NULL ? et->name : "?",
-              (int)info->context_enctype, (unsigned)c->flags);
+              (int)info->context_enctype, (unsigned)c->flags,
+              more->pac == GK5I_PAC_VERIFIED     ? "PAC verified"
+              : more->pac == GK5I_PAC_UNVERIFIED ? "PAC not verified (no "
+                                                   "attribute values)"
+                                                 : "no PAC");
     return 1;
 }
 
@@ -194,7 +236,7 @@ OM_uint32 gki_native_accept(OM_uint32 *minor, gki_ctx *c, gss_cred_id_t cred,
     gk5_accept_info info;
     gk5_ctx *made = NULL;
     uint32_t major, err = 0;
-    bool deleg = false;
+    struct gk5i_accept_more more;
     int took;
 
     if (!gki_accept_native()) {
@@ -233,9 +275,9 @@ OM_uint32 gki_native_accept(OM_uint32 *minor, gki_ctx *c, gss_cred_id_t cred,
     if (cb != GSS_C_NO_CHANNEL_BINDINGS) {
         cb_of(cb, &gcb);
     }
-    major = gk5i_accept_deleg(&err, g, &in,
-                              cb != GSS_C_NO_CHANNEL_BINDINGS ? &gcb : NULL,
-                              &out, &made, &info, &deleg);
+    major = gk5i_accept_more(&err, g, &in,
+                             cb != GSS_C_NO_CHANNEL_BINDINGS ? &gcb : NULL,
+                             &out, &made, &info, &more);
     if (GK5_ERROR(major) != 0) {
         free(want);
         if (cannot_serve(major, err)) {
@@ -257,7 +299,7 @@ OM_uint32 gki_native_accept(OM_uint32 *minor, gki_ctx *c, gss_cred_id_t cred,
         return major;
     }
     took =
-        take_native(minor, c, input, want, made, &out, &info, deleg, src_name);
+        take_native(minor, c, input, want, made, &out, &info, &more, src_name);
     free(want);
     gk5_accept_info_release(&info);
     if (!took) {

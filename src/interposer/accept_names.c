@@ -79,6 +79,7 @@ int gki_name_matches(const char *desired, const char *service)
 typedef struct gki_name {
     uint64_t magic;
     char *principal;
+    struct gki_pac pac;
     _Atomic(gss_name_t) mit;
 } gki_name;
 
@@ -90,15 +91,25 @@ static gki_name *as_native(gss_const_name_t name)
 }
 
 OM_uint32 gki_native_name(OM_uint32 *minor, const char *principal,
-                          gss_name_t *out)
+                          const struct gki_pac *pac, gss_name_t *out)
 {
     gki_name *n = calloc(1, sizeof(*n));
 
     *out = GSS_C_NO_NAME;
-    if (n == NULL || (n->principal = strdup(principal)) == NULL) {
+    if (n == NULL || (n->principal = strdup(principal)) == NULL ||
+        (pac != NULL && pac->bytes != NULL &&
+         (n->pac.bytes = malloc(pac->len != 0 ? pac->len : 1)) == NULL)) {
+        if (n != NULL) {
+            free(n->principal);
+        }
         free(n);
         *minor = gki_minor(GK5_ERR_NOMEM);
         return GSS_S_FAILURE;
+    }
+    if (n->pac.bytes != NULL) {
+        memcpy(n->pac.bytes, pac->bytes, pac->len);
+        n->pac.len = pac->len;
+        n->pac.verified = pac->verified;
     }
     n->magic = GKI_NAME_MAGIC;
     atomic_init(&n->mit, GSS_C_NO_NAME);
@@ -146,6 +157,7 @@ int gki_name_release(OM_uint32 *minor, gss_name_t *name)
     }
     n->magic = 0;
     free(n->principal);
+    free(n->pac.bytes);
     free(n);
     *name = GSS_C_NO_NAME;
     *minor = 0;
@@ -194,7 +206,18 @@ int gki_name_duplicate(OM_uint32 *minor, gss_const_name_t name, gss_name_t *out,
     if (n == NULL) {
         return 0;
     }
-    *major = gki_native_name(minor, n->principal, out);
+    *major = gki_native_name(minor, n->principal, &n->pac, out);
+    return 1;
+}
+
+int gki_name_pac(gss_const_name_t name, const struct gki_pac **pac)
+{
+    gki_name *n = as_native(name);
+
+    if (n == NULL) {
+        return 0;
+    }
+    *pac = &n->pac;
     return 1;
 }
 

@@ -54,6 +54,7 @@ void gki_ctx_free(gki_ctx *c)
         (void)gss_release_cred(&tmp, &c->accept);
     }
     free(c->initiator);
+    free(c->pac.bytes);
     free(c->acceptor);
     free(c);
 }
@@ -316,13 +317,13 @@ static OM_uint32 native_inquire(OM_uint32 *minor, const gki_ctx *c,
 
     *minor = 0;
     if (src_name != NULL) {
-        major = gki_native_name(minor, c->initiator, src_name);
+        major = gki_native_name(minor, c->initiator, &c->pac, src_name);
         if (GSS_ERROR(major)) {
             return major;
         }
     }
     if (targ_name != NULL) {
-        major = gki_native_name(minor, c->acceptor, targ_name);
+        major = gki_native_name(minor, c->acceptor, NULL, targ_name);
         if (GSS_ERROR(major)) {
             if (src_name != NULL) {
                 (void)gss_release_name(&tmp, src_name);

@@ -70,6 +70,14 @@ struct gki_counts {
         get_mic_iov, verify_mic_iov;
 };
 
+/* The PAC of a natively accepted ticket (src/krb5/pac.h), copied, for
+ * the initiator's name attributes (accept_attrs.c). */
+struct gki_pac {
+    uint8_t *bytes; /* NULL: the ticket carried none */
+    size_t len;
+    int verified; /* MIT's verdict: only a verified PAC has values */
+};
+
 typedef struct gki_ctx {
     gss_ctx_id_t mit;     /* MIT's context, for the special OID; none for
                              a context gk5 accepted natively */
@@ -86,6 +94,7 @@ typedef struct gki_ctx {
     int64_t endtime; /* the ticket's */
     char *initiator; /* "user@REALM", as gk5 unparses it */
     char *acceptor;  /* the ticket's service */
+    struct gki_pac pac; /* the ticket's, for the initiator's names */
 } gki_ctx;
 
 /* ---- status ---- */
@@ -155,7 +164,21 @@ OM_uint32 gki_krb5_name(OM_uint32 *minor, const char *principal,
  * module; every other name call takes the MIT name gki_name_mit makes
  * once (for an MIT name: the name itself). */
 OM_uint32 gki_native_name(OM_uint32 *minor, const char *principal,
-                          gss_name_t *out);
+                          const struct gki_pac *pac, gss_name_t *out);
+/* A native name's PAC (1, *pac pointing at the name's own), or 0 for an
+ * MIT name. */
+int gki_name_pac(gss_const_name_t name, const struct gki_pac **pac);
+/* RFC 6680 on a native name with a PAC, as MIT's krb5 mechanism answers
+ * from the same ticket (accept_attrs.c): 1 and *major when the module
+ * answered, 0 when the call goes to MIT. */
+int gki_name_get_attribute(OM_uint32 *minor, gss_name_t name,
+                           gss_buffer_t attr, int *authenticated,
+                           int *complete, gss_buffer_t value,
+                           gss_buffer_t display_value, int *more,
+                           OM_uint32 *major);
+int gki_name_inquire(OM_uint32 *minor, gss_name_t name, int *name_is_mn,
+                     gss_OID *mn_mech, gss_buffer_set_t *attrs,
+                     OM_uint32 *major);
 OM_uint32 gki_name_mit(OM_uint32 *minor, gss_const_name_t name,
                        gss_name_t *mit);
 /* 1 (and *major) when the module answered for its own name, else 0. */

@@ -516,6 +516,9 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_name(OM_uint32 *minor,
     gss_OID mech = GSS_C_NO_OID;
     OM_uint32 major;
 
+    if (gki_name_inquire(minor, name, name_is_mn, mn_mech, attrs, &major)) {
+        return major;
+    }
     MIT_NAME(name);
     major = gss_inquire_name(minor, name, name_is_mn, &mech, attrs);
     if (mn_mech != NULL) {
@@ -528,6 +531,12 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_get_name_attribute(
     OM_uint32 *minor, gss_name_t name, gss_buffer_t attr, int *authenticated,
     int *complete, gss_buffer_t value, gss_buffer_t display_value, int *more)
 {
+    OM_uint32 major;
+
+    if (gki_name_get_attribute(minor, name, attr, authenticated, complete,
+                               value, display_value, more, &major)) {
+        return major;
+    }
     MIT_NAME(name);
     return gss_get_name_attribute(minor, name, attr, authenticated, complete,
                                   value, display_value, more);

@@ -27,6 +27,7 @@
 #include "../mech/gss_framing.h"
 #include "../mech/mech_int.h"
 #include "krb5_int.h"
+#include "pac.h"
 
 /* RFC 4120 7.5.1 key usages. */
 #define KU_TICKET 2
@@ -78,6 +79,7 @@ struct accept_state {
     struct gk5i_krb_enc_tkt_part tkt;
     struct gk5i_krb_authenticator auth;
     const struct gk5_enctype *tkt_et; /* the ticket's encryption */
+    uint8_t tkt_key[GK5_MAX_KEY_BYTES]; /* its keytab key (the PAC's) */
     const struct gk5_enctype *ses_et; /* the session key's */
     struct gk5i_subkeys ses_sk[2];    /* usages 11 and 12 */
     uint8_t *tkt_plain, *auth_plain;  /* into scratch or heap */
@@ -540,7 +542,8 @@ static uint32_t open_ticket(gk5_acceptor_cred *cred, struct accept_state *st,
         return err;
     }
     err = gk5i_cred_ticket_key(cred, t->realm, &t->sname, t->enc_part.has_kvno,
-                               t->enc_part.kvno, t->enc_part.etype, now, &uk);
+                               t->enc_part.kvno, t->enc_part.etype, now, &uk,
+                               st->tkt_key);
     if (err != GK5_OK) {
         return err;
     }
@@ -861,6 +864,7 @@ static uint32_t answer_request(gk5_acceptor_cred *cred, struct accept_state *st,
 static void wipe_state(struct accept_state *st)
 {
     zap(st->ctx_key, sizeof(st->ctx_key));
+    zap(st->tkt_key, sizeof(st->tkt_key));
     gk5i_subkeys_wipe(&st->ses_sk[0]);
     gk5i_subkeys_wipe(&st->ses_sk[1]);
     if (st->tkt_plain != NULL) {
@@ -877,12 +881,40 @@ static void wipe_state(struct accept_state *st)
     }
 }
 
-/* gk5i_accept_at, and whether the initiator offered a delegation. */
+/* The ticket's PAC and CAMMAC, as gk5i_accept_more tells them. */
+static void names_verdict(const struct accept_state *st,
+                          struct gk5i_accept_more *more)
+{
+    struct gk5i_authz_names names;
+    struct gk5i_pac pac;
+
+    if (gk5i_authz_names(st->tkt.authorization_data, &names) != GK5_OK) {
+        more->pac = GK5I_PAC_MALFORMED;
+        return;
+    }
+    more->cammac = names.cammac;
+    if (names.pac.p == NULL) {
+        more->pac = GK5I_PAC_NONE;
+        return;
+    }
+    more->pac_offset = (size_t)(names.pac.p - st->tkt.authorization_data.p);
+    more->pac_len = names.pac.len;
+    if (!gk5i_pac_parse(names.pac.p, names.pac.len, &pac)) {
+        more->pac = GK5I_PAC_MALFORMED;
+    } else if (gk5i_pac_verify(&pac, st->tkt_et, st->tkt_key,
+                               st->tkt.authtime, &st->tkt.cname)) {
+        more->pac = GK5I_PAC_VERIFIED;
+    } else {
+        more->pac = GK5I_PAC_UNVERIFIED;
+    }
+}
+
+/* gk5i_accept_at, and what gk5i_accept_more tells. */
 static uint32_t accept_full(uint32_t *minor, gk5_acceptor_cred *cred,
                             const gk5_buffer *in,
                             const gk5_channel_bindings *cb, gk5_buffer *out,
                             gk5_ctx **ctx, gk5_accept_info *info, int64_t now,
-                            uint32_t now_usec, bool *deleg_offered)
+                            uint32_t now_usec, struct gk5i_accept_more *more)
 {
     uint8_t tkt_stack[SCRATCH_STACK], auth_stack[SCRATCH_STACK];
     struct accept_state st;
@@ -923,8 +955,9 @@ static uint32_t accept_full(uint32_t *minor, gk5_acceptor_cred *cred,
         if (info != NULL) {
             *info = got;
         }
-        if (deleg_offered != NULL) {
-            *deleg_offered = st.deleg_offered;
+        if (more != NULL) {
+            more->deleg_offered = st.deleg_offered;
+            names_verdict(&st, more);
         }
     }
     wipe_state(&st);
@@ -940,17 +973,17 @@ uint32_t gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred,
                        NULL);
 }
 
-uint32_t gk5i_accept_deleg(uint32_t *minor, gk5_acceptor_cred *cred,
-                           const gk5_buffer *in, const gk5_channel_bindings *cb,
-                           gk5_buffer *out, gk5_ctx **ctx,
-                           gk5_accept_info *info, bool *deleg_offered)
+uint32_t gk5i_accept_more(uint32_t *minor, gk5_acceptor_cred *cred,
+                          const gk5_buffer *in, const gk5_channel_bindings *cb,
+                          gk5_buffer *out, gk5_ctx **ctx, gk5_accept_info *info,
+                          struct gk5i_accept_more *more)
 {
     struct timespec ts;
 
-    *deleg_offered = false;
+    memset(more, 0, sizeof(*more));
     clock_gettime(CLOCK_REALTIME, &ts);
     return accept_full(minor, cred, in, cb, out, ctx, info, (int64_t)ts.tv_sec,
-                       (uint32_t)(ts.tv_nsec / 1000), deleg_offered);
+                       (uint32_t)(ts.tv_nsec / 1000), more);
 }
 
 GK5_EXPORT uint32_t gk5_accept(uint32_t *minor, gk5_acceptor_cred *cred,

@@ -17,6 +17,8 @@
  *                gk5_ctx (RFC 4120 3.2, RFC 4121 4.1, RFC 4537)
  *   acceptor_cred.c  gk5_acceptor_cred_*: the keytab and the replay cache
  *                one credential shares between threads
+ *   pac.c        the Windows PAC in a ticket, read as MIT's acceptor
+ *                reads it, for natively accepted names (pac.h)
  *   profile.c    krb5.conf text (MIT's profile syntax) and lookups
  *   profile_file.c  krb5.conf files: the colon list, include, includedir
  *   config.c     what the KDC client reads from them ([libdefaults],
@@ -274,7 +276,8 @@ struct gk5_acceptor_cred {
  * every ticket finds its key; a ticket that finds none looks at once. */
 #define GK5I_KEYTAB_RECHECK 10
 /* The prepared usage-2 key of the keytab entry for a ticket (see
- * gk5i_keytab_find), for the calling thread alone (gk5i_ukey_free it).
+ * gk5i_keytab_find), for the calling thread alone (gk5i_ukey_free it);
+ * the entry's key itself into key (GK5_MAX_KEY_BYTES) when not NULL.
  * Looks at the keytab file again, and reads it if it changed, when no key
  * is found or GK5I_KEYTAB_RECHECK seconds have passed.  Errors as
  * gk5i_keytab_find, GK5_ERR_AP_WRONG_PRINC for a service other than the
@@ -282,7 +285,7 @@ struct gk5_acceptor_cred {
 GK5_HIDDEN GK5_WUR uint32_t gk5i_cred_ticket_key(
     gk5_acceptor_cred *cred, struct gk5i_view realm,
     const struct gk5i_krb_principal *sname, bool has_kvno, uint32_t kvno,
-    int32_t enctype, int64_t now, gk5_ukey **uk);
+    int32_t enctype, int64_t now, gk5_ukey **uk, uint8_t *key);
 
 /* ---- acceptor.c ---- */
 /* RFC 4121 4.1.1.2: the MD5 of the channel bindings (integers
@@ -296,15 +299,32 @@ GK5_HIDDEN GK5_WUR uint32_t
 gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
                const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
                gk5_accept_info *info, int64_t now, uint32_t now_usec);
-/* gk5_accept, and on success *deleg_offered: whether the initiator's
- * 0x8003 checksum carried a delegated credential (a KRB-CRED), which
- * gk5 skips and does not report in info->gss_flags.  For a caller that
- * hands such contexts to an acceptor that takes delegations (gk5_mech.so
- * falls back to MIT's).  The AP-REQ is in the replay cache by then. */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_accept_deleg(
+/* What gk5i_accept_more tells beyond gk5_accept_info, for a caller that
+ * hands some contexts to another acceptor (gk5_mech.so falls back to
+ * MIT's) and names initiators as that acceptor would (src/krb5/pac.h). */
+enum gk5i_pac_verdict {
+    GK5I_PAC_NONE,       /* the ticket carries no PAC */
+    GK5I_PAC_MALFORMED,  /* one MIT's acceptor refuses the AP-REQ for */
+    GK5I_PAC_UNVERIFIED, /* listed by MIT, but without values */
+    GK5I_PAC_VERIFIED,   /* signed with the ticket key, names the client */
+};
+struct gk5i_accept_more {
+    /* The initiator's 0x8003 checksum carried a delegated credential (a
+     * KRB-CRED), which gk5 skips and does not report in gss_flags. */
+    bool deleg_offered;
+    /* An AD-CAMMAC in the ticket's authorization data (MIT names its
+     * auth indicators; gk5 does not read them). */
+    bool cammac;
+    enum gk5i_pac_verdict pac;
+    /* The PAC's bytes within info->authorization_data. */
+    size_t pac_offset, pac_len;
+};
+/* gk5_accept, and on success *more.  The AP-REQ is in the replay cache
+ * by then. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_accept_more(
     uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
     const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
-    gk5_accept_info *info, bool *deleg_offered);
+    gk5_accept_info *info, struct gk5i_accept_more *more);
 
 /* ==== the initiator and KDC client ==== */
 

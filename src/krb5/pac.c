@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The gk5 authors */
+/*
+ * The Windows PAC for natively accepted names (pac.h): found in the
+ * ticket's authorization data, its layout checked, verified as MIT's
+ * acceptor verifies it, its attributes named as MIT names them.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../common/bytes.h"
+#include "../common/util.h"
+#include "pac.h"
+
+/* MS-PAC 2.3, 2.4: the PACTYPE header and each PAC_INFO_BUFFER. */
+#define PAC_HEADER_BYTES 8u
+#define PAC_INFO_BYTES 16u
+#define PAC_ALIGN 8u
+/* MS-PAC 2.8: SignatureType before the signature. */
+#define PAC_SIG_TYPE_BYTES 4u
+/* MS-PAC 2.7: ClientId (FILETIME) and NameLength before the name. */
+#define PAC_CLIENT_INFO_BYTES 10u
+/* RFC 4120 7.5.1: the PAC's server signature's key usage
+ * (KERB_NON_KERB_CKSUM_SALT in MS-PAC 2.8.1). */
+#define KU_PAC_SERVER_SIGNATURE 17u
+/* Seconds from 1601-01-01 (FILETIME's epoch) to 1970-01-01. */
+#define FILETIME_TO_UNIX 11644473600LL
+/* Containers opened in the authorization data. */
+#define AUTHZ_DEPTH 4
+/* A PAC this long or shorter is copied on the stack to be verified. */
+#define PAC_STACK_BYTES 2048u
+
+static uint32_t authz_walk(struct gk5i_view ad, int depth,
+                           struct gk5i_authz_names *out)
+{
+    size_t pos = 0;
+    bool more = true;
+
+    while (more) {
+        struct gk5i_view data;
+        int32_t type;
+        uint32_t err = gk5i_authz_next(ad, &pos, &more, &type, &data);
+
+        if (err != GK5_OK) {
+            return err;
+        }
+        if (!more) {
+            break;
+        }
+        if (type == GK5I_AD_WIN2K_PAC && out->pac.p == NULL) {
+            out->pac = data;
+        } else if (type == GK5I_AD_CAMMAC) {
+            out->cammac = true;
+        } else if (type == GK5I_AD_IF_RELEVANT && depth > 0) {
+            err = authz_walk(data, depth - 1, out);
+            if (err != GK5_OK) {
+                return err;
+            }
+        }
+    }
+    return GK5_OK;
+}
+
+uint32_t gk5i_authz_names(struct gk5i_view authz, struct gk5i_authz_names *out)
+{
+    memset(out, 0, sizeof(*out));
+    return authz_walk(authz, AUTHZ_DEPTH, out);
+}
+
+bool gk5i_pac_parse(const uint8_t *p, size_t len, struct gk5i_pac *out)
+{
+    struct gk5i_rd r;
+    uint32_t count, version;
+    size_t header;
+
+    memset(out, 0, sizeof(*out));
+    gk5i_rd_init(&r, p, len);
+    count = gk5i_get_u32le(&r);
+    version = gk5i_get_u32le(&r);
+    if (r.bad || version != 0 ||
+        count > (len - PAC_HEADER_BYTES) / PAC_INFO_BYTES) {
+        return false;
+    }
+    header = PAC_HEADER_BYTES + (size_t)count * PAC_INFO_BYTES;
+    for (uint32_t i = 0; i < count; i++) {
+        (void)gk5i_get_u32le(&r); /* ulType */
+        uint64_t size = gk5i_get_u32le(&r);
+        uint64_t offset = gk5i_get_u64le(&r);
+
+        if (offset % PAC_ALIGN != 0 || offset < header || offset > len ||
+            size > len - offset) {
+            return false;
+        }
+    }
+    out->p = p;
+    out->len = len;
+    out->count = count;
+    return true;
+}
+
+void gk5i_pac_buffer_at(const struct gk5i_pac *pac, uint32_t i, uint32_t *type,
+                        struct gk5i_view *data)
+{
+    const uint8_t *info = pac->p + PAC_HEADER_BYTES + (size_t)i * PAC_INFO_BYTES;
+    uint32_t size = load_le32(info + 4);
+    uint64_t offset = (uint64_t)load_le32(info + 12) << 32 | load_le32(info + 8);
+
+    *type = load_le32(info);
+    data->p = pac->p + offset; /* inside: gk5i_pac_parse checked */
+    data->len = size;
+}
+
+int gk5i_pac_find(const struct gk5i_pac *pac, uint32_t type,
+                  struct gk5i_view *data)
+{
+    int found = 0;
+
+    for (uint32_t i = 0; i < pac->count; i++) {
+        struct gk5i_view d;
+        uint32_t t;
+
+        gk5i_pac_buffer_at(pac, i, &t, &d);
+        if (t != type) {
+            continue;
+        }
+        if (found) {
+            return -1;
+        }
+        found = 1;
+        if (data != NULL) {
+            *data = d;
+        }
+    }
+    return found;
+}
+
+/* A signature buffer's bytes after its type, zeroed in copy (which is a
+ * copy of the PAC). */
+static bool zero_signature(const struct gk5i_pac *pac, uint32_t type,
+                           uint8_t *copy)
+{
+    struct gk5i_view sig = {NULL, 0};
+
+    if (gk5i_pac_find(pac, type, &sig) != 1 || sig.len < PAC_SIG_TYPE_BYTES) {
+        return false;
+    }
+    memset(copy + (sig.p - pac->p) + PAC_SIG_TYPE_BYTES, 0,
+           sig.len - PAC_SIG_TYPE_BYTES);
+    return true;
+}
+
+/* The server signature: the ticket key's checksum type over the PAC with
+ * both signatures zeroed. */
+static bool server_signature_ok(const struct gk5i_pac *pac,
+                                const struct gk5_enctype *et,
+                                const uint8_t *key)
+{
+    uint8_t stack[PAC_STACK_BYTES];
+    struct gk5i_view sig = {NULL, 0};
+    uint8_t *copy;
+    bool ok;
+
+    if (gk5i_pac_find(pac, GK5I_PAC_SERVER_CHECKSUM, &sig) != 1 ||
+        sig.len < PAC_SIG_TYPE_BYTES ||
+        (int32_t)load_le32(sig.p) != et->cksumtype) {
+        return false;
+    }
+    copy = pac->len <= sizeof(stack) ? stack : gk5i_zalloc(pac->len);
+    if (copy == NULL) {
+        return false;
+    }
+    memcpy(copy, pac->p, pac->len);
+    ok = zero_signature(pac, GK5I_PAC_SERVER_CHECKSUM, copy) &&
+         zero_signature(pac, GK5I_PAC_PRIVSVR_CHECKSUM, copy) &&
+         gk5_c_verify_checksum(et->num, key, et->key_bytes,
+                               KU_PAC_SERVER_SIGNATURE, copy, pac->len,
+                               sig.p + PAC_SIG_TYPE_BYTES,
+                               sig.len - PAC_SIG_TYPE_BYTES) == GK5_OK;
+    zap(copy, pac->len); /* the ticket's plaintext */
+    if (copy != stack) {
+        gk5i_free(copy);
+    }
+    return ok;
+}
+
+/* One UTF-16LE name as UTF-8 into out (cap bytes); its length, or
+ * (size_t)-1 for an unpaired surrogate, a NUL or no room. */
+static size_t utf16le_to_utf8(const uint8_t *in, size_t units, uint8_t *out,
+                              size_t cap)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < units; i++) {
+        uint32_t c = load_le16(in + 2 * i);
+
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < units) {
+            uint32_t lo = load_le16(in + 2 * (i + 1));
+            if (lo < 0xdc00 || lo > 0xdfff) {
+                return (size_t)-1;
+            }
+            c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+            i++;
+        } else if (c >= 0xd800 && c <= 0xdfff) {
+            return (size_t)-1;
+        }
+        if (c == 0 || cap - n < 4) {
+            return (size_t)-1;
+        }
+        if (c < 0x80) {
+            out[n++] = (uint8_t)c;
+        } else if (c < 0x800) {
+            out[n++] = (uint8_t)(0xc0 | c >> 6);
+            out[n++] = (uint8_t)(0x80 | (c & 0x3f));
+        } else if (c < 0x10000) {
+            out[n++] = (uint8_t)(0xe0 | c >> 12);
+            out[n++] = (uint8_t)(0x80 | ((c >> 6) & 0x3f));
+            out[n++] = (uint8_t)(0x80 | (c & 0x3f));
+        } else {
+            out[n++] = (uint8_t)(0xf0 | c >> 18);
+            out[n++] = (uint8_t)(0x80 | ((c >> 12) & 0x3f));
+            out[n++] = (uint8_t)(0x80 | ((c >> 6) & 0x3f));
+            out[n++] = (uint8_t)(0x80 | (c & 0x3f));
+        }
+    }
+    return n;
+}
+
+/* A name in MIT's syntax without a realm ('/' between components; \/ \@
+ * \\ \n \t \b \0 escapes; an unescaped '@' or a trailing '\' refused)
+ * equal, component by component, to cname. */
+static bool name_is(const uint8_t *s, size_t len,
+                    const struct gk5i_krb_principal *cname)
+{
+    uint32_t comp = 0;
+    size_t at = 0; /* bytes of component comp matched so far */
+
+    if (cname->ncomp == 0) {
+        return false;
+    }
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = s[i];
+
+        if (c == '@') {
+            return false;
+        }
+        if (c == '/') {
+            if (at != cname->comp[comp].len || ++comp >= cname->ncomp) {
+                return false;
+            }
+            at = 0;
+            continue;
+        }
+        if (c == '\\') {
+            if (++i == len) {
+                return false;
+            }
+            c = s[i];
+            c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'b' ? '\b'
+                : c == '0' ? '\0'
+                           : c;
+        }
+        if (at >= cname->comp[comp].len || cname->comp[comp].p[at] != c) {
+            return false;
+        }
+        at++;
+    }
+    return comp + 1 == cname->ncomp && at == cname->comp[comp].len;
+}
+
+/* The client info names cname at authtime. */
+static bool client_info_ok(const struct gk5i_pac *pac, int64_t authtime,
+                           const struct gk5i_krb_principal *cname)
+{
+    uint8_t name[4 * 256];
+    struct gk5i_view info = {NULL, 0};
+    struct gk5i_rd r;
+
+    if (gk5i_pac_find(pac, GK5I_PAC_CLIENT_INFO, &info) != 1) {
+        return false;
+    }
+    gk5i_rd_init(&r, info.p, info.len);
+    int64_t filetime = (int64_t)gk5i_get_u64le(&r);
+    uint16_t name_len = gk5i_get_u16le(&r);
+    const uint8_t *utf16 = gk5i_get_bytes(&r, name_len);
+    if (r.bad || name_len % 2 != 0) {
+        return false;
+    }
+    /* MIT: whole seconds since 1970 (a FILETIME before it counts as its
+     * distance from zero), at most 2^31 - 1. */
+    int64_t secs = filetime / 10000000;
+    secs = secs > 0 ? secs - FILETIME_TO_UNIX : -secs;
+    if (secs < 0 || secs > INT32_MAX || secs != authtime) {
+        return false;
+    }
+    size_t n = utf16le_to_utf8(utf16, name_len / 2u, name, sizeof(name));
+    return n != (size_t)-1 && name_is(name, n, cname);
+}
+
+bool gk5i_pac_verify(const struct gk5i_pac *pac,
+                     const struct gk5_enctype *tkt_et, const uint8_t *tkt_key,
+                     int64_t authtime, const struct gk5i_krb_principal *cname)
+{
+    return server_signature_ok(pac, tkt_et, tkt_key) &&
+           client_info_ok(pac, authtime, cname);
+}
+
+/* MIT's names for the buffer types it knows. */
+static const struct {
+    uint32_t type;
+    const char *name;
+} attr_names[] = {
+    {GK5I_PAC_WHOLE, "urn:mspac:"},
+    {GK5I_PAC_LOGON_INFO, "urn:mspac:logon-info"},
+    {GK5I_PAC_CREDENTIALS_INFO, "urn:mspac:credentials-info"},
+    {GK5I_PAC_SERVER_CHECKSUM, "urn:mspac:server-checksum"},
+    {GK5I_PAC_PRIVSVR_CHECKSUM, "urn:mspac:privsvr-checksum"},
+    {GK5I_PAC_CLIENT_INFO, "urn:mspac:client-info"},
+    {GK5I_PAC_DELEGATION_INFO, "urn:mspac:delegation-info"},
+    {GK5I_PAC_UPN_DNS_INFO, "urn:mspac:upn-dns-info"},
+};
+
+#define ATTR_PREFIX "urn:mspac:"
+#define ATTR_PREFIX_LEN (sizeof(ATTR_PREFIX) - 1)
+
+size_t gk5i_pac_attr_name(uint32_t type, char buf[GK5I_PAC_ATTR_MAX])
+{
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(attr_names); i++) {
+        if (attr_names[i].type == type) {
+            size_t n = strlen(attr_names[i].name);
+            memcpy(buf, attr_names[i].name, n + 1);
+            return n;
+        }
+    }
+    /* MIT prints the type as a signed int. */
+    return (size_t)snprintf(buf, GK5I_PAC_ATTR_MAX, ATTR_PREFIX "%d",
+                            (int)type);
+}
+
+bool gk5i_pac_attr_type(const char *attr, size_t len, uint32_t *type)
+{
+    uint64_t v = 0;
+
+    for (size_t i = 0; i < GK5_ARRAY_SIZE(attr_names); i++) {
+        if (strlen(attr_names[i].name) == len &&
+            strncasecmp(attr, attr_names[i].name, len) == 0) {
+            *type = attr_names[i].type;
+            return true;
+        }
+    }
+    /* "urn:mspac:N": decimal digits, not zero (MIT's strtoul reads signs
+     * and blanks too; no caller names a buffer so). */
+    if (len <= ATTR_PREFIX_LEN || len > ATTR_PREFIX_LEN + 10 ||
+        strncasecmp(attr, ATTR_PREFIX, ATTR_PREFIX_LEN) != 0) {
+        return false;
+    }
+    for (size_t i = ATTR_PREFIX_LEN; i < len; i++) {
+        if (attr[i] < '0' || attr[i] > '9') {
+            return false;
+        }
+        v = v * 10 + (uint64_t)(attr[i] - '0');
+    }
+    if (v == 0 || v > UINT32_MAX) {
+        return false;
+    }
+    *type = (uint32_t)v;
+    return true;
+}
