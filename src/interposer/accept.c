@@ -157,7 +157,8 @@ static int take_native(OM_uint32 *minor, gki_ctx *c, gss_buffer_t input,
     }
     if (more->pac == GK5I_PAC_MALFORMED) {
         gki_trace("gk5_mech: context %p: accept by MIT (the ticket's "
-                  "authorization data or PAC is malformed: MIT's acceptor "
+                  "authorization data has a malformed PAC, several PACs or "
+                  "containers nested deeper than gk5 reads: MIT's acceptor "
                   "judges it)",
                   (void *)c);
         return 0;

@@ -42,11 +42,10 @@ static void empty(gss_buffer_t b)
     }
 }
 
-int gki_name_get_attribute(OM_uint32 *minor, gss_name_t name,
-                           gss_buffer_t attr, int *authenticated,
-                           int *complete, gss_buffer_t value,
-                           gss_buffer_t display_value, int *more,
-                           OM_uint32 *major)
+int gki_name_get_attribute(OM_uint32 *minor, gss_name_t name, gss_buffer_t attr,
+                           int *authenticated, int *complete,
+                           gss_buffer_t value, gss_buffer_t display_value,
+                           int *more, OM_uint32 *major)
 {
     const struct gki_pac *p = NULL;
     struct gk5i_pac pac;

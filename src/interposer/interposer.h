@@ -90,10 +90,10 @@ typedef struct gki_ctx {
     struct gki_counts n;  /* per-message calls gk5 served */
     /* A context gk5 accepted natively (accept.c): MIT never saw it. */
     int native;
-    gss_OID mech;    /* the krb5 OID the initiator's token named */
-    int64_t endtime; /* the ticket's */
-    char *initiator; /* "user@REALM", as gk5 unparses it */
-    char *acceptor;  /* the ticket's service */
+    gss_OID mech;       /* the krb5 OID the initiator's token named */
+    int64_t endtime;    /* the ticket's */
+    char *initiator;    /* "user@REALM", as gk5 unparses it */
+    char *acceptor;     /* the ticket's service */
     struct gki_pac pac; /* the ticket's, for the initiator's names */
 } gki_ctx;
 
@@ -171,11 +171,10 @@ int gki_name_pac(gss_const_name_t name, const struct gki_pac **pac);
 /* RFC 6680 on a native name with a PAC, as MIT's krb5 mechanism answers
  * from the same ticket (accept_attrs.c): 1 and *major when the module
  * answered, 0 when the call goes to MIT. */
-int gki_name_get_attribute(OM_uint32 *minor, gss_name_t name,
-                           gss_buffer_t attr, int *authenticated,
-                           int *complete, gss_buffer_t value,
-                           gss_buffer_t display_value, int *more,
-                           OM_uint32 *major);
+int gki_name_get_attribute(OM_uint32 *minor, gss_name_t name, gss_buffer_t attr,
+                           int *authenticated, int *complete,
+                           gss_buffer_t value, gss_buffer_t display_value,
+                           int *more, OM_uint32 *major);
 int gki_name_inquire(OM_uint32 *minor, gss_name_t name, int *name_is_mn,
                      gss_OID *mn_mech, gss_buffer_set_t *attrs,
                      OM_uint32 *major);

@@ -78,11 +78,11 @@ struct accept_state {
     bool have_req; /* req decoded: a KRB-ERROR can name the service */
     struct gk5i_krb_enc_tkt_part tkt;
     struct gk5i_krb_authenticator auth;
-    const struct gk5_enctype *tkt_et; /* the ticket's encryption */
+    const struct gk5_enctype *tkt_et;   /* the ticket's encryption */
     uint8_t tkt_key[GK5_MAX_KEY_BYTES]; /* its keytab key (the PAC's) */
-    const struct gk5_enctype *ses_et; /* the session key's */
-    struct gk5i_subkeys ses_sk[2];    /* usages 11 and 12 */
-    uint8_t *tkt_plain, *auth_plain;  /* into scratch or heap */
+    const struct gk5_enctype *ses_et;   /* the session key's */
+    struct gk5i_subkeys ses_sk[2];      /* usages 11 and 12 */
+    uint8_t *tkt_plain, *auth_plain;    /* into scratch or heap */
     size_t tkt_plain_cap, auth_plain_cap;
     bool tkt_heap, auth_heap;
     uint32_t gss_flags;
@@ -888,7 +888,8 @@ static void names_verdict(const struct accept_state *st,
     struct gk5i_authz_names names;
     struct gk5i_pac pac;
 
-    if (gk5i_authz_names(st->tkt.authorization_data, &names) != GK5_OK) {
+    if (gk5i_authz_names(st->tkt.authorization_data, &names) != GK5_OK ||
+        names.npac > 1 || names.too_deep) {
         more->pac = GK5I_PAC_MALFORMED;
         return;
     }
@@ -901,8 +902,8 @@ static void names_verdict(const struct accept_state *st,
     more->pac_len = names.pac.len;
     if (!gk5i_pac_parse(names.pac.p, names.pac.len, &pac)) {
         more->pac = GK5I_PAC_MALFORMED;
-    } else if (gk5i_pac_verify(&pac, st->tkt_et, st->tkt_key,
-                               st->tkt.authtime, &st->tkt.cname)) {
+    } else if (gk5i_pac_verify(&pac, st->tkt_et, st->tkt_key, st->tkt.authtime,
+                               &st->tkt.cname)) {
         more->pac = GK5I_PAC_VERIFIED;
     } else {
         more->pac = GK5I_PAC_UNVERIFIED;

@@ -304,7 +304,9 @@ gk5i_accept_at(uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
  * MIT's) and names initiators as that acceptor would (src/krb5/pac.h). */
 enum gk5i_pac_verdict {
     GK5I_PAC_NONE,       /* the ticket carries no PAC */
-    GK5I_PAC_MALFORMED,  /* one MIT's acceptor refuses the AP-REQ for */
+    GK5I_PAC_MALFORMED,  /* authorization data for MIT's acceptor to
+                            judge: a PAC it refuses the AP-REQ for, several
+                            PACs, containers nested past gk5's depth */
     GK5I_PAC_UNVERIFIED, /* listed by MIT, but without values */
     GK5I_PAC_VERIFIED,   /* signed with the ticket key, names the client */
 };
@@ -321,10 +323,10 @@ struct gk5i_accept_more {
 };
 /* gk5_accept, and on success *more.  The AP-REQ is in the replay cache
  * by then. */
-GK5_HIDDEN GK5_WUR uint32_t gk5i_accept_more(
-    uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
-    const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
-    gk5_accept_info *info, struct gk5i_accept_more *more);
+GK5_HIDDEN GK5_WUR uint32_t
+gk5i_accept_more(uint32_t *minor, gk5_acceptor_cred *cred, const gk5_buffer *in,
+                 const gk5_channel_bindings *cb, gk5_buffer *out, gk5_ctx **ctx,
+                 gk5_accept_info *info, struct gk5i_accept_more *more);
 
 /* ==== the initiator and KDC client ==== */
 

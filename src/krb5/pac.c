@@ -48,11 +48,17 @@ static uint32_t authz_walk(struct gk5i_view ad, int depth,
         if (!more) {
             break;
         }
-        if (type == GK5I_AD_WIN2K_PAC && out->pac.p == NULL) {
-            out->pac = data;
+        if (type == GK5I_AD_WIN2K_PAC) {
+            if (out->npac++ == 0) {
+                out->pac = data;
+            }
         } else if (type == GK5I_AD_CAMMAC) {
             out->cammac = true;
-        } else if (type == GK5I_AD_IF_RELEVANT && depth > 0) {
+        } else if (type == GK5I_AD_IF_RELEVANT) {
+            if (depth == 0) {
+                out->too_deep = true;
+                continue;
+            }
             err = authz_walk(data, depth - 1, out);
             if (err != GK5_OK) {
                 return err;
@@ -102,9 +108,11 @@ bool gk5i_pac_parse(const uint8_t *p, size_t len, struct gk5i_pac *out)
 void gk5i_pac_buffer_at(const struct gk5i_pac *pac, uint32_t i, uint32_t *type,
                         struct gk5i_view *data)
 {
-    const uint8_t *info = pac->p + PAC_HEADER_BYTES + (size_t)i * PAC_INFO_BYTES;
+    const uint8_t *info =
+        pac->p + PAC_HEADER_BYTES + (size_t)i * PAC_INFO_BYTES;
     uint32_t size = load_le32(info + 4);
-    uint64_t offset = (uint64_t)load_le32(info + 12) << 32 | load_le32(info + 8);
+    uint64_t offset =
+        (uint64_t)load_le32(info + 12) << 32 | load_le32(info + 8);
 
     *type = load_le32(info);
     data->p = pac->p + offset; /* inside: gk5i_pac_parse checked */
@@ -256,7 +264,9 @@ static bool name_is(const uint8_t *s, size_t len,
                 return false;
             }
             c = s[i];
-            c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'b' ? '\b'
+            c = c == 'n'   ? '\n'
+                : c == 't' ? '\t'
+                : c == 'b' ? '\b'
                 : c == '0' ? '\0'
                            : c;
         }

@@ -57,16 +57,21 @@ struct gk5i_pac {
 };
 
 /* What a ticket's authorization data holds for names: the first PAC
- * (pac->len 0: none) and whether an AD-CAMMAC is anywhere in it (MIT
- * then names auth indicators, which gk5 does not read). */
+ * (pac.p NULL: none) and how many there are, whether an AD-CAMMAC is
+ * anywhere in it (MIT then names auth indicators, which gk5 does not
+ * read), and whether containers went deeper than gk5 looks (4).  A
+ * caller that must answer as MIT would leaves several PACs and
+ * too_deep to MIT. */
 struct gk5i_authz_names {
     struct gk5i_view pac;
+    uint32_t npac;
     bool cammac;
+    bool too_deep;
 };
 
 /* Walk authorization data (the DER of a ticket's field) for the PAC and
- * a CAMMAC; containers are opened to a depth of 4.  GK5_OK, or the DER
- * walker's error for data that does not decode. */
+ * a CAMMAC.  GK5_OK, or the DER walker's error for data that does not
+ * decode. */
 GK5_HIDDEN GK5_WUR uint32_t gk5i_authz_names(struct gk5i_view authz,
                                              struct gk5i_authz_names *out);
 

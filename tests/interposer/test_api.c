@@ -2330,18 +2330,18 @@ static bool same_attributes(gss_name_t a, gss_name_t b, char *why, size_t len)
             more[0] != more[1] ||
             !same_bytes(v[0].value, v[0].length, v[1].value, v[1].length) ||
             !same_bytes(d[0].value, d[0].length, d[1].value, d[1].length)) {
-            ok = fail("gss_get_name_attribute \"%.*s\": native 0x%x "
-                      "(%zu bytes, authenticated %d, complete %d, more %d), "
-                      "MIT 0x%x (%zu bytes, %d, %d, %d); values %s, "
-                      "display values %zu and %zu bytes",
-                      (int)attr.length, (const char *)attr.value,
-                      (unsigned)gm[0], v[0].length, au[0], co[0], more[0],
-                      (unsigned)gm[1], v[1].length, au[1], co[1], more[1],
-                      same_bytes(v[0].value, v[0].length, v[1].value,
-                                 v[1].length)
-                          ? "equal"
-                          : "differ",
-                      d[0].length, d[1].length);
+            ok = fail(
+                "gss_get_name_attribute \"%.*s\": native 0x%x "
+                "(%zu bytes, authenticated %d, complete %d, more %d), "
+                "MIT 0x%x (%zu bytes, %d, %d, %d); values %s, "
+                "display values %zu and %zu bytes",
+                (int)attr.length, (const char *)attr.value, (unsigned)gm[0],
+                v[0].length, au[0], co[0], more[0], (unsigned)gm[1],
+                v[1].length, au[1], co[1], more[1],
+                same_bytes(v[0].value, v[0].length, v[1].value, v[1].length)
+                    ? "equal"
+                    : "differ",
+                d[0].length, d[1].length);
         }
         for (int i = 0; i < 2; i++) {
             release(&v[i]);
