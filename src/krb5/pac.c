@@ -153,9 +153,8 @@ static bool zero_signature(const struct gk5i_pac *pac, uint32_t type,
     if (gk5i_pac_find(pac, type, &sig) != 1 || sig.len < PAC_SIG_TYPE_BYTES) {
         return false;
     }
-    /* not a wipe: the checksum is over these zeros */
-    memset(copy + (sig.p - pac->p) + PAC_SIG_TYPE_BYTES, 0,
-           sig.len - PAC_SIG_TYPE_BYTES);
+    uint8_t *at = copy + (sig.p - pac->p) + PAC_SIG_TYPE_BYTES;
+    memset(at, 0, sig.len - PAC_SIG_TYPE_BYTES); /* not a wipe: summed */
     return true;
 }
 
