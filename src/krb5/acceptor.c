@@ -78,11 +78,11 @@ struct accept_state {
     bool have_req; /* req decoded: a KRB-ERROR can name the service */
     struct gk5i_krb_enc_tkt_part tkt;
     struct gk5i_krb_authenticator auth;
-    const struct gk5_enctype *tkt_et;   /* the ticket's encryption */
-    uint8_t tkt_key[GK5_MAX_KEY_BYTES]; /* its keytab key (the PAC's) */
-    const struct gk5_enctype *ses_et;   /* the session key's */
-    struct gk5i_subkeys ses_sk[2];      /* usages 11 and 12 */
-    uint8_t *tkt_plain, *auth_plain;    /* into scratch or heap */
+    const struct gk5_enctype *tkt_et; /* the ticket's encryption */
+    struct gk5i_subkeys pac_sk;       /* its key's, usage 17 (the PAC's) */
+    const struct gk5_enctype *ses_et; /* the session key's */
+    struct gk5i_subkeys ses_sk[2];    /* usages 11 and 12 */
+    uint8_t *tkt_plain, *auth_plain;  /* into scratch or heap */
     size_t tkt_plain_cap, auth_plain_cap;
     bool tkt_heap, auth_heap;
     uint32_t gss_flags;
@@ -543,7 +543,7 @@ static uint32_t open_ticket(gk5_acceptor_cred *cred, struct accept_state *st,
     }
     err = gk5i_cred_ticket_key(cred, t->realm, &t->sname, t->enc_part.has_kvno,
                                t->enc_part.kvno, t->enc_part.etype, now, &uk,
-                               st->tkt_key);
+                               &st->pac_sk);
     if (err != GK5_OK) {
         return err;
     }
@@ -864,7 +864,7 @@ static uint32_t answer_request(gk5_acceptor_cred *cred, struct accept_state *st,
 static void wipe_state(struct accept_state *st)
 {
     zap(st->ctx_key, sizeof(st->ctx_key));
-    zap(st->tkt_key, sizeof(st->tkt_key));
+    gk5i_subkeys_wipe(&st->pac_sk);
     gk5i_subkeys_wipe(&st->ses_sk[0]);
     gk5i_subkeys_wipe(&st->ses_sk[1]);
     if (st->tkt_plain != NULL) {
@@ -902,7 +902,7 @@ static void names_verdict(const struct accept_state *st,
     more->pac_len = names.pac.len;
     if (!gk5i_pac_parse(names.pac.p, names.pac.len, &pac)) {
         more->pac = GK5I_PAC_MALFORMED;
-    } else if (gk5i_pac_verify(&pac, st->tkt_et, st->tkt_key, st->tkt.authtime,
+    } else if (gk5i_pac_verify(&pac, st->tkt_et, &st->pac_sk, st->tkt.authtime,
                                &st->tkt.cname)) {
         more->pac = GK5I_PAC_VERIFIED;
     } else {

@@ -250,7 +250,7 @@ static void keytab_refresh(gk5_acceptor_cred *cred, int64_t now)
 static uint32_t find_key(gk5_acceptor_cred *cred, struct gk5i_view realm,
                          const struct gk5i_krb_principal *sname, bool has_kvno,
                          uint32_t kvno, int32_t enctype, gk5_ukey **uk,
-                         uint8_t *key)
+                         struct gk5i_subkeys *pac_sk)
 {
     const struct gk5i_kt_entry *e;
     uint32_t err = GK5_OK;
@@ -259,8 +259,8 @@ static uint32_t find_key(gk5_acceptor_cred *cred, struct gk5i_view realm,
     e = gk5i_keytab_find(cred->kt, realm, sname, has_kvno, kvno, enctype, &err);
     if (e != NULL) {
         err = gk5i_ukey_new(e->et, &e->tkt_sk, uk);
-        if (key != NULL) {
-            memcpy(key, e->key, e->key_len);
+        if (pac_sk != NULL) {
+            *pac_sk = e->pac_sk;
         }
     }
     pthread_rwlock_unlock(&cred->kt_lock);
@@ -270,7 +270,8 @@ static uint32_t find_key(gk5_acceptor_cred *cred, struct gk5i_view realm,
 uint32_t gk5i_cred_ticket_key(gk5_acceptor_cred *cred, struct gk5i_view realm,
                               const struct gk5i_krb_principal *sname,
                               bool has_kvno, uint32_t kvno, int32_t enctype,
-                              int64_t now, gk5_ukey **uk, uint8_t *key)
+                              int64_t now, gk5_ukey **uk,
+                              struct gk5i_subkeys *pac_sk)
 {
     uint32_t err;
 
@@ -282,14 +283,14 @@ uint32_t gk5i_cred_ticket_key(gk5_acceptor_cred *cred, struct gk5i_view realm,
         GK5I_KEYTAB_RECHECK) {
         keytab_refresh(cred, now);
     }
-    err = find_key(cred, realm, sname, has_kvno, kvno, enctype, uk, key);
+    err = find_key(cred, realm, sname, has_kvno, kvno, enctype, uk, pac_sk);
     if ((err == GK5_ERR_AP_WRONG_PRINC || err == GK5_ERR_AP_BADKEYVER ||
          err == GK5_ERR_AP_NOKEY) &&
         atomic_load_explicit(&cred->kt_checked, memory_order_relaxed) != now) {
         /* Perhaps rotated a moment ago: look at the file now (at most once
          * a second, however many unknown tickets arrive). */
         keytab_refresh(cred, now);
-        err = find_key(cred, realm, sname, has_kvno, kvno, enctype, uk, key);
+        err = find_key(cred, realm, sname, has_kvno, kvno, enctype, uk, pac_sk);
     }
     return err;
 }

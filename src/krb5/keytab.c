@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "krb5_int.h"
+#include "pac.h"
 #include "../common/bytes.h"
 #include "../common/trace.h"
 
@@ -349,9 +350,14 @@ static uint32_t keep_entry(struct gk5i_keytab *kt, const struct kt_raw *raw)
     memcpy(e->key, raw->key.p, raw->key.len);
     e->key_len = raw->key.len;
     ret = gk5i_derive_subkeys(et, e->key, e->key_len, KU_TICKET, &e->tkt_sk);
+    if (ret == GK5_OK) {
+        ret = gk5i_derive_subkeys(et, e->key, e->key_len, KU_PAC_SIGNATURE,
+                                  &e->pac_sk);
+    }
     if (ret != GK5_OK) {
         zap(e->key, sizeof(e->key));
         gk5i_subkeys_wipe(&e->tkt_sk);
+        gk5i_subkeys_wipe(&e->pac_sk);
         return ret;
     }
     kt->n++;
@@ -437,6 +443,7 @@ void gk5i_keytab_free(struct gk5i_keytab *kt)
     for (i = 0; i < kt->n; i++) {
         zap(kt->entries[i].key, sizeof(kt->entries[i].key));
         gk5i_subkeys_wipe(&kt->entries[i].tkt_sk);
+        gk5i_subkeys_wipe(&kt->entries[i].pac_sk);
     }
     /* Entries past n were never given a key (keep_entry wipes the one it
      * fails on). */

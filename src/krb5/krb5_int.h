@@ -149,8 +149,10 @@ struct gk5i_kt_entry {
     uint8_t key[GK5_MAX_KEY_BYTES];
     size_t key_len;
     /* The key's derived subkeys for key usage 2 (RFC 4120 7.5.1: the
-     * ticket's enc-part), made once when the keytab is read. */
+     * ticket's enc-part) and 17 (a PAC's server signature, src/krb5/pac.h),
+     * made once when the keytab is read. */
     struct gk5i_subkeys tkt_sk;
+    struct gk5i_subkeys pac_sk;
 };
 
 /* The largest keytab file read (a few hundred keys take some KiB). */
@@ -277,7 +279,8 @@ struct gk5_acceptor_cred {
 #define GK5I_KEYTAB_RECHECK 10
 /* The prepared usage-2 key of the keytab entry for a ticket (see
  * gk5i_keytab_find), for the calling thread alone (gk5i_ukey_free it);
- * the entry's key itself into key (GK5_MAX_KEY_BYTES) when not NULL.
+ * the entry's usage 17 subkeys (a PAC's signature) into pac_sk when not
+ * NULL (the caller wipes them).
  * Looks at the keytab file again, and reads it if it changed, when no key
  * is found or GK5I_KEYTAB_RECHECK seconds have passed.  Errors as
  * gk5i_keytab_find, GK5_ERR_AP_WRONG_PRINC for a service other than the
@@ -285,7 +288,7 @@ struct gk5_acceptor_cred {
 GK5_HIDDEN GK5_WUR uint32_t gk5i_cred_ticket_key(
     gk5_acceptor_cred *cred, struct gk5i_view realm,
     const struct gk5i_krb_principal *sname, bool has_kvno, uint32_t kvno,
-    int32_t enctype, int64_t now, gk5_ukey **uk, uint8_t *key);
+    int32_t enctype, int64_t now, gk5_ukey **uk, struct gk5i_subkeys *pac_sk);
 
 /* ---- acceptor.c ---- */
 /* RFC 4121 4.1.1.2: the MD5 of the channel bindings (integers

@@ -21,9 +21,6 @@
 #define PAC_SIG_TYPE_BYTES 4u
 /* MS-PAC 2.7: ClientId (FILETIME) and NameLength before the name. */
 #define PAC_CLIENT_INFO_BYTES 10u
-/* RFC 4120 7.5.1: the PAC's server signature's key usage
- * (KERB_NON_KERB_CKSUM_SALT in MS-PAC 2.8.1). */
-#define KU_PAC_SERVER_SIGNATURE 17u
 /* Seconds from 1601-01-01 (FILETIME's epoch) to 1970-01-01. */
 #define FILETIME_TO_UNIX 11644473600LL
 /* Containers opened in the authorization data. */
@@ -158,22 +155,26 @@ static bool zero_signature(const struct gk5i_pac *pac, uint32_t type,
     return true;
 }
 
-/* The server signature: the ticket key's checksum type over the PAC with
- * both signatures zeroed. */
+/* The server signature: the ticket key's checksum type, exactly its
+ * length, over the PAC with both signatures zeroed. */
 static bool server_signature_ok(const struct gk5i_pac *pac,
                                 const struct gk5_enctype *et,
-                                const uint8_t *key)
+                                const struct gk5i_subkeys *sk)
 {
-    uint8_t stack[PAC_STACK_BYTES];
+    uint8_t stack[PAC_STACK_BYTES], mac[GK5_MAX_KEY_BYTES];
     struct gk5i_view sig = {NULL, 0};
+    gk5_ukey *uk = NULL;
     uint8_t *copy;
     bool ok;
 
     if (gk5i_pac_find(pac, GK5I_PAC_SERVER_CHECKSUM, &sig) != 1 ||
         sig.len < PAC_SIG_TYPE_BYTES ||
-        (int32_t)load_le32(sig.p) != et->cksumtype) {
+        (int32_t)load_le32(sig.p) != et->cksumtype ||
+        sig.len - PAC_SIG_TYPE_BYTES != et->cksum_bytes ||
+        et->cksum_bytes > sizeof(mac)) {
         return false;
     }
+    memcpy(mac, sig.p + PAC_SIG_TYPE_BYTES, et->cksum_bytes);
     copy = pac->len <= sizeof(stack) ? stack : gk5i_zalloc(pac->len);
     if (copy == NULL) {
         return false;
@@ -181,10 +182,15 @@ static bool server_signature_ok(const struct gk5i_pac *pac,
     memcpy(copy, pac->p, pac->len);
     ok = zero_signature(pac, GK5I_PAC_SERVER_CHECKSUM, copy) &&
          zero_signature(pac, GK5I_PAC_PRIVSVR_CHECKSUM, copy) &&
-         gk5_c_verify_checksum(et->num, key, et->key_bytes,
-                               KU_PAC_SERVER_SIGNATURE, copy, pac->len,
-                               sig.p + PAC_SIG_TYPE_BYTES,
-                               sig.len - PAC_SIG_TYPE_BYTES) == GK5_OK;
+         gk5i_ukey_new(et, sk, &uk) == GK5_OK;
+    if (ok) {
+        gk5_crypto_iov iov[2] = {
+            {GK5_CRYPTO_IOV_DATA, copy, pac->len},
+            {GK5_CRYPTO_IOV_CHECKSUM, mac, et->cksum_bytes},
+        };
+        ok = gk5i_verify_checksum_iov(uk, iov, 2) == GK5_OK;
+    }
+    gk5i_ukey_free(uk);
     zap(copy, pac->len); /* the ticket's plaintext */
     if (copy != stack) {
         gk5i_free(copy);
@@ -308,10 +314,11 @@ static bool client_info_ok(const struct gk5i_pac *pac, int64_t authtime,
 }
 
 bool gk5i_pac_verify(const struct gk5i_pac *pac,
-                     const struct gk5_enctype *tkt_et, const uint8_t *tkt_key,
-                     int64_t authtime, const struct gk5i_krb_principal *cname)
+                     const struct gk5_enctype *tkt_et,
+                     const struct gk5i_subkeys *sk, int64_t authtime,
+                     const struct gk5i_krb_principal *cname)
 {
-    return server_signature_ok(pac, tkt_et, tkt_key) &&
+    return server_signature_ok(pac, tkt_et, sk) &&
            client_info_ok(pac, authtime, cname);
 }
 

@@ -44,6 +44,10 @@
 #define GK5I_PAC_DELEGATION_INFO 11
 #define GK5I_PAC_UPN_DNS_INFO 12
 
+/* RFC 4120 7.5.1's usage 17 (KERB_NON_KERB_CKSUM_SALT, MS-PAC 2.8.1):
+ * the server signature's key usage. */
+#define KU_PAC_SIGNATURE 17u
+
 /* The attribute type that stands for the whole PAC. */
 #define GK5I_PAC_WHOLE 0xffffffffu
 
@@ -89,11 +93,11 @@ GK5_HIDDEN void gk5i_pac_buffer_at(const struct gk5i_pac *pac, uint32_t i,
 GK5_HIDDEN int gk5i_pac_find(const struct gk5i_pac *pac, uint32_t type,
                              struct gk5i_view *data);
 
-/* MIT's verdict on a PAC (above), with the ticket's key (tkt_et's key of
- * tkt_et->key_bytes), the ticket's authtime and client. */
+/* MIT's verdict on a PAC (above), with the ticket key's subkeys for
+ * KU_PAC_SIGNATURE, the ticket's authtime and client. */
 GK5_HIDDEN bool gk5i_pac_verify(const struct gk5i_pac *pac,
                                 const struct gk5_enctype *tkt_et,
-                                const uint8_t *tkt_key, int64_t authtime,
+                                const struct gk5i_subkeys *sk, int64_t authtime,
                                 const struct gk5i_krb_principal *cname);
 
 /* The attribute name of a buffer type (GK5I_PAC_WHOLE: "urn:mspac:")

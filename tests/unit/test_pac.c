@@ -156,13 +156,27 @@ static struct gk5i_krb_principal princ(int n, ...)
     return pr;
 }
 
+/* The subkeys of k for the signature's usage, as the keytab makes them. */
+static struct gk5i_subkeys subkeys(const uint8_t *k)
+{
+    struct gk5i_subkeys sk;
+
+    assert_int_equal(
+        gk5i_derive_subkeys(gk5i_enctype_get(ET), k, 32, KU_PAC_SIGNATURE, &sk),
+        GK5_OK);
+    return sk;
+}
+
 static bool verifies(struct pacb *p, const struct gk5i_krb_principal *cname,
                      int64_t authtime)
 {
+    struct gk5i_subkeys sk = subkeys(key);
     struct gk5i_pac pac;
 
     assert_true(gk5i_pac_parse(p->out, p->len, &pac));
-    return gk5i_pac_verify(&pac, gk5i_enctype_get(ET), key, authtime, cname);
+    bool ok = gk5i_pac_verify(&pac, gk5i_enctype_get(ET), &sk, authtime, cname);
+    gk5i_subkeys_wipe(&sk);
+    return ok;
 }
 
 static void test_verified(void **state)
@@ -192,6 +206,7 @@ static void test_every_byte_covered(void **state)
     (void)state;
     mit_like(&p, "user");
     uint8_t *srv = at(&p, 2), *kdc = at(&p, 3);
+    struct gk5i_subkeys sk = subkeys(key);
     for (size_t i = 0; i < p.len; i++) {
         uint8_t *b = p.out + i;
         bool in_sig =
@@ -200,7 +215,7 @@ static void test_every_byte_covered(void **state)
 
         p.out[i] ^= 0x01;
         bool parsed = gk5i_pac_parse(p.out, p.len, &pac);
-        bool ok = parsed && gk5i_pac_verify(&pac, gk5i_enctype_get(ET), key,
+        bool ok = parsed && gk5i_pac_verify(&pac, gk5i_enctype_get(ET), &sk,
                                             AUTHTIME, &user);
         if (b >= kdc + 4 && b < kdc + 16) {
             assert_true(ok); /* the KDC's signature is zeroed */
@@ -209,6 +224,7 @@ static void test_every_byte_covered(void **state)
         }
         p.out[i] ^= 0x01;
     }
+    gk5i_subkeys_wipe(&sk);
     assert_true(verifies(&p, &user, AUTHTIME));
 }
 
@@ -224,10 +240,27 @@ static void test_wrong_key_or_type(void **state)
     memcpy(other, key, sizeof(other));
     other[31] ^= 0x80;
     assert_true(gk5i_pac_parse(p.out, p.len, &pac));
+    struct gk5i_subkeys sk = subkeys(other);
     assert_false(
-        gk5i_pac_verify(&pac, gk5i_enctype_get(ET), other, AUTHTIME, &user));
+        gk5i_pac_verify(&pac, gk5i_enctype_get(ET), &sk, AUTHTIME, &user));
+    gk5i_subkeys_wipe(&sk);
     /* The same bytes under another checksum type: not the key's. */
     store_le32(at(&p, 2), 15);
+    assert_false(verifies(&p, &user, AUTHTIME));
+    /* A right signature cut one byte short: MIT wants the type's whole
+     * length (and reading on would leave the buffer). */
+    memset(&p, 0, sizeof(p));
+    add_client(&p, FILETIME(AUTHTIME), "user");
+    struct buf *b = add(&p, GK5I_PAC_SERVER_CHECKSUM, "\x10\0\0\0", 4);
+    b->len = 4 + 11;
+    add_sig(&p, GK5I_PAC_PRIVSVR_CHECKSUM, CKSUM);
+    lay_out(&p);
+    uint8_t full[12];
+    size_t n = sizeof(full);
+    assert_int_equal(gk5_c_checksum(ET, key, sizeof(key), KU_PAC_SIGNATURE,
+                                    p.out, p.len, full, &n),
+                     GK5_OK);
+    memcpy(at(&p, 1) + 4, full, 11);
     assert_false(verifies(&p, &user, AUTHTIME));
 }
 
