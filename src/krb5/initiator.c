@@ -421,7 +421,7 @@ GK5_EXPORT uint32_t gk5_initiator_create(uint32_t *minor, const char *target,
     if (err != GK5_OK) {
         goto cleanup;
     }
-    err = gk5i_get_service_cred(cfg, cc_path, realm, &server, &oc);
+    err = gk5i_get_service_cred_in(cfg, cc_path, cc, realm, &server, &oc);
     if (err != GK5_OK) {
         goto cleanup;
     }

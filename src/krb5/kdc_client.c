@@ -384,7 +384,18 @@ uint32_t gk5i_get_service_cred(const struct gk5i_krb5_config *cfg,
                                const struct gk5i_krb_principal *server,
                                struct gk5i_owned_cred *out)
 {
-    struct gk5i_ccache *cc = NULL;
+    return gk5i_get_service_cred_in(cfg, ccache_path, NULL, realm, server, out);
+}
+
+uint32_t gk5i_get_service_cred_in(const struct gk5i_krb5_config *cfg,
+                                  const char *ccache_path,
+                                  const struct gk5i_ccache *have,
+                                  struct gk5i_view realm,
+                                  const struct gk5i_krb_principal *server,
+                                  struct gk5i_owned_cred *out)
+{
+    struct gk5i_ccache *read = NULL;
+    const struct gk5i_ccache *cc = have;
     const struct gk5i_cc_cred *c, *tgt;
     const struct gk5_enctype *et = NULL;
     int64_t now = (int64_t)time(NULL);
@@ -397,9 +408,12 @@ uint32_t gk5i_get_service_cred(const struct gk5i_krb5_config *cfg,
     if (cfg == NULL || ccache_path == NULL || server == NULL) {
         return GK5_ERR_INVALID_ARGUMENT;
     }
-    err = gk5i_ccache_read(ccache_path, &cc);
-    if (err != GK5_OK) {
-        return err;
+    if (cc == NULL) {
+        err = gk5i_ccache_read(ccache_path, &read);
+        if (err != GK5_OK) {
+            return err;
+        }
+        cc = read;
     }
     /* A cached ticket serves only when its session key is of an enctype
      * asked for (cfg->tgs_enctypes: krb5.conf's, or the caller's), as
@@ -430,6 +444,6 @@ uint32_t gk5i_get_service_cred(const struct gk5i_krb5_config *cfg,
         gk5i_owned_cred_clear(out);
     }
 cleanup:
-    gk5i_ccache_free(cc);
+    gk5i_ccache_free(read);
     return err;
 }

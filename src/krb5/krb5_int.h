@@ -657,6 +657,12 @@ GK5_HIDDEN GK5_WUR uint32_t gk5i_get_service_cred(
     const struct gk5i_krb5_config *cfg, const char *ccache_path,
     struct gk5i_view realm, const struct gk5i_krb_principal *server,
     struct gk5i_owned_cred *out);
+/* The same with the cache already read by the caller (have; NULL: read
+ * it here): one read of the file per context. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_get_service_cred_in(
+    const struct gk5i_krb5_config *cfg, const char *ccache_path,
+    const struct gk5i_ccache *have, struct gk5i_view realm,
+    const struct gk5i_krb_principal *server, struct gk5i_owned_cred *out);
 
 /* ---- kdc_reply.c ---- */
 /* What a KDC reply must match and the keys that open it: the request's

@@ -418,7 +418,8 @@ GK5_EXPORT uint32_t gk5_kvno(uint32_t *minor, const char *service,
     if (o.n_enctypes != 0) {
         err = kvno_tgs(cfg, cc, info->ccache, realm, &server, &o, info, &oc);
     } else {
-        err = gk5i_get_service_cred(cfg, info->ccache, realm, &server, &oc);
+        err = gk5i_get_service_cred_in(cfg, info->ccache, cc, realm, &server,
+                                       &oc);
     }
     if (err != GK5_OK) {
         goto cleanup;
