@@ -449,6 +449,8 @@ uint32_t gk5i_config_load(const char *paths, struct gk5i_krb5_config **out,
                           char *err, size_t err_len)
 {
     struct gk5i_krb5_config *c;
+    struct gk5i_watch watch = {NULL, 0, 0, false};
+    struct timespec t0;
     int32_t dflt[GK5I_KRB_MAX_ETYPES];
     size_t n_dflt;
     const char *v;
@@ -464,6 +466,13 @@ uint32_t gk5i_config_load(const char *paths, struct gk5i_krb5_config **out,
     if (paths == NULL) {
         paths = CFG_DEFAULT_PATH;
     }
+    /* The files as they were when last read: what was made of them. */
+    c = gk5i_config_cached(paths);
+    if (c != NULL) {
+        *out = c;
+        return GK5_OK;
+    }
+    clock_gettime(CLOCK_REALTIME, &t0);
     c = calloc(1, sizeof(*c));
     if (c == NULL) {
         return GK5_ERR_NOMEM;
@@ -473,7 +482,7 @@ uint32_t gk5i_config_load(const char *paths, struct gk5i_krb5_config **out,
     c->ticket_lifetime = CFG_DEFAULT_TICKET_LIFETIME;
     c->request_timeout_ms = CFG_DEFAULT_TIMEOUT_MS;
 
-    ret = gk5i_profile_load(paths, &c->prof, err, err_len);
+    ret = gk5i_profile_load_watched(paths, &watch, &c->prof, err, err_len);
     if (ret != GK5_OK) {
         goto cleanup;
     }
@@ -542,12 +551,32 @@ uint32_t gk5i_config_load(const char *paths, struct gk5i_krb5_config **out,
     if (ret != GK5_OK) {
         goto cleanup;
     }
+    gk5i_config_keep(paths, c, &watch, &t0);
     *out = c;
     c = NULL;
 
 cleanup:
+    gk5i_watch_clear(&watch);
     gk5i_config_free(c);
     return ret;
+}
+
+struct gk5i_krb5_config *gk5i_config_copy(const struct gk5i_krb5_config *c)
+{
+    struct gk5i_krb5_config *copy = malloc(sizeof(*copy));
+
+    if (copy == NULL) {
+        return NULL;
+    }
+    *copy = *c;
+    copy->default_realm = NULL;
+    if (c->default_realm != NULL &&
+        (copy->default_realm = strdup(c->default_realm)) == NULL) {
+        free(copy);
+        return NULL;
+    }
+    copy->prof = gk5i_profile_ref(c->prof);
+    return copy;
 }
 
 void gk5i_config_free(struct gk5i_krb5_config *c)

@@ -23,6 +23,8 @@
  *   profile_file.c  krb5.conf files: the colon list, include, includedir
  *   config.c     what the KDC client reads from them ([libdefaults],
  *                [realms]), enctype lists filtered through the table
+ *   config_cache.c  the last configuration loaded, kept while its files
+ *                stay as they were
  *   ccache.c     MIT's FILE credential cache format (version 4 written,
  *                3 and 4 read): bytes in, bytes out
  *   ccache_file.c  ccache files and names: read, replaced, appended to,
@@ -53,6 +55,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -376,7 +379,62 @@ GK5_HIDDEN const char *gk5i_profile_get(const struct gk5i_profile *p,
 GK5_HIDDEN size_t gk5i_profile_names(const struct gk5i_profile *p,
                                      const char *const *path,
                                      const char **names, size_t max);
+/* Profiles are counted: gk5i_profile_ref adds a holder, gk5i_profile_free
+ * drops one and frees with the last.  A loaded profile is never changed,
+ * so holders in several threads may look it up at once. */
+GK5_HIDDEN struct gk5i_profile *gk5i_profile_ref(struct gk5i_profile *p);
 GK5_HIDDEN void gk5i_profile_free(struct gk5i_profile *p);
+
+/* ---- config_cache.c ----
+ * What a load read (every file and includedir folder, and the files of the
+ * list that were missing), so that a later load can tell by stat alone
+ * that nothing changed: each path's device, inode, size, modification and
+ * change times, or its absence. */
+struct gk5i_watch_entry {
+    char *path;
+    bool present;
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtim, ctim;
+};
+struct gk5i_watch {
+    struct gk5i_watch_entry *e;
+    size_t n, cap;
+    bool failed; /* a note could not be kept: not to be trusted */
+};
+/* Note path as st says it is (NULL: absent). */
+GK5_HIDDEN void gk5i_watch_note(struct gk5i_watch *w, const char *path,
+                                const struct stat *st);
+GK5_HIDDEN void gk5i_watch_clear(struct gk5i_watch *w);
+/* gk5i_profile_load, noting what it read into w. */
+GK5_HIDDEN GK5_WUR uint32_t gk5i_profile_load_watched(const char *paths,
+                                                      struct gk5i_watch *w,
+                                                      struct gk5i_profile **out,
+                                                      char *err,
+                                                      size_t err_len);
+/* The last configuration loaded (config.c) is kept with its watch list.
+ * gk5i_config_cached gives a copy of it for the same paths when every
+ * path is as it was (one stat each) and NULL otherwise;
+ * gk5i_config_keep keeps c (a copy of it) for paths when every file it
+ * read had last changed at least the margin (default 1 s) before the load
+ * began at t0: file times are coarse (a clock tick), so a file changed
+ * again within the same tick would keep its times, and only a file older
+ * than any tick is known by them.  Takes w's notes in either case. */
+struct gk5i_krb5_config;
+GK5_HIDDEN struct gk5i_krb5_config *gk5i_config_cached(const char *paths);
+GK5_HIDDEN void gk5i_config_keep(const char *paths,
+                                 const struct gk5i_krb5_config *c,
+                                 struct gk5i_watch *w,
+                                 const struct timespec *t0);
+/* A copy of c (sharing its profile); NULL without memory (config.c). */
+GK5_HIDDEN struct gk5i_krb5_config *
+gk5i_config_copy(const struct gk5i_krb5_config *c);
+/* Tests: the margin, and how many loads were answered from the copy kept
+ * and how many read the files. */
+GK5_HIDDEN void gk5i_config_cache_margin_ms(unsigned ms);
+GK5_HIDDEN void gk5i_config_cache_counts(unsigned long *hits,
+                                         unsigned long *misses);
 
 /* ---- config.c ---- */
 #define GK5I_MAX_KDCS 8

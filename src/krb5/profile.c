@@ -46,6 +46,7 @@ struct gk5i_profile {
     struct gk5i_pnode *
         *roots; /* one per file of the list; children: sections */
     size_t nroots;
+    atomic_uint holders; /* 0 stands for one (as made) */
 };
 
 /* ---- building ---- */
@@ -492,9 +493,19 @@ uint32_t gk5i_profile_parse(const char *text, size_t len, const char *name,
     return GK5_OK;
 }
 
+struct gk5i_profile *gk5i_profile_ref(struct gk5i_profile *p)
+{
+    atomic_fetch_add_explicit(&p->holders, 1, memory_order_relaxed);
+    return p;
+}
+
 void gk5i_profile_free(struct gk5i_profile *p)
 {
     if (p == NULL) {
+        return;
+    }
+    /* The last holder frees; its view of the tree is the others'. */
+    if (atomic_fetch_sub_explicit(&p->holders, 1, memory_order_acq_rel) != 0) {
         return;
     }
     for (size_t i = 0; i < p->nroots; i++) {

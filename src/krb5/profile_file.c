@@ -82,11 +82,21 @@ static uint32_t parse_dir(struct gk5i_profile_loader *ld, const char *dir,
     size_t n = 0;
     char *path = NULL;
     struct dirent *e;
+    struct stat dst;
 
     if (d == NULL) {
         gk5i_profile_err(ld, from, from_line, "cannot read directory %s: %s",
                          dir, strerror(errno));
         return GK5_ERR_CONFIG;
+    }
+    /* Its entries are known by its times: adding, removing or renaming
+     * one changes them. */
+    if (ld->watch != NULL) {
+        if (fstat(dirfd(d), &dst) == 0) {
+            gk5i_watch_note(ld->watch, dir, &dst);
+        } else {
+            ld->watch->failed = true;
+        }
     }
     names = calloc(PROFILE_MAX_FILES + 1, sizeof(*names));
     if (names == NULL) {
@@ -211,6 +221,9 @@ static uint32_t parse_file(struct gk5i_profile_loader *ld, const char *path,
             if (GK5_TRACE_ON()) {
                 gk5i_trace("krb5.conf: %s not found, skipped", path);
             }
+            if (ld->watch != NULL) {
+                gk5i_watch_note(ld->watch, path, NULL);
+            }
             return GK5_OK;
         }
         if (top) {
@@ -224,6 +237,9 @@ static uint32_t parse_file(struct gk5i_profile_loader *ld, const char *path,
     if (fstat(fd, &st) != 0) {
         gk5i_profile_err(ld, path, 0, "cannot stat: %s", strerror(errno));
         goto cleanup;
+    }
+    if (ld->watch != NULL && !S_ISDIR(st.st_mode)) {
+        gk5i_watch_note(ld->watch, path, &st);
     }
     if (S_ISDIR(st.st_mode)) {
         /* MIT 1.14 and later read a directory named in KRB5_CONFIG as
@@ -276,7 +292,15 @@ cleanup:
 uint32_t gk5i_profile_load(const char *paths, struct gk5i_profile **out,
                            char *err, size_t err_len)
 {
-    struct gk5i_profile_loader ld = {.err = err, .err_len = err_len};
+    return gk5i_profile_load_watched(paths, NULL, out, err, err_len);
+}
+
+uint32_t gk5i_profile_load_watched(const char *paths, struct gk5i_watch *w,
+                                   struct gk5i_profile **out, char *err,
+                                   size_t err_len)
+{
+    struct gk5i_profile_loader ld = {
+        .err = err, .err_len = err_len, .watch = w};
     struct gk5i_profile *p = NULL;
     char *list = NULL, *save = NULL;
     uint32_t ret = GK5_ERR_NOMEM;

@@ -35,6 +35,7 @@ struct gk5i_profile_loader {
     size_t nopen;
     char *err;
     size_t err_len;
+    struct gk5i_watch *watch; /* what was read is noted here, if not NULL */
 };
 
 /* ---- profile.c ---- */

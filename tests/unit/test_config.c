@@ -7,6 +7,7 @@
  * families, DEFAULT, removal, numbers; rc4, DES and, without -Ddes3=true,
  * DES3 dropped with a trace line), and [realms] kdc lines.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -650,6 +651,124 @@ static void test_dns_lookup(void **state)
     gk5i_config_free(c);
 }
 
+/* ---- the configuration kept between loads (config_cache.c) ---- */
+
+static unsigned long hits_now(void)
+{
+    unsigned long hits = 0, misses = 0;
+
+    gk5i_config_cache_counts(&hits, &misses);
+    return hits;
+}
+
+/* Load paths; whether the copy kept answered; default_realm into realm. */
+static bool load_counted(const char *paths, char *realm, size_t len)
+{
+    struct gk5i_krb5_config *c = NULL;
+    unsigned long before = hits_now();
+    char err[512] = "";
+
+    if (gk5i_config_load(paths, &c, err, sizeof(err)) != GK5_OK) {
+        fail_msg("load %s: %s", paths, err);
+    }
+    (void)snprintf(realm, len, "%s",
+                   c->default_realm != NULL ? c->default_realm : "-");
+    gk5i_config_free(c);
+    return hits_now() > before;
+}
+
+static void settle(void)
+{
+    /* Past the margin (100 ms below) and any clock tick. */
+    (void)usleep(250 * 1000);
+}
+
+static void test_kept_while_unchanged(void **state)
+{
+    char realm[64], dir[600], extra[700], missing[600], paths[1300];
+
+    (void)state;
+    gk5i_config_cache_margin_ms(100);
+    (void)snprintf(dir, sizeof(dir), "%s/conf.d", tmpdir);
+    (void)snprintf(extra, sizeof(extra), "%s/extra.conf", dir);
+    (void)snprintf(missing, sizeof(missing), "%s/later.conf", tmpdir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char text[1024];
+    (void)snprintf(text, sizeof(text),
+                   "includedir %s\n[libdefaults]\n default_realm = AAA.TEST\n",
+                   dir);
+    write_conf(text);
+    (void)snprintf(paths, sizeof(paths), "%s:%s", missing, conf_path);
+
+    /* Fresh files: read each time, never kept. */
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_string_equal(realm, "AAA.TEST");
+    /* Settled: the second load is the first's copy. */
+    settle();
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_true(load_counted(paths, realm, sizeof(realm)));
+    assert_string_equal(realm, "AAA.TEST");
+    /* Another list is another configuration. */
+    assert_false(load_counted(conf_path, realm, sizeof(realm)));
+
+    /* Rewritten with the same size, its times set back: the change time
+     * tells. */
+    settle();
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_true(load_counted(paths, realm, sizeof(realm)));
+    struct stat old;
+    assert_int_equal(stat(conf_path, &old), 0);
+    (void)snprintf(text, sizeof(text),
+                   "includedir %s\n[libdefaults]\n default_realm = BBB.TEST\n",
+                   dir);
+    write_conf(text);
+    struct timespec times[2] = {old.st_atim, old.st_mtim};
+    assert_int_equal(utimensat(AT_FDCWD, conf_path, times, 0), 0);
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_string_equal(realm, "BBB.TEST");
+
+    /* A file appears in the includedir folder. */
+    settle();
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_true(load_counted(paths, realm, sizeof(realm)));
+    FILE *f = fopen(extra, "w");
+    assert_non_null(f);
+    (void)fputs("[libdefaults]\n ticket_lifetime = 1h\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+
+    /* The list's missing file appears, ahead of the others. */
+    settle();
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_true(load_counted(paths, realm, sizeof(realm)));
+    f = fopen(missing, "w");
+    assert_non_null(f);
+    (void)fputs("[libdefaults]\n default_realm = CCC.TEST\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_string_equal(realm, "CCC.TEST");
+
+    /* Replaced by another file (a rename over it). */
+    settle();
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_true(load_counted(paths, realm, sizeof(realm)));
+    char moved[700];
+    (void)snprintf(moved, sizeof(moved), "%s/new.conf", tmpdir);
+    f = fopen(moved, "w");
+    assert_non_null(f);
+    (void)fputs("[libdefaults]\n default_realm = DDD.TEST\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(rename(moved, missing), 0);
+    assert_false(load_counted(paths, realm, sizeof(realm)));
+    assert_string_equal(realm, "DDD.TEST");
+
+    (void)unlink(missing);
+    (void)unlink(extra);
+    (void)rmdir(dir);
+    gk5i_config_cache_margin_ms(1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -663,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_kdcs),
         cmocka_unit_test(test_bad_kdcs),
         cmocka_unit_test(test_dns_lookup),
+        cmocka_unit_test(test_kept_while_unchanged),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
