@@ -72,7 +72,7 @@ void gk5i_watch_clear(struct gk5i_watch *w)
         free(w->e[i].path);
     }
     free(w->e);
-    memset(w, 0, sizeof(*w));
+    memset(w, 0, sizeof(*w)); /* not a wipe: emptied for reuse */
 }
 
 static bool same_time(struct timespec a, struct timespec b)
