@@ -520,9 +520,15 @@ GKI_EXPORT OM_uint32 KRB5_CALLCONV gssi_inquire_name(OM_uint32 *minor,
         return major;
     }
     MIT_NAME(name);
-    major = gss_inquire_name(minor, name, name_is_mn, &mech, attrs);
+    major = gss_inquire_name(minor, name, name_is_mn,
+                             mn_mech != NULL ? &mech : NULL, attrs);
     if (mn_mech != NULL) {
+        /* The mechglue's answer is a copy; the public OID is static. */
         *mn_mech = mech != GSS_C_NO_OID ? gki_public_oid(mech) : mech;
+        if (*mn_mech != mech) {
+            OM_uint32 tmp;
+            (void)gss_release_oid(&tmp, &mech);
+        }
     }
     return major;
 }

@@ -2279,13 +2279,11 @@ static bool same_attributes(gss_name_t a, gss_name_t b, char *why, size_t len)
 {
     gss_buffer_set_t set[2] = {GSS_C_NO_BUFFER_SET, GSS_C_NO_BUFFER_SET};
     OM_uint32 major[2], minor;
-    int mn[2];
-    gss_OID mech[2];
     gss_name_t n[2] = {a, b};
     bool ok = true;
 
     for (int i = 0; i < 2; i++) {
-        major[i] = gss_inquire_name(&minor, n[i], &mn[i], &mech[i], &set[i]);
+        major[i] = gss_inquire_name(&minor, n[i], NULL, NULL, &set[i]);
     }
     size_t count[2] = {set[0] != GSS_C_NO_BUFFER_SET ? set[0]->count : 0,
                        set[1] != GSS_C_NO_BUFFER_SET ? set[1]->count : 0};
