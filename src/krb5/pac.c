@@ -25,6 +25,9 @@
 #define FILETIME_TO_UNIX 11644473600LL
 /* Containers opened in the authorization data. */
 #define AUTHZ_DEPTH 4
+/* The most buffers MIT's parser takes (since 1.20.1, CVE-2022-42898); it
+ * takes none of fewer than 1 either. */
+#define PAC_MAX_BUFFERS 4096u
 /* A PAC this long or shorter is copied on the stack to be verified. */
 #define PAC_STACK_BYTES 2048u
 
@@ -81,7 +84,7 @@ bool gk5i_pac_parse(const uint8_t *p, size_t len, struct gk5i_pac *out)
     gk5i_rd_init(&r, p, len);
     count = gk5i_get_u32le(&r);
     version = gk5i_get_u32le(&r);
-    if (r.bad || version != 0 ||
+    if (r.bad || version != 0 || count < 1 || count > PAC_MAX_BUFFERS ||
         count > (len - PAC_HEADER_BYTES) / PAC_INFO_BYTES) {
         return false;
     }

@@ -7,8 +7,9 @@
  *
  *   - found as the first AD-WIN2K-PAC (128) of the ticket's authorization
  *     data, AD-IF-RELEVANT containers opened in place;
- *   - its layout checked (version 0, the buffer headers inside it, each
- *     buffer 8-aligned, after the headers and inside the PAC);
+ *   - its layout checked (version 0, 1 to 4096 buffers, their headers
+ *     inside it, each buffer 8-aligned, after the headers and inside the
+ *     PAC);
  *   - "verified" when the server signature (buffer 6) is the ticket key's
  *     checksum type, key usage 17, over the PAC with the server and KDC
  *     signatures (6 and 7) zeroed, and the client info (buffer 10) names
