@@ -360,6 +360,8 @@ size_t gk5i_pac_attr_name(uint32_t type, char buf[GK5I_PAC_ATTR_MAX])
 bool gk5i_pac_attr_type(const char *attr, size_t len, uint32_t *type)
 {
     uint64_t v = 0;
+    size_t at = ATTR_PREFIX_LEN;
+    bool minus;
 
     for (size_t i = 0; i < GK5_ARRAY_SIZE(attr_names); i++) {
         if (strlen(attr_names[i].name) == len &&
@@ -368,21 +370,29 @@ bool gk5i_pac_attr_type(const char *attr, size_t len, uint32_t *type)
             return true;
         }
     }
-    /* "urn:mspac:N": decimal digits, not zero (MIT's strtoul reads signs
-     * and blanks too; no caller names a buffer so). */
-    if (len <= ATTR_PREFIX_LEN || len > ATTR_PREFIX_LEN + 10 ||
+    /* "urn:mspac:N": decimal digits, not zero; or "urn:mspac:-N", the
+     * signed form gk5i_pac_attr_name writes for a type of 2^31 or more,
+     * N up to 2^31, the type 2^32 - N (MIT's strtoul reads it so).  MIT
+     * also reads blanks, a '+' and numbers past 32 bits (cut to 32);
+     * nothing names a buffer so. */
+    if (len <= ATTR_PREFIX_LEN ||
         strncasecmp(attr, ATTR_PREFIX, ATTR_PREFIX_LEN) != 0) {
         return false;
     }
-    for (size_t i = ATTR_PREFIX_LEN; i < len; i++) {
+    minus = attr[at] == '-';
+    at += minus;
+    if (len == at || len - at > 10) {
+        return false;
+    }
+    for (size_t i = at; i < len; i++) {
         if (attr[i] < '0' || attr[i] > '9') {
             return false;
         }
         v = v * 10 + (uint64_t)(attr[i] - '0');
     }
-    if (v == 0 || v > UINT32_MAX) {
+    if (v == 0 || v > (minus ? (uint64_t)1 << 31 : UINT32_MAX)) {
         return false;
     }
-    *type = (uint32_t)v;
+    *type = minus ? (uint32_t)(((uint64_t)1 << 32) - v) : (uint32_t)v;
     return true;
 }

@@ -592,6 +592,15 @@ static void test_attr_names(void **state)
     assert_int_equal(type, GK5I_PAC_WHOLE);
     assert_false(gk5i_pac_attr_type("urn:mspac:4294967296", 20, &type));
     assert_false(gk5i_pac_attr_type("urn:mspac:0", 11, &type));
+    /* The name gk5i_pac_attr_name gives 2^31 and up, back to its type (as
+     * MIT's strtoul reads it). */
+    assert_true(gk5i_pac_attr_type("urn:mspac:-2147483648", 21, &type));
+    assert_int_equal(type, 0x80000000u);
+    assert_true(gk5i_pac_attr_type("urn:mspac:-327334587", 20, &type));
+    assert_int_equal(type, 0xec7d4545u);
+    assert_false(gk5i_pac_attr_type("urn:mspac:-2147483649", 21, &type));
+    assert_false(gk5i_pac_attr_type("urn:mspac:-0", 12, &type));
+    assert_false(gk5i_pac_attr_type("urn:mspac:-", 11, &type));
     assert_false(gk5i_pac_attr_type("urn:mspac:1x", 12, &type));
     assert_false(gk5i_pac_attr_type("urn:mspac:logon-info", 19, &type));
     assert_false(gk5i_pac_attr_type("urn:other:", 10, &type));
