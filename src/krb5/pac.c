@@ -22,7 +22,7 @@
 /* MS-PAC 2.7: ClientId (FILETIME) and NameLength before the name. */
 #define PAC_CLIENT_INFO_BYTES 10u
 /* Seconds from 1601-01-01 (FILETIME's epoch) to 1970-01-01. */
-#define FILETIME_TO_UNIX 11644473600LL
+#define FILETIME_TO_UNIX 11644473600u
 /* Containers opened in the authorization data. */
 #define AUTHZ_DEPTH 4
 /* The most buffers MIT's parser takes (since 1.20.1, CVE-2022-42898); it
@@ -143,23 +143,33 @@ int gk5i_pac_find(const struct gk5i_pac *pac, uint32_t type,
     return found;
 }
 
-/* A signature buffer's bytes after its type, zeroed in copy (which is a
- * copy of the PAC). */
-static bool zero_signature(const struct gk5i_pac *pac, uint32_t type,
-                           uint8_t *copy)
+/* The first KDC signature (buffer 7): its bytes after the signature type
+ * zeroed in copy (a copy of the PAC); false when there is none or it is
+ * too short.  MIT 1.20 asks no more of it: a second one is not refused. */
+static bool zero_kdc_signature(const struct gk5i_pac *pac, uint8_t *copy)
 {
-    struct gk5i_view sig = {NULL, 0};
+    for (uint32_t i = 0; i < pac->count; i++) {
+        struct gk5i_view sig;
+        uint32_t t;
 
-    if (gk5i_pac_find(pac, type, &sig) != 1 || sig.len < PAC_SIG_TYPE_BYTES) {
-        return false;
+        gk5i_pac_buffer_at(pac, i, &t, &sig);
+        if (t != GK5I_PAC_PRIVSVR_CHECKSUM) {
+            continue;
+        }
+        if (sig.len < PAC_SIG_TYPE_BYTES) {
+            return false;
+        }
+        uint8_t *at = copy + (sig.p - pac->p) + PAC_SIG_TYPE_BYTES;
+        memset(at, 0, sig.len - PAC_SIG_TYPE_BYTES); /* not a wipe: summed */
+        return true;
     }
-    uint8_t *at = copy + (sig.p - pac->p) + PAC_SIG_TYPE_BYTES;
-    memset(at, 0, sig.len - PAC_SIG_TYPE_BYTES); /* not a wipe: summed */
-    return true;
+    return false;
 }
 
-/* The server signature: the ticket key's checksum type, exactly its
- * length, over the PAC with both signatures zeroed. */
+/* The server signature: the ticket key's checksum type over the PAC with
+ * both signatures zeroed.  The checksum is as long as its type says; what
+ * follows it in the buffer (MS-PAC 2.8: the RODCIdentifier) is zeroed
+ * with it and not compared, as MIT 1.20 reads it. */
 static bool server_signature_ok(const struct gk5i_pac *pac,
                                 const struct gk5_enctype *et,
                                 const struct gk5i_subkeys *sk)
@@ -167,14 +177,13 @@ static bool server_signature_ok(const struct gk5i_pac *pac,
     uint8_t stack[PAC_STACK_BYTES], mac[GK5_MAX_KEY_BYTES];
     struct gk5i_view sig = {NULL, 0};
     gk5_ukey *uk = NULL;
-    uint8_t *copy;
+    uint8_t *copy, *at;
     bool ok;
 
     if (gk5i_pac_find(pac, GK5I_PAC_SERVER_CHECKSUM, &sig) != 1 ||
-        sig.len < PAC_SIG_TYPE_BYTES ||
-        (int32_t)load_le32(sig.p) != et->cksumtype ||
-        sig.len - PAC_SIG_TYPE_BYTES != et->cksum_bytes ||
-        et->cksum_bytes > sizeof(mac)) {
+        et->cksum_bytes > sizeof(mac) ||
+        sig.len < PAC_SIG_TYPE_BYTES + et->cksum_bytes ||
+        (int32_t)load_le32(sig.p) != et->cksumtype) {
         return false;
     }
     memcpy(mac, sig.p + PAC_SIG_TYPE_BYTES, et->cksum_bytes);
@@ -183,9 +192,9 @@ static bool server_signature_ok(const struct gk5i_pac *pac,
         return false;
     }
     memcpy(copy, pac->p, pac->len);
-    ok = zero_signature(pac, GK5I_PAC_SERVER_CHECKSUM, copy) &&
-         zero_signature(pac, GK5I_PAC_PRIVSVR_CHECKSUM, copy) &&
-         gk5i_ukey_new(et, sk, &uk) == GK5_OK;
+    at = copy + (sig.p - pac->p) + PAC_SIG_TYPE_BYTES;
+    memset(at, 0, sig.len - PAC_SIG_TYPE_BYTES); /* not a wipe: summed */
+    ok = zero_kdc_signature(pac, copy) && gk5i_ukey_new(et, sk, &uk) == GK5_OK;
     if (ok) {
         gk5_crypto_iov iov[2] = {
             {GK5_CRYPTO_IOV_DATA, copy, pac->len},
@@ -201,97 +210,90 @@ static bool server_signature_ok(const struct gk5i_pac *pac,
     return ok;
 }
 
-/* One UTF-16LE name as UTF-8 into out (cap bytes); its length, or
- * (size_t)-1 for an unpaired surrogate, a NUL or no room. */
-static size_t utf16le_to_utf8(const uint8_t *in, size_t units, uint8_t *out,
-                              size_t cap)
+/* The client's name as MIT 1.20 writes it to compare with the client
+ * info: its components joined by '/', nothing escaped, no realm; read a
+ * byte at a time, 0 at its end. */
+struct name_cursor {
+    const struct gk5i_krb_principal *cname;
+    uint32_t comp;
+    size_t at;
+};
+
+static uint8_t name_next(struct name_cursor *c)
 {
-    size_t n = 0;
+    const struct gk5i_krb_principal *n = c->cname;
+
+    if (c->comp >= n->ncomp) {
+        return 0;
+    }
+    if (c->at < n->comp[c->comp].len) {
+        return n->comp[c->comp].p[c->at++];
+    }
+    c->at = 0;
+    return ++c->comp < n->ncomp ? '/' : 0;
+}
+
+/*
+ * The client info's UTF-16LE name against cname as MIT 1.20 compares
+ * them: the name in UTF-8 (an unpaired surrogate anywhere refuses it)
+ * equal to the client's joined name as C strings, that is up to the
+ * first NUL of either (strcmp): escapes mean nothing, '@' is a character
+ * like any other.
+ */
+static bool name_is(const uint8_t *utf16, size_t units,
+                    const struct gk5i_krb_principal *cname)
+{
+    struct name_cursor cur = {cname, 0, 0};
+    bool ended = false, same = true;
 
     for (size_t i = 0; i < units; i++) {
-        uint32_t c = load_le16(in + 2 * i);
+        uint32_t c = load_le16(utf16 + 2 * i);
+        uint8_t u8[4];
+        size_t n;
 
         if (c >= 0xd800 && c <= 0xdbff && i + 1 < units) {
-            uint32_t lo = load_le16(in + 2 * (i + 1));
+            uint32_t lo = load_le16(utf16 + 2 * (i + 1));
             if (lo < 0xdc00 || lo > 0xdfff) {
-                return (size_t)-1;
+                return false;
             }
             c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
             i++;
         } else if (c >= 0xd800 && c <= 0xdfff) {
-            return (size_t)-1;
-        }
-        if (c == 0 || cap - n < 4) {
-            return (size_t)-1;
+            return false;
         }
         if (c < 0x80) {
-            out[n++] = (uint8_t)c;
+            u8[0] = (uint8_t)c;
+            n = 1;
         } else if (c < 0x800) {
-            out[n++] = (uint8_t)(0xc0 | c >> 6);
-            out[n++] = (uint8_t)(0x80 | (c & 0x3f));
+            u8[0] = (uint8_t)(0xc0 | c >> 6);
+            u8[1] = (uint8_t)(0x80 | (c & 0x3f));
+            n = 2;
         } else if (c < 0x10000) {
-            out[n++] = (uint8_t)(0xe0 | c >> 12);
-            out[n++] = (uint8_t)(0x80 | ((c >> 6) & 0x3f));
-            out[n++] = (uint8_t)(0x80 | (c & 0x3f));
+            u8[0] = (uint8_t)(0xe0 | c >> 12);
+            u8[1] = (uint8_t)(0x80 | ((c >> 6) & 0x3f));
+            u8[2] = (uint8_t)(0x80 | (c & 0x3f));
+            n = 3;
         } else {
-            out[n++] = (uint8_t)(0xf0 | c >> 18);
-            out[n++] = (uint8_t)(0x80 | ((c >> 12) & 0x3f));
-            out[n++] = (uint8_t)(0x80 | ((c >> 6) & 0x3f));
-            out[n++] = (uint8_t)(0x80 | (c & 0x3f));
+            u8[0] = (uint8_t)(0xf0 | c >> 18);
+            u8[1] = (uint8_t)(0x80 | ((c >> 12) & 0x3f));
+            u8[2] = (uint8_t)(0x80 | ((c >> 6) & 0x3f));
+            u8[3] = (uint8_t)(0x80 | (c & 0x3f));
+            n = 4;
+        }
+        /* Past the end of either string only the surrogates count. */
+        for (size_t k = 0; k < n && !ended; k++) {
+            uint8_t want = name_next(&cur);
+            same = u8[k] == want;
+            ended = !same || want == 0;
         }
     }
-    return n;
-}
-
-/* A name in MIT's syntax without a realm ('/' between components; \/ \@
- * \\ \n \t \b \0 escapes; an unescaped '@' or a trailing '\' refused)
- * equal, component by component, to cname. */
-static bool name_is(const uint8_t *s, size_t len,
-                    const struct gk5i_krb_principal *cname)
-{
-    uint32_t comp = 0;
-    size_t at = 0; /* bytes of component comp matched so far */
-
-    if (cname->ncomp == 0) {
-        return false;
-    }
-    for (size_t i = 0; i < len; i++) {
-        uint8_t c = s[i];
-
-        if (c == '@') {
-            return false;
-        }
-        if (c == '/') {
-            if (at != cname->comp[comp].len || ++comp >= cname->ncomp) {
-                return false;
-            }
-            at = 0;
-            continue;
-        }
-        if (c == '\\') {
-            if (++i == len) {
-                return false;
-            }
-            c = s[i];
-            c = c == 'n'   ? '\n'
-                : c == 't' ? '\t'
-                : c == 'b' ? '\b'
-                : c == '0' ? '\0'
-                           : c;
-        }
-        if (at >= cname->comp[comp].len || cname->comp[comp].p[at] != c) {
-            return false;
-        }
-        at++;
-    }
-    return comp + 1 == cname->ncomp && at == cname->comp[comp].len;
+    return ended ? same : name_next(&cur) == 0;
 }
 
 /* The client info names cname at authtime. */
 static bool client_info_ok(const struct gk5i_pac *pac, int64_t authtime,
                            const struct gk5i_krb_principal *cname)
 {
-    uint8_t name[4 * 256];
     struct gk5i_view info = {NULL, 0};
     struct gk5i_rd r;
 
@@ -299,21 +301,21 @@ static bool client_info_ok(const struct gk5i_pac *pac, int64_t authtime,
         return false;
     }
     gk5i_rd_init(&r, info.p, info.len);
-    int64_t filetime = (int64_t)gk5i_get_u64le(&r);
+    uint64_t filetime = gk5i_get_u64le(&r);
     uint16_t name_len = gk5i_get_u16le(&r);
     const uint8_t *utf16 = gk5i_get_bytes(&r, name_len);
     if (r.bad || name_len % 2 != 0) {
         return false;
     }
-    /* MIT: whole seconds since 1970 (a FILETIME before it counts as its
-     * distance from zero), at most 2^31 - 1. */
-    int64_t secs = filetime / 10000000;
-    secs = secs > 0 ? secs - FILETIME_TO_UNIX : -secs;
-    if (secs < 0 || secs > INT32_MAX || secs != authtime) {
+    /* MIT 1.20: whole seconds since 1970 of an unsigned FILETIME, 0 to
+     * 2^32 - 1, equal to the authtime as its 32-bit krb5_timestamp (read
+     * unsigned: times to 2106). */
+    uint64_t secs = filetime / 10000000u;
+    if (secs < FILETIME_TO_UNIX || secs - FILETIME_TO_UNIX > UINT32_MAX ||
+        (uint32_t)(secs - FILETIME_TO_UNIX) != (uint32_t)authtime) {
         return false;
     }
-    size_t n = utf16le_to_utf8(utf16, name_len / 2u, name, sizeof(name));
-    return n != (size_t)-1 && name_is(name, n, cname);
+    return name_is(utf16, name_len / 2u, cname);
 }
 
 bool gk5i_pac_verify(const struct gk5i_pac *pac,

@@ -10,10 +10,12 @@
  *   - its layout checked (version 0, 1 to 4096 buffers, their headers
  *     inside it, each buffer 8-aligned, after the headers and inside the
  *     PAC);
- *   - "verified" when the server signature (buffer 6) is the ticket key's
- *     checksum type, key usage 17, over the PAC with the server and KDC
- *     signatures (6 and 7) zeroed, and the client info (buffer 10) names
- *     the ticket's client (realm aside) at its authtime;
+ *   - "verified" as MIT 1.20 verifies it: the server signature (buffer
+ *     6, one) is the ticket key's checksum type, key usage 17, over the
+ *     PAC with the server and the (first) KDC signature (7) zeroed, and
+ *     the client info (buffer 10) names the ticket's client at its
+ *     authtime (the components joined by '/', nothing escaped, no
+ *     realm);
  *   - its attributes named "urn:mspac:" (the whole PAC) and
  *     "urn:mspac:logon-info" and so on per buffer type, other types
  *     "urn:mspac:N"; an unverified PAC is listed but has no values.

@@ -262,6 +262,21 @@ static void test_wrong_key_or_type(void **state)
                      GK5_OK);
     memcpy(at(&p, 1) + 4, full, 11);
     assert_false(verifies(&p, &user, AUTHTIME));
+    /* A buffer longer than the checksum (MS-PAC 2.8's RODCIdentifier
+     * after it): MIT 1.20 reads the type's length, zeroes the rest with it
+     * and compares no more. */
+    memset(&p, 0, sizeof(p));
+    add_client(&p, FILETIME(AUTHTIME), "user");
+    b = add(&p, GK5I_PAC_SERVER_CHECKSUM, "\x10\0\0\0", 4);
+    b->len = 4 + 12 + 2;
+    add_sig(&p, GK5I_PAC_PRIVSVR_CHECKSUM, CKSUM);
+    lay_out(&p);
+    sign(&p, 1);
+    assert_true(verifies(&p, &user, AUTHTIME));
+    at(&p, 1)[4 + 12] = 0x05; /* RODCIdentifier */
+    assert_true(verifies(&p, &user, AUTHTIME));
+    at(&p, 1)[4 + 11] ^= 0x01;
+    assert_false(verifies(&p, &user, AUTHTIME));
 }
 
 static void test_missing_or_doubled(void **state)
@@ -296,6 +311,28 @@ static void test_missing_or_doubled(void **state)
     struct gk5i_pac pac;
     assert_true(gk5i_pac_parse(p.out, p.len, &pac));
     assert_int_equal(gk5i_pac_find(&pac, GK5I_PAC_CLIENT_INFO, NULL), -1);
+    /* Two KDC signatures: MIT 1.20 zeroes the first and refuses neither;
+     * the second's bytes are summed as they are. */
+    memset(&p, 0, sizeof(p));
+    add_client(&p, FILETIME(AUTHTIME), "user");
+    add_sig(&p, GK5I_PAC_SERVER_CHECKSUM, CKSUM);
+    add_sig(&p, GK5I_PAC_PRIVSVR_CHECKSUM, CKSUM);
+    add_sig(&p, GK5I_PAC_PRIVSVR_CHECKSUM, CKSUM);
+    lay_out(&p);
+    sign(&p, 1);
+    at(&p, 2)[4] = 0x5a;
+    assert_true(verifies(&p, &user, AUTHTIME));
+    at(&p, 3)[4] = 0x5a;
+    assert_false(verifies(&p, &user, AUTHTIME));
+    /* ... and the first must be a signature (its type at least). */
+    memset(&p, 0, sizeof(p));
+    add_client(&p, FILETIME(AUTHTIME), "user");
+    add_sig(&p, GK5I_PAC_SERVER_CHECKSUM, CKSUM);
+    add(&p, GK5I_PAC_PRIVSVR_CHECKSUM, "\x10\0\0", 3);
+    add_sig(&p, GK5I_PAC_PRIVSVR_CHECKSUM, CKSUM);
+    lay_out(&p);
+    sign(&p, 1);
+    assert_false(verifies(&p, &user, AUTHTIME));
     /* A server signature too short for its type. */
     memset(&p, 0, sizeof(p));
     add_client(&p, FILETIME(AUTHTIME), "user");
@@ -327,11 +364,19 @@ static void test_client_name(void **state)
     assert_false(verifies(&p, &user, AUTHTIME));
     mit_like(&p, "host/a.example/");
     assert_false(verifies(&p, &two, AUTHTIME));
-    /* MIT's escapes, and a realm (not allowed: the realm is not named). */
-    mit_like(&p, "a\\/b");
+    /* MIT 1.20 compares the name unescaped ("a/b" names both the client
+     * "a/b" and the client "a" "b"; MIT's parser's escapes do not), and
+     * no realm (not allowed: the realm is not named). */
+    mit_like(&p, "a/b");
     assert_true(verifies(&p, &slash, AUTHTIME));
-    mit_like(&p, "a\\@b");
+    struct gk5i_krb_principal a_b = princ(2, "a", "b");
+    assert_true(verifies(&p, &a_b, AUTHTIME));
+    mit_like(&p, "a\\/b");
+    assert_false(verifies(&p, &slash, AUTHTIME));
+    mit_like(&p, "a@b");
     assert_true(verifies(&p, &at_sign, AUTHTIME));
+    mit_like(&p, "a\\@b");
+    assert_false(verifies(&p, &at_sign, AUTHTIME));
     mit_like(&p, "user@GK5.TEST");
     assert_false(verifies(&p, &user, AUTHTIME));
     mit_like(&p, "user\\");
@@ -355,6 +400,24 @@ static void test_client_time(void **state)
     lay_out(&p);
     sign(&p, 1);
     assert_true(verifies(&p, &user, AUTHTIME));
+    /* After 2038 (MIT's krb5_timestamp read unsigned), up to 2^32 - 1
+     * seconds, compared in 32 bits. */
+    memset(&p, 0, sizeof(p));
+    add_client(&p, FILETIME(0xfffffffful), "user");
+    add_sig(&p, GK5I_PAC_SERVER_CHECKSUM, CKSUM);
+    add_sig(&p, GK5I_PAC_PRIVSVR_CHECKSUM, CKSUM);
+    lay_out(&p);
+    sign(&p, 1);
+    assert_true(verifies(&p, &user, 0xffffffffll));
+    assert_true(verifies(&p, &user, 0x1ffffffffll));
+    memset(&p, 0, sizeof(p));
+    add_client(&p, FILETIME(0x100000000ull), "user");
+    add_sig(&p, GK5I_PAC_SERVER_CHECKSUM, CKSUM);
+    add_sig(&p, GK5I_PAC_PRIVSVR_CHECKSUM, CKSUM);
+    lay_out(&p);
+    sign(&p, 1);
+    assert_false(verifies(&p, &user, 0));
+    assert_false(verifies(&p, &user, 0x100000000ll));
     /* Before 1970. */
     memset(&p, 0, sizeof(p));
     add_client(&p, 10000000, "user");
