@@ -35,10 +35,10 @@ static uint32_t authz_walk(struct gk5i_view ad, int depth,
                            struct gk5i_authz_names *out)
 {
     size_t pos = 0;
-    bool more = true;
 
-    while (more) {
+    for (;;) {
         struct gk5i_view data;
+        bool more;
         int32_t type;
         uint32_t err = gk5i_authz_next(ad, &pos, &more, &type, &data);
 
@@ -46,7 +46,7 @@ static uint32_t authz_walk(struct gk5i_view ad, int depth,
             return err;
         }
         if (!more) {
-            break;
+            return GK5_OK;
         }
         if (type == GK5I_AD_WIN2K_PAC) {
             if (out->npac++ == 0) {
@@ -65,7 +65,6 @@ static uint32_t authz_walk(struct gk5i_view ad, int depth,
             }
         }
     }
-    return GK5_OK;
 }
 
 uint32_t gk5i_authz_names(struct gk5i_view authz, struct gk5i_authz_names *out)
