@@ -3,6 +3,7 @@
 /* Shared pieces of gk5's fuzz targets (see fuzz_common.h). */
 #include "fuzz_common.h"
 
+#include "common/bytes.h"
 #include "common/trace.h"
 #include "crypto/crypto_int.h"
 
@@ -474,4 +475,72 @@ void fuzz_alloc_fail_arm_all(long point)
 bool fuzz_alloc_fail_hit(void)
 {
     return alloc_hit;
+}
+
+size_t fuzz_pac_build(const struct fuzz_pac_buf *bufs, unsigned n, uint8_t *out,
+                      size_t cap, size_t *offs)
+{
+    struct gk5i_wr w;
+    size_t at = 8 + (size_t)n * 16;
+    uint8_t *h;
+
+    gk5i_wr_init(&w, out, cap);
+    h = gk5i_wr_reserve(&w, at);
+    if (h == NULL) {
+        return 0;
+    }
+    store_le32(h, n);
+    store_le32(h + 4, 0);
+    for (unsigned i = 0; i < n; i++) {
+        size_t pad = (8 - bufs[i].len % 8) % 8;
+
+        at = (at + 7) & ~(size_t)7;
+        offs[i] = at;
+        store_le32(h + 8 + 16 * i, bufs[i].type);
+        store_le32(h + 12 + 16 * i, (uint32_t)bufs[i].len);
+        store_le32(h + 16 + 16 * i, (uint32_t)at);
+        store_le32(h + 20 + 16 * i, (uint32_t)((uint64_t)at >> 32));
+        if (bufs[i].p != NULL) {
+            gk5i_put_bytes(&w, bufs[i].p, bufs[i].len);
+        } else {
+            gk5i_put_fill(&w, 0, bufs[i].len);
+        }
+        gk5i_put_fill(&w, 0, pad);
+        at += bufs[i].len + pad;
+    }
+    return w.bad ? 0 : at;
+}
+
+size_t fuzz_pac_client_info(int64_t filetime, const uint16_t *name, size_t n,
+                            uint8_t *out, size_t cap)
+{
+    struct gk5i_wr w;
+    uint8_t *t;
+
+    gk5i_wr_init(&w, out, cap);
+    t = gk5i_wr_reserve(&w, 8);
+    if (t != NULL) {
+        store_le32(t, (uint32_t)(uint64_t)filetime);
+        store_le32(t + 4, (uint32_t)((uint64_t)filetime >> 32));
+    }
+    gk5i_put_u16le(&w, (uint16_t)(2 * n));
+    for (size_t i = 0; i < n; i++) {
+        gk5i_put_u16le(&w, name[i]);
+    }
+    return w.bad ? 0 : cap - w.left;
+}
+
+void fuzz_pac_sign(uint8_t *pac, size_t len, size_t sig_at, size_t sig_len)
+{
+    uint8_t key[32], ck[64];
+    size_t klen = fuzz_seed_key(FUZZ_PAC_ENCTYPE, 0, key, sizeof(key));
+    size_t cl = sizeof(ck);
+
+    if (klen == 0 ||
+        gk5_c_checksum(FUZZ_PAC_ENCTYPE, key, klen, FUZZ_PAC_KEY_USAGE, pac,
+                       len, ck, &cl) != GK5_OK) {
+        fuzz_fail("gk5_c_checksum for a PAC", 0, 0);
+    }
+    memset(pac + sig_at, 0, sig_len);
+    memcpy(pac + sig_at, ck, cl < sig_len ? cl : sig_len);
 }

@@ -140,6 +140,33 @@ void fuzz_alloc_fail_arm(long point);
 void fuzz_alloc_fail_arm_all(long point);
 bool fuzz_alloc_fail_hit(void);
 
+/* Windows PACs (MS-PAC 2.3-2.8) for the PAC target and its seeds. */
+#define FUZZ_PAC_ENCTYPE 18    /* the ticket key's: aes256-cts-hmac-sha1-96 */
+#define FUZZ_PAC_KEY_USAGE 17u /* the server signature's (MS-PAC 2.8.1) */
+/* The ticket a raw PAC is verified for: its authtime and client (two
+ * components; "alice/x/y@z" in a PAC's client info). */
+#define FUZZ_PAC_AUTHTIME 1700000000
+#define FUZZ_PAC_COMP0 "alice"
+#define FUZZ_PAC_COMP1 "x/y@z"
+struct fuzz_pac_buf {
+    uint32_t type;
+    const uint8_t *p; /* NULL: len zero bytes */
+    size_t len;
+};
+/* A PAC (version 0) of these n buffers, each at the next 8-aligned offset
+ * after the buffer headers and zero padded, as MIT's KDC lays one out;
+ * its length (0 when cap is too small).  offs[i] gets buffer i's offset. */
+size_t fuzz_pac_build(const struct fuzz_pac_buf *bufs, unsigned n, uint8_t *out,
+                      size_t cap, size_t *offs);
+/* A client info buffer (MS-PAC 2.7): the FILETIME, then the name of n
+ * UTF-16 units; its length (0 when cap is too small). */
+size_t fuzz_pac_client_info(int64_t filetime, const uint16_t *name, size_t n,
+                            uint8_t *out, size_t cap);
+/* The server signature of pac (its signature bytes zero when called) with
+ * the enctype-18 seed key: the checksum into the sig_len bytes at
+ * pac + sig_at, cut or zero padded.  Aborts when gk5 cannot make it. */
+void fuzz_pac_sign(uint8_t *pac, size_t len, size_t sig_at, size_t sig_len);
+
 /* Stops the process with a message: the property the fuzzer broke. */
 __attribute__((noreturn)) void fuzz_fail(const char *what, uint32_t major,
                                          uint32_t minor);

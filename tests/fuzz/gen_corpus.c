@@ -18,7 +18,10 @@
 #include <sys/stat.h>
 
 #include "fuzz_common.h"
+#include "common/util.h"
+#include "der/der.h"
 #include "fuzz_krb.h"
+#include "krb5/pac.h"
 #include "mech/gss_framing.h"
 #include "v1forge.h"
 
@@ -1060,6 +1063,532 @@ static void krb_seeds(void)
     krb_write("krb_error", "krb-error-full", FK_KRB_ERROR, s.p, s.n);
 }
 
+/* ---- fuzz_pac: Windows PACs (src/krb5/pac.c) ---- */
+
+enum { PAC_RAW, PAC_SIGNED, PAC_AUTHZ, PAC_ATTR };
+
+/* A client info for name (ASCII) at authtime. */
+static size_t pac_client_info(int64_t authtime, const char *name, uint8_t *out,
+                              size_t cap)
+{
+    uint16_t units[64];
+    size_t n = strlen(name);
+
+    for (size_t i = 0; i < n && i < 64; i++) {
+        units[i] = (uint8_t)name[i];
+    }
+    return fuzz_pac_client_info((authtime + 11644473600LL) * 10000000LL, units,
+                                n < 64 ? n : 64, out, cap);
+}
+
+/* A PAC as MIT's KDC makes one (client info, ticket checksum, then the
+ * server and KDC signatures), with extra buffers first, signed with the
+ * fuzz key for FUZZ_PAC_AUTHTIME and the fixed client (unless unsigned);
+ * its length in out. */
+static size_t pac_kdc(const struct fuzz_pac_buf *extra, unsigned nextra,
+                      bool sign, uint8_t *out, size_t cap)
+{
+    struct fuzz_pac_buf b[8];
+    size_t offs[8], len;
+    uint8_t ci[64];
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < nextra; i++) {
+        b[n++] = extra[i];
+    }
+    b[n++] = (struct fuzz_pac_buf){
+        GK5I_PAC_CLIENT_INFO, ci,
+        pac_client_info(FUZZ_PAC_AUTHTIME, FUZZ_PAC_COMP0 "/" FUZZ_PAC_COMP1,
+                        ci, sizeof(ci))};
+    b[n++] = (struct fuzz_pac_buf){16, NULL, 16}; /* ticket checksum */
+    b[n++] = (struct fuzz_pac_buf){GK5I_PAC_SERVER_CHECKSUM, NULL, 16};
+    b[n++] = (struct fuzz_pac_buf){GK5I_PAC_PRIVSVR_CHECKSUM, NULL, 16};
+    len = fuzz_pac_build(b, n, out, cap, offs);
+    if (len == 0) {
+        fprintf(stderr, "gen_corpus: PAC too large\n");
+        exit(1);
+    }
+    for (unsigned i = n - 3; i < n; i++) {
+        store_le32(out + offs[i], 16); /* hmac-sha1-96-aes256 */
+    }
+    if (sign) {
+        fuzz_pac_sign(out, len, offs[n - 2] + 4, 12);
+    }
+    /* The ticket checksum and KDC signature: bytes of the KDC's key. */
+    memset(out + offs[n - 3] + 4, 0x3c, 12);
+    memset(out + offs[n - 1] + 4, 0x5a, 12);
+    return len;
+}
+
+static void pac_write(const char *name, unsigned mode, const uint8_t *p,
+                      size_t len)
+{
+    struct seed s;
+
+    s_reset(&s);
+    s_u8(&s, mode);
+    s_put(&s, p, len);
+    write_seed("pac", name, &s);
+}
+
+/* PAC header fields, little-endian, for the malformed ones. */
+static void pac_set(uint8_t *p, size_t at, uint32_t v)
+{
+    store_le32(p + at, v);
+}
+
+static void pac_raw_seeds(void)
+{
+    static uint8_t p[4096], q[4096];
+    static const uint8_t logon[64] = {1, 0x10, 8, 0, 0xcc, 0xcc, 0xcc, 0xcc};
+    static const uint8_t upn[24] = {0x10, 0, 0x10, 0};
+    struct fuzz_pac_buf extra[2] = {{GK5I_PAC_LOGON_INFO, logon, sizeof(logon)},
+                                    {GK5I_PAC_UPN_DNS_INFO, upn, sizeof(upn)}};
+    struct fuzz_pac_buf big = {0x7fff, NULL, 2100};
+    size_t len;
+
+    len = pac_kdc(NULL, 0, true, p, sizeof(p));
+    pac_write("raw-kdc", PAC_RAW, p, len);
+    len = pac_kdc(extra, 2, true, p, sizeof(p));
+    pac_write("raw-kdc-logon-upn", PAC_RAW, p, len);
+    len = pac_kdc(&big, 1, true, p, sizeof(p));
+    pac_write("raw-kdc-big", PAC_RAW, p, len);
+    len = pac_kdc(extra, 2, false, p, sizeof(p));
+    pac_write("raw-unsigned", PAC_RAW, p, len);
+
+    /* Malformed: each one field of raw-kdc (4 buffers; the first, the
+     * client info, at 72) changed. */
+    len = pac_kdc(NULL, 0, true, p, sizeof(p));
+    pac_write("raw-short", PAC_RAW, p, 7);
+    pac_write("raw-header-only", PAC_RAW, p, 8);
+    memcpy(q, p, len);
+    pac_set(q, 4, 1);
+    pac_write("raw-version-1", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 0, 0);
+    pac_write("raw-no-buffers", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 0, 5000);
+    pac_write("raw-count-5000", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 0, (uint32_t)(len - 8) / 16 + 1);
+    pac_write("raw-count-past-end", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 16, 76);
+    pac_write("raw-misaligned", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 16, 64);
+    pac_write("raw-offset-in-headers", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 16, (uint32_t)len + 8);
+    pac_write("raw-offset-past-end", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 20, 1);
+    pac_write("raw-offset-high", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 12, (uint32_t)len);
+    pac_write("raw-size-past-end", PAC_RAW, q, len);
+    memcpy(q, p, len);
+    pac_set(q, 12, 0);
+    pac_set(q, 16, (uint32_t)len);
+    pac_write("raw-empty-at-end", PAC_RAW, q, len);
+    /* Types: the client info twice, the server signature twice. */
+    memcpy(q, p, len);
+    pac_set(q, 24, GK5I_PAC_CLIENT_INFO);
+    pac_set(q, 56, GK5I_PAC_SERVER_CHECKSUM);
+    pac_write("raw-dup-types", PAC_RAW, q, len);
+    /* The server signature (the third buffer) of another type. */
+    memcpy(q, p, len);
+    q[load_le32(q + 48)] = 15;
+    pac_write("raw-sig-type-15", PAC_RAW, q, len);
+}
+
+/* Mode 1's input (fuzz_pac.c, mode_signed): the fields in its order. */
+struct pac_signed {
+    unsigned ctl, ctl2;
+    uint32_t authtime;
+    const char *comps[3]; /* alphabet indices, as characters 'a' + i */
+    unsigned ncomp;
+    uint32_t subsecond;
+    const uint8_t *raw_client;
+    size_t raw_client_len;
+    unsigned nextra;
+    uint32_t extra_type[3];
+    unsigned extra_len[3];
+    uint32_t sig_type;
+    unsigned sig_len;
+    unsigned priv_len;
+    unsigned rot;
+    unsigned nflips;
+    uint16_t flip_pos[4];
+    uint8_t flip_xor[4];
+};
+
+static void pac_signed_write(const char *name, const struct pac_signed *d)
+{
+    struct seed s;
+
+    s_reset(&s);
+    s_u8(&s, PAC_SIGNED);
+    s_u8(&s, d->ctl);
+    s_u8(&s, d->ctl2);
+    s_u32(&s, d->authtime);
+    s_u8(&s, d->ncomp);
+    for (unsigned c = 0; c < d->ncomp; c++) {
+        size_t n = strlen(d->comps[c]);
+
+        s_u8(&s, (unsigned)n);
+        for (size_t k = 0; k < n; k++) {
+            s_u8(&s, (unsigned)(d->comps[c][k] - 'a'));
+        }
+    }
+    if (d->ctl & 0x80) {
+        s_u32(&s, d->subsecond);
+    }
+    if (d->ctl & 0x01) {
+        s_u8(&s, (unsigned)d->raw_client_len);
+        s_put(&s, d->raw_client, d->raw_client_len);
+    }
+    s_u8(&s, d->nextra);
+    for (unsigned k = 0; k < d->nextra; k++) {
+        s_u32(&s, d->extra_type[k]);
+        s_u8(&s, d->extra_len[k]);
+        for (unsigned i = 0; i < d->extra_len[k]; i++) {
+            s_u8(&s, 0x40 + i);
+        }
+    }
+    if (d->ctl & 0x20) {
+        s_u32(&s, d->sig_type);
+    }
+    if (d->ctl & 0x40) {
+        s_u8(&s, d->sig_len);
+    }
+    s_u8(&s, d->priv_len);
+    s_u8(&s, d->rot);
+    s_u8(&s, d->nflips);
+    for (unsigned k = 0; k < d->nflips; k++) {
+        s_u16(&s, d->flip_pos[k]);
+        s_u8(&s, d->flip_xor[k]);
+    }
+    write_seed("pac", name, &s);
+}
+
+static void pac_signed_seeds(void)
+{
+    /* Alphabet indices (fuzz_pac.c): a=a b=Z c=0 d=. e=/ f=@ g=\ h=\n
+     * i=\t j=\b k=NUL l=e-acute m=euro n=U+1F600 o=U+FFFD. */
+    const struct pac_signed base = {
+        .authtime = FUZZ_PAC_AUTHTIME,
+        .comps = {"abcd", "efa", "ghij"},
+        .ncomp = 3,
+        .priv_len = 16,
+    };
+    struct pac_signed d;
+    uint8_t ci[64];
+
+    d = base;
+    pac_signed_write("signed", &d);
+    d = base;
+    d.comps[0] = "almno";
+    d.ncomp = 1;
+    pac_signed_write("signed-utf16", &d);
+    d = base;
+    d.ncomp = 0;
+    pac_signed_write("signed-no-components", &d);
+    d = base;
+    d.comps[1] = "";
+    pac_signed_write("signed-empty-component", &d);
+    d = base;
+    d.comps[0] = "akb";
+    d.ctl = 0x08; /* a NUL, then more after the name's NUL */
+    pac_signed_write("signed-nul", &d);
+    d = base;
+    d.ctl2 = 0x08; /* MIT's parser's escapes */
+    pac_signed_write("signed-escaped", &d);
+    d = base;
+    d.ctl2 = 0x04; /* first character changed */
+    pac_signed_write("signed-wrong-name", &d);
+    d = base;
+    d.ctl2 = 0x10; /* unpaired surrogate after it */
+    pac_signed_write("signed-bad-tail", &d);
+    d = base;
+    d.ctl = 0x02; /* a second off */
+    pac_signed_write("signed-wrong-time", &d);
+    d = base;
+    d.ctl = 0x80;
+    d.subsecond = 9999999;
+    pac_signed_write("signed-subsecond", &d);
+    d = base;
+    d.authtime = 0xf90a8d00u; /* after 2038 */
+    pac_signed_write("signed-after-2038", &d);
+    d = base;
+    d.authtime = 0xffffffffu; /* the last second MIT reads */
+    pac_signed_write("signed-last-second", &d);
+    d = base;
+    d.authtime = 0xffffffffu;
+    d.ctl = 0x02; /* 2^32: past it */
+    pac_signed_write("signed-past-last-second", &d);
+    d = base;
+    d.authtime = 0;
+    pac_signed_write("signed-1970", &d);
+    d = base;
+    d.ctl2 = 0x20; /* authtime 2^32 later: MIT's 32 bits */
+    pac_signed_write("signed-time-wrap", &d);
+    d = base;
+    d.ctl = 0x04;
+    pac_signed_write("signed-no-kdc-sig", &d);
+    d = base;
+    d.priv_len = 3;
+    pac_signed_write("signed-short-kdc-sig", &d);
+    d = base;
+    d.priv_len = 4;
+    pac_signed_write("signed-empty-kdc-sig", &d);
+    d = base;
+    d.ctl = 0x10;
+    pac_signed_write("signed-two-server-sigs", &d);
+    d = base;
+    d.ctl = 0x40;
+    d.sig_len = 30; /* a RODCIdentifier and more after the checksum */
+    pac_signed_write("signed-sig-trailing", &d);
+    d = base;
+    d.ctl = 0x40;
+    d.sig_len = 15;
+    pac_signed_write("signed-sig-short", &d);
+    d = base;
+    d.ctl = 0x40;
+    d.sig_len = 2;
+    pac_signed_write("signed-sig-no-type", &d);
+    d = base;
+    d.ctl = 0x60;
+    d.sig_type = (uint32_t)-138; /* hmac-md5-rc4: MIT makes it with any key */
+    d.sig_len = 20;
+    pac_signed_write("signed-sig-hmac-md5", &d);
+    d = base;
+    d.ctl = 0x60;
+    d.sig_type = 20; /* hmac-sha384-192-aes256 */
+    d.sig_len = 28;
+    pac_signed_write("signed-sig-sha384", &d);
+    d = base;
+    d.ctl = 0x20;
+    d.sig_type = 15; /* hmac-sha1-96-aes128: not this key's */
+    pac_signed_write("signed-sig-other-type", &d);
+    d = base;
+    d.nextra = 3;
+    d.extra_type[0] = GK5I_PAC_LOGON_INFO;
+    d.extra_len[0] = 40;
+    d.extra_type[1] = 16;
+    d.extra_len[1] = 16;
+    d.extra_type[2] = GK5I_PAC_UPN_DNS_INFO;
+    d.extra_len[2] = 7;
+    d.rot = 2;
+    pac_signed_write("signed-kdc-buffers", &d);
+    d = base;
+    d.nextra = 1;
+    d.extra_type[0] = GK5I_PAC_PRIVSVR_CHECKSUM;
+    d.extra_len[0] = 0;
+    pac_signed_write("signed-two-kdc-sigs-short-first", &d);
+    d.rot = 2; /* the server's and KDC's first, the short one last */
+    pac_signed_write("signed-two-kdc-sigs", &d);
+    d = base;
+    d.nextra = 1;
+    d.extra_type[0] = GK5I_PAC_CLIENT_INFO;
+    d.extra_len[0] = 12;
+    pac_signed_write("signed-two-client-infos", &d);
+    d = base;
+    d.ctl2 = 0x01 | 0x02; /* past 2048 bytes; its copy's allocation fails */
+    pac_signed_write("signed-big-alloc-fails", &d);
+    d = base;
+    d.ctl2 = 0x01;
+    pac_signed_write("signed-big", &d);
+    d = base;
+    d.ctl2 = 0x02;
+    pac_signed_write("signed-alloc-fails", &d);
+    d = base;
+    d.nflips = 1;
+    d.flip_pos[0] = 8 + 4 * 16 + 12 * 4 + 1; /* somewhere in the buffers */
+    d.flip_xor[0] = 0x01;
+    pac_signed_write("signed-flip", &d);
+    d = base;
+    d.nflips = 2;
+    d.flip_pos[0] = 1; /* the count's second byte */
+    d.flip_xor[0] = 0x80;
+    d.flip_pos[1] = 4; /* the version */
+    d.flip_xor[1] = 0x01;
+    pac_signed_write("signed-flip-header", &d);
+
+    /* The client info from the input. */
+    d = base;
+    d.ctl = 0x01;
+    d.ncomp = 1;
+    d.comps[0] = "a";
+    d.raw_client = ci;
+    d.raw_client_len = pac_client_info(FUZZ_PAC_AUTHTIME, "a", ci, sizeof(ci));
+    pac_signed_write("signed-raw-client", &d);
+    d.raw_client_len = 9;
+    pac_signed_write("signed-raw-client-short", &d);
+    ci[8] = 3; /* an odd name length */
+    d.raw_client_len = 13;
+    pac_signed_write("signed-raw-client-odd", &d);
+    ci[8] = 40; /* past the buffer */
+    pac_signed_write("signed-raw-client-long", &d);
+    d.raw_client_len = pac_client_info(-11644473601LL, "a", ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-before-1601", &d);
+    /* A surrogate pair, a lone high one at the end and one before 'a'. */
+    static const uint16_t pair[] = {0xd83d, 0xde00};
+    static const uint16_t high_end[] = {'a', 0xd83d};
+    static const uint16_t high_a[] = {0xd83d, 'a'};
+    static const uint16_t low[] = {0xde00};
+    static const uint16_t high_e000[] = {0xd83d, 0xe000};
+    int64_t ft = (FUZZ_PAC_AUTHTIME + 11644473600LL) * 10000000LL;
+    d.comps[0] = "n";
+    d.raw_client_len = fuzz_pac_client_info(ft, pair, 2, ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-pair", &d);
+    d.raw_client_len = fuzz_pac_client_info(ft, high_end, 2, ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-high-end", &d);
+    d.raw_client_len = fuzz_pac_client_info(ft, high_a, 2, ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-high-a", &d);
+    d.raw_client_len = fuzz_pac_client_info(ft, low, 1, ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-low", &d);
+    d.raw_client_len = fuzz_pac_client_info(ft, high_e000, 2, ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-high-e000", &d);
+    /* FILETIMEs MIT refuses: zero, the top bit set, past 2^32 s. */
+    d.comps[0] = "a";
+    d.raw_client_len =
+        fuzz_pac_client_info(0, (const uint16_t[]){'a'}, 1, ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-time-0", &d);
+    d.raw_client_len = fuzz_pac_client_info(INT64_MIN, (const uint16_t[]){'a'},
+                                            1, ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-time-negative", &d);
+    d.raw_client_len =
+        fuzz_pac_client_info((11644473600LL + 4294967296LL) * 10000000LL,
+                             (const uint16_t[]){'a'}, 1, ci, sizeof(ci));
+    pac_signed_write("signed-raw-client-time-2106", &d);
+}
+
+/* AuthorizationData of n elements (backwards: the last first). */
+struct pac_ad {
+    int32_t type;
+    const uint8_t *p;
+    size_t len;
+};
+
+static size_t pac_authz(const struct pac_ad *ad, unsigned n, uint8_t *out,
+                        size_t cap)
+{
+    struct gk5i_bwr w;
+    size_t all;
+
+    gk5i_bwr_init(&w, out, cap);
+    all = w.len;
+    for (unsigned i = n; i-- > 0;) {
+        size_t el = w.len, f;
+
+        f = w.len;
+        gk5i_der_put_prim(&w, GK5I_DER_OCTET_STRING, ad[i].p, ad[i].len);
+        gk5i_der_put_close(&w, GK5I_DER_CTX(1), f);
+        f = w.len;
+        gk5i_der_put_int(&w, ad[i].type);
+        gk5i_der_put_close(&w, GK5I_DER_CTX(0), f);
+        gk5i_der_put_close(&w, GK5I_DER_SEQUENCE, el);
+    }
+    gk5i_der_put_close(&w, GK5I_DER_SEQUENCE, all);
+    if (gk5i_bwr_data(&w) == NULL) {
+        fprintf(stderr, "gen_corpus: authorization data too large\n");
+        exit(1);
+    }
+    memmove(out, gk5i_bwr_data(&w), w.len);
+    return w.len;
+}
+
+static void pac_authz_seeds(void)
+{
+    static uint8_t pac[4096], a[8192], b[8192], c[8192];
+    static const uint8_t cammac[] = {0x30, 0x00};
+    size_t pl = pac_kdc(NULL, 0, true, pac, sizeof(pac));
+    size_t al, bl, cl;
+
+    struct pac_ad one[] = {{GK5I_AD_WIN2K_PAC, pac, pl}};
+    al = pac_authz(one, 1, a, sizeof(a));
+    pac_write("authz-pac", PAC_AUTHZ, a, al);
+    /* AD-IF-RELEVANT { PAC }, as AD and MIT's KDC send it. */
+    struct pac_ad rel[] = {{GK5I_AD_IF_RELEVANT, a, al}};
+    bl = pac_authz(rel, 1, b, sizeof(b));
+    pac_write("authz-if-relevant-pac", PAC_AUTHZ, b, bl);
+    /* A CAMMAC, then the PAC two containers down, then another PAC. */
+    struct pac_ad many[] = {{GK5I_AD_CAMMAC, cammac, sizeof(cammac)},
+                            {GK5I_AD_IF_RELEVANT, b, bl},
+                            {GK5I_AD_WIN2K_PAC, pac, 8}};
+    cl = pac_authz(many, 3, c, sizeof(c));
+    pac_write("authz-cammac-nested", PAC_AUTHZ, c, cl);
+    /* Six containers deep: past the four opened. */
+    memcpy(a, b, bl);
+    al = bl;
+    for (int depth = 2; depth <= 6; depth++) {
+        struct pac_ad wrap[] = {{GK5I_AD_IF_RELEVANT, a, al}};
+        bl = pac_authz(wrap, 1, b, sizeof(b));
+        memcpy(a, b, bl);
+        al = bl;
+    }
+    pac_write("authz-too-deep", PAC_AUTHZ, a, al);
+    /* A container of what is not authorization data. */
+    struct pac_ad bad[] = {{GK5I_AD_IF_RELEVANT, cammac + 1, 1}};
+    cl = pac_authz(bad, 1, c, sizeof(c));
+    pac_write("authz-bad-container", PAC_AUTHZ, c, cl);
+    pac_write("authz-truncated", PAC_AUTHZ, c, cl - 1);
+    pac_write("authz-empty", PAC_AUTHZ, c, 0);
+    struct pac_ad none[] = {{GK5I_AD_CAMMAC, cammac, sizeof(cammac)}};
+    cl = pac_authz(none, 1, c, sizeof(c));
+    pac_write("authz-cammac-only", PAC_AUTHZ, c, cl);
+}
+
+static void pac_attr_seeds(void)
+{
+#define ATTR(name, text)                                                       \
+    {                                                                          \
+        name, text, sizeof(text) - 1                                           \
+    }
+    static const struct {
+        const char *name, *text;
+        size_t len;
+    } attrs[] = {
+        ATTR("attr-whole", "urn:mspac:"),
+        ATTR("attr-logon-info", "URN:MSPAC:Logon-Info"),
+        ATTR("attr-client-info", "urn:mspac:client-info"),
+        ATTR("attr-upn", "urn:mspac:upn-dns-info"),
+        ATTR("attr-number", "urn:mspac:16"),
+        ATTR("attr-number-max", "urn:mspac:4294967295"),
+        ATTR("attr-number-past", "urn:mspac:4294967296"),
+        ATTR("attr-number-long", "urn:mspac:00000000016"),
+        ATTR("attr-zero", "urn:mspac:0"),
+        ATTR("attr-negative", "urn:mspac:-2147483648"),
+        ATTR("attr-negative-past", "urn:mspac:-2147483649"),
+        ATTR("attr-negative-zero", "urn:mspac:-0"),
+        ATTR("attr-minus", "urn:mspac:-"),
+        ATTR("attr-letters", "urn:mspac:1x"),
+        ATTR("attr-plus", "urn:mspac:+1"),
+        ATTR("attr-other", "urn:other:1"),
+        /* First four bytes: the types 0, 1, 2^31 and 2^32 - 1. */
+        ATTR("attr-type-0", "\x00\x00\x00\x00"),
+        ATTR("attr-type-1", "\x01\x00\x00\x00"),
+        ATTR("attr-type-2-31", "\x00\x00\x00\x80"),
+        ATTR("attr-type-whole", "\xff\xff\xff\xff"),
+    };
+#undef ATTR
+
+    for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+        pac_write(attrs[i].name, PAC_ATTR, (const uint8_t *)attrs[i].text,
+                  attrs[i].len);
+    }
+}
+
+static void pac_seeds(void)
+{
+    pac_raw_seeds();
+    pac_signed_seeds();
+    pac_authz_seeds();
+    pac_attr_seeds();
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1092,6 +1621,7 @@ int main(int argc, char **argv)
     }
     import_gssd_negative();
     krb_seeds();
+    pac_seeds();
     if (failures != 0) {
         fprintf(stderr, "gen_corpus: %d failures\n", failures);
         return 1;
