@@ -1536,6 +1536,12 @@ static void pac_authz_seeds(void)
     pac_write("authz-bad-container", PAC_AUTHZ, c, cl);
     pac_write("authz-truncated", PAC_AUTHZ, c, cl - 1);
     pac_write("authz-empty", PAC_AUTHZ, c, 0);
+    /* Types the reader passes over (AD-KDC-ISSUED, a negative one). */
+    struct pac_ad other[] = {{4, cammac, sizeof(cammac)},
+                             {-130, cammac, 1},
+                             {GK5I_AD_WIN2K_PAC, pac, pl}};
+    cl = pac_authz(other, 3, c, sizeof(c));
+    pac_write("authz-other-types", PAC_AUTHZ, c, cl);
     struct pac_ad none[] = {{GK5I_AD_CAMMAC, cammac, sizeof(cammac)}};
     cl = pac_authz(none, 1, c, sizeof(c));
     pac_write("authz-cammac-only", PAC_AUTHZ, c, cl);
