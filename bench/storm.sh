@@ -62,10 +62,13 @@ for v in "$contexts" "$connections" "$repeat"; do
     case $v in '' | *[!0-9]*) echo "storm: '$v' is not a number" >&2; exit 2 ;; esac
 done
 # Ganesha (libntirpc) keeps at most RPC_GSS_Max_Ctx contexts (16384 by
-# default) and drops the oldest beyond: the storm's N, with the check's own
-# context, must stay below it or its first contexts are gone.
-if [ "$contexts" -gt 16000 ] || [ "$connections" -gt 64 ] || [ "$contexts" -lt "$connections" ]; then
-    echo "storm: --contexts $contexts --connections $connections: at most 16000 contexts (Ganesha keeps 16384, RPC_GSS_Max_Ctx), 1 to 64 connections, and no fewer contexts than connections" >&2
+# default) in RPC_GSS_Npart partitions (13), each holding at most
+# 16384 / 13 = 1260 and dropping its oldest beyond; a context's partition
+# follows its address, so the partitions do not fill evenly (16000
+# contexts lost some).  The storm's N, with the check's own context, stays
+# far enough below that for every partition.
+if [ "$contexts" -gt 10000 ] || [ "$connections" -gt 64 ] || [ "$contexts" -lt "$connections" ]; then
+    echo "storm: --contexts $contexts --connections $connections: at most 10000 contexts (Ganesha keeps 16384, RPC_GSS_Max_Ctx, in 13 partitions of at most 1260 each), 1 to 64 connections, and no fewer contexts than connections" >&2
     exit 2
 fi
 IFS=, read -r -a mode_list <<<"$modes"
