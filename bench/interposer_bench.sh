@@ -15,6 +15,8 @@
 #
 #   bench/interposer_bench.sh [--seconds S] [--quick] [--enctypes a,b]
 #                             [--accepts N] BUILD_DIR
+# --enctypes: aes128-sha1, aes256-sha1, aes128-sha256, aes256-sha384,
+# camellia128, camellia256 or their numbers (default: all).
 set -u
 set -o pipefail
 
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
     --quick) seconds=0.1; accepts=200; shift ;;
     --accepts) accepts=$2; shift 2 ;;
     --enctypes) enctypes=$2; shift 2 ;;
-    -h | --help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "interposer_bench: unknown option $1" >&2; exit 2 ;;
     *) build=$1; shift ;;
     esac
