@@ -184,6 +184,14 @@ static enum rc_find rc_find(const struct gk5i_rcache *rc, struct rc_shard *sh,
     uint32_t i = start;
     struct rc_slot *fr = NULL;
 
+    /* The first slot is touched as a write before it is read: the table
+     * is calloc'd untouched pages, and a page first read is mapped to the
+     * shared zero page, then copied on the insert's write, and that copy
+     * flushes the mapping from every CPU that runs one of the process's
+     * threads (an interrupt to each, which a hypervisor makes dear).  A
+     * write first gets the page at once.  Under the shard's lock; the
+     * value is unchanged. */
+    (void)__atomic_fetch_or(&sh->slots[i].exp, 0, __ATOMIC_RELAXED);
     for (uint32_t k = 0; k < nprobe; k++) {
         struct rc_slot *s = &sh->slots[i];
 
