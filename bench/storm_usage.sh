@@ -38,7 +38,7 @@ expect 2 "nfs4 storm: missing HOST:PORT:/PATH" "$gk5" nfs4 storm
 expect 2 "nfs4 bench: --contexts applies to nfs4 storm" "$gk5" nfs4 bench $loc --contexts 5
 expect 2 "nfs4 cat: --server-pid applies to nfs4 storm" "$gk5" nfs4 cat ${loc}x --server-pid 3
 expect 1 "nfs4 storm: kinit with the keytab /nonexistent/kt:" "$gk5" nfs4 storm $loc --client-keytab /nonexistent/kt
-expect 2 "storm: --contexts 20000 --connections 4: at most 10000 contexts" bash "$storm_sh" --contexts 20000 .
+expect 2 "storm: --contexts 20000 --connections 8: at most 10000 contexts" bash "$storm_sh" --contexts 20000 .
 expect 2 "storm: --modes: 'fast' is not stock, interposer or native" bash "$storm_sh" --modes fast .
 expect 2 "storm: unknown option --frobnicate" bash "$storm_sh" --frobnicate .
 tap_done
