@@ -60,8 +60,12 @@ struct pair {
     gk5_ctx *init, *acc;
 };
 
+/* Each thread's own line: calls and stale are written every call, and a
+ * neighbour's counters on the same line would move it between the CPUs
+ * with every call of either (the benchmark's own false sharing, which
+ * cost the shared mode most). */
 struct scale_thread {
-    pthread_t tid;
+    _Alignas(64) pthread_t tid;
     gk5_ctx *send, *recv; /* the contexts this thread works on */
     const uint8_t *msg;
     size_t size;
@@ -80,12 +84,15 @@ struct scale_run {
     /* verify_mic and unwrap: passes over the pools */
     bool shared;
     pthread_barrier_t pass;
-    _Atomic size_t cursor; /* next token of the shared pool */
     size_t batch;
     double deadline;     /* no pass starts after it */
     _Atomic bool failed; /* a call failed: every thread stops at the pass */
     gk5_ctx *recv[SCALE_MAX_THREADS];
     int nrecv;
+    /* Next token of the shared pool: taken by every thread, a batch at a
+     * time (as workers take calls from one connection), on a line of its
+     * own so that reading the flags above does not fetch it. */
+    _Alignas(64) _Atomic size_t cursor;
 };
 
 /* Both ends of a context from one fixed key (initiator and acceptor). */
