@@ -185,6 +185,18 @@ static GK5_WUR uint32_t ctx_alloc(const struct gk5_enctype *et,
     }
     _Static_assert(alignof(gk5_ctx) == GK5_CACHE_LINE,
                    "the context is laid out in cache lines");
+#define CTX_LINE(f) (offsetof(gk5_ctx, f) / GK5_CACHE_LINE)
+    _Static_assert(CTX_LINE(recv.started) == CTX_LINE(et) &&
+                       CTX_LINE(recv.lockfree) == CTX_LINE(et),
+                   "the window's flags are on the read-mostly line");
+    _Static_assert(CTX_LINE(recv.word) != CTX_LINE(et) &&
+                       CTX_LINE(recv.word) ==
+                           (offsetof(gk5_ctx, recv.word) + 15) /
+                               GK5_CACHE_LINE &&
+                       CTX_LINE(recv.word) != CTX_LINE(send_seq) &&
+                       CTX_LINE(recv.word) != CTX_LINE(lane0),
+                   "the window's word has a line of its own");
+#undef CTX_LINE
     ctx = zalloc_line(sizeof(*ctx), &mem);
     if (ctx == NULL) {
         err = GK5_ERR_NOMEM;

@@ -89,11 +89,15 @@ struct gk5_lane {
  * happens once. */
 #define GK5_SEQ_WINDOW 64
 __extension__ typedef unsigned __int128 gk5i_u128;
+/* Laid out for the context (gk5_ctx.recv): the flags, read by every
+ * message and written once, first, so that they can end the context's
+ * read-mostly line; the word every new number writes, and the lock beside
+ * it (taken per message only where there is no swap), from the next. */
 struct gk5_seqstate {
+    _Atomic bool started; /* false until the first authenticated token */
+    bool wide;            /* 64-bit numbers (RFC 4121) vs 32-bit (RFC 1964) */
+    bool lockfree;        /* the word is swapped, not locked */
     _Alignas(16) gk5i_u128 word; /* next | bitmap << 64 */
-    _Atomic bool started;        /* false until the first authenticated token */
-    bool wide;     /* 64-bit numbers (RFC 4121) vs 32-bit (RFC 1964) */
-    bool lockfree; /* the word is swapped, not locked */
     pthread_mutex_t lock;
 };
 
@@ -120,19 +124,26 @@ struct gk5_ctx {
      * published by lane_count); more_mem is the allocation. */
     struct gk5_lane *more;
     void *more_mem;
-    void *mem; /* the allocation the context lies in */
+
+    /* The receive window straddles two lines: its flags (`started` is
+     * read by every message received and written once) end the line
+     * above; its word (written by every new number received) and its lock
+     * begin the next.  A thread's read of the flags then never fetches
+     * the line another thread's number last wrote (a load that costs a
+     * trip between the CPUs, and then the swap another; context.c checks
+     * the lines when it is built). */
+    struct gk5_seqstate recv;
 
     /* Written by every message sent: one atomic add. */
     _Alignas(GK5_CACHE_LINE) _Atomic uint64_t send_seq; /* next to send */
     /* RFC 4121: the last number, 2^64 - 1, has been sent (send_seq cannot
      * count past it); RFC 1964 contexts stop at send_seq == 2^32 instead. */
     _Atomic bool send_exhausted;
-    /* Taken only to add a lane: cold, on this line because it has room
-     * (a context's size counts: servers hold many). */
+    /* Taken only to add a lane, and the allocation the context lies in
+     * (read when it is freed): cold, on this line because it has room (a
+     * context's size counts: servers hold many). */
     pthread_mutex_t lane_lock;
-
-    /* Written by every message received. */
-    _Alignas(GK5_CACHE_LINE) struct gk5_seqstate recv;
+    void *mem;
 
     struct gk5_lane lane0;
 
