@@ -319,7 +319,12 @@ int cli_rpc_listen(const char *hostport, int *fd_out, char *bound,
         snprintf(err, err_len, "cannot bind %s: %s", hostport, strerror(errno));
         goto cleanup;
     }
-    if (listen(fd, 128) != 0) {
+    /* A server that holds up to max_connections (1,024 by default) is
+     * connected to in bursts: the backlog the kernel allows (SOMAXCONN,
+     * capped by net.core.somaxconn), so that a burst waits in the queue.
+     * Past a full queue the kernel drops the SYN, and the client, a
+     * legitimate one among them, tries again a second later. */
+    if (listen(fd, SOMAXCONN) != 0) {
         snprintf(err, err_len, "cannot listen on %s: %s", hostport,
                  strerror(errno));
         goto cleanup;
