@@ -312,9 +312,12 @@ static void test_fresh_pages_written_first(void **state)
         assert_int_equal(store(rc, 9, i, T0 + 5, T0 + 5), GK5_OK);
     }
     long res = resident_pages() - res0, flt = minor_faults() - flt0;
-    /* 4,000 stores reach nearly all of the table's 320 pages. */
+    /* 4,000 stores reach nearly all of the table's 320 pages.  Read
+     * first, each would cost two faults; the margin allows for faults
+     * elsewhere and for the kernel's per-CPU batching of the resident
+     * count (up to 31 pages a CPU not yet added in). */
     assert_true(res >= 200);
-    if (flt > res + res / 8 + 16) {
+    if (flt > res + res / 4 + 32) {
         fail_msg("%ld minor faults for %ld pages made resident: pages were "
                  "read before they were written",
                  flt, res);
