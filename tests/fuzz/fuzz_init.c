@@ -376,7 +376,12 @@ static void check_context(struct leg *l, const gk5_buffer *answer)
     }
     open_ap_req(l);
     read_ap_rep(l->cred, answer, &part, &plain);
-    if (part.has_subkey) {
+    if (gk5i_enctype_usable(l->cred->keytype, &et) != GK5_OK) {
+        fuzz_fail("init: session enctype", 0, 0);
+    }
+    /* An RFC 1964 (DES3) session's context is keyed by the initiator's
+     * subkey whatever the AP-REP holds (initiator_ap_rep.c, as MIT). */
+    if (part.has_subkey && !et->rfc1964) {
         if (gk5i_enctype_usable(part.subkey.keytype, &et) != GK5_OK ||
             et->rfc1964) {
             fuzz_fail("init: a context from an acceptor subkey refused", 0, 0);
@@ -385,9 +390,6 @@ static void check_context(struct leg *l, const gk5_buffer *answer)
         klen = part.subkey.value.len;
         flags |= GK5_CTXF_ACCEPTOR_SUBKEY;
     } else {
-        if (gk5i_enctype_usable(l->cred->keytype, &et) != GK5_OK) {
-            fuzz_fail("init: session enctype", 0, 0);
-        }
         key = l->subkey;
         klen = l->subkey_len;
     }
