@@ -54,6 +54,19 @@ static GK5_WUR uint32_t check_call(const uint32_t *minor, const gk5_ctx *ctx,
     return gk5i_ctx_check_expiry(ctx);
 }
 
+/* check_call() for the calls that send (wrap, get_mic), which then ask
+ * for the send counter's line (mech_int.h, gk5i_ctx_prefetch_send). */
+static GK5_WUR uint32_t check_send_call(const uint32_t *minor, gk5_ctx *ctx,
+                                        uint32_t qop)
+{
+    uint32_t err = check_call(minor, ctx, qop);
+
+    if (err == GK5_OK) {
+        gk5i_ctx_prefetch_send(ctx);
+    }
+    return err;
+}
+
 /* The outputs a call clears on entry (each may be NULL), so that a call
  * that fails leaves them empty. */
 static void clear_outputs(int *conf_state, uint32_t *qop, gk5_buffer *out)
@@ -398,7 +411,7 @@ uint32_t gk5_wrap_iov(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
     uint32_t err, major;
 
     clear_outputs(conf_state, NULL, NULL);
-    err = check_call(minor, ctx, qop);
+    err = check_send_call(minor, ctx, qop);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_WRAP, &f);
     }
@@ -496,7 +509,7 @@ uint32_t gk5_get_mic_iov(uint32_t *minor, gk5_ctx *ctx, uint32_t qop,
     bool allocated = false;
     uint32_t err, major;
 
-    err = check_call(minor, ctx, qop);
+    err = check_send_call(minor, ctx, qop);
     if (err == GK5_OK) {
         err = validate_iov(iov, iov_count, OP_GET_MIC, &f);
     }
@@ -576,7 +589,7 @@ uint32_t gk5_wrap(uint32_t *minor, gk5_ctx *ctx, int conf_req, uint32_t qop,
     uint32_t err, major;
 
     clear_outputs(conf_state, NULL, out);
-    err = check_call(minor, ctx, qop);
+    err = check_send_call(minor, ctx, qop);
     if (err == GK5_OK && (!readable(in) || out == NULL)) {
         err = GK5_ERR_INVALID_ARGUMENT;
     }
