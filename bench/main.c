@@ -114,8 +114,11 @@ static void bench_usage(FILE *f)
             "                    unwrap at 64 B, 1 KiB, 16 KiB (or --sizes), "
             "aes256-sha1\n"
             "                    (or --enctypes); aggregate calls/s, MB/s "
-            "and shared/own.\n"
-            "                    Fixed keys: needs no KDC, no file\n"
+            "and shared/own,\n"
+            "                    after what moving one cache line between "
+            "two CPUs\n"
+            "                    costs here.  Fixed keys: needs no KDC, no "
+            "file\n"
             "\n"
             "The full run takes several minutes.  Needs the MIT KDC programs: "
             "apt-get\ninstall krb5-kdc krb5-admin-server\n");

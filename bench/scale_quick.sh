@@ -39,5 +39,12 @@ for et in 18 17; do
     done
     grep -q "($et)\$" "$out" || { echo "FAIL: no table for enctype $et"; fails=$((fails + 1)); }
 done
+# With two CPUs or more, the cost of a line moved between them comes first
+# (measured, or said not to be).
+if [ "$(nproc)" -ge 2 ] &&
+    ! grep -Eq "^A cache line moved between two threads' CPUs: ([0-9]+ ns \(slowest of [0-9]+ tries [0-9]+\)|not measured)" "$out"; then
+    echo "FAIL: no line for the cost of a cache line moved between CPUs"
+    fails=$((fails + 1))
+fi
 [ "$fails" = 0 ] && echo "ok: every row present"
 [ "$fails" = 0 ]
