@@ -4,7 +4,10 @@
  * Differential libFuzzer target: the same bytes go to gk5_unwrap and to MIT
  * krb5's gss_unwrap on the same context (same key, role, acceptor subkey,
  * sequence numbers), and the two must agree on accept/reject and, when both
- * accept, on the plaintext and conf_state.
+ * accept, on the plaintext and conf_state.  One known difference is not
+ * compared: a Wrap token whose AcceptorSubkey flag names a key the context
+ * lacks, which gk5 refuses (as Heimdal does) and MIT may accept; for those
+ * gk5's refusal and its words are checked (claims_missing_subkey).
  *
  * MIT's context is built without a KDC by importing a hand-written
  * interprocess token (mit_ctx.c).  Replay and sequence detection are off on
@@ -100,6 +103,7 @@ static void gk5_done(const struct fuzz_cfg *cfg, bool peer, gk5_ctx *ctx)
 struct result {
     bool ok;
     uint32_t major;
+    uint32_t minor; /* gk5's only */
     uint8_t *pt;
     size_t len;
     int conf;
@@ -115,6 +119,7 @@ static void run_gk5(const struct fuzz_cfg *cfg, const uint8_t *tok, size_t len,
     in.value = fuzz_dup(tok, len);
     r->conf = -1;
     r->major = gk5_unwrap(&minor, rx, &in, &out, &r->conf, &qop);
+    r->minor = minor;
     r->ok = GK5_ERROR(r->major) == 0;
     r->pt = r->ok ? fuzz_dup(out.value, out.length) : NULL;
     r->len = r->ok ? out.length : 0;
@@ -158,6 +163,41 @@ static void dump(const char *name, const uint8_t *p, size_t n)
     fprintf(stderr, "\n");
 }
 
+/* An RFC 4121 Wrap token whose AcceptorSubkey flag claims a key the
+ * receiving context does not have.  gk5 refuses it, as Heimdal does (RFC
+ * 4121 4.2.2: the flag says which key protects the token); MIT, holding no
+ * acceptor subkey, ignores the flag and may accept the token under the key
+ * it has.  Only gk5's refusal is checked for these, and its words: past
+ * the token ID, the length and the direction, the flag itself. */
+static bool claims_missing_subkey(const struct fuzz_cfg *cfg,
+                                  const uint8_t *tok, size_t len)
+{
+    return !fuzz_rfc1964(cfg->enctype) && !cfg->acceptor_subkey && len >= 3 &&
+           tok[0] == 0x05 && tok[1] == 0x04 && (tok[2] & 0x04) != 0;
+}
+
+static void check_missing_subkey(const struct fuzz_cfg *cfg, const uint8_t *tok,
+                                 size_t len, const struct result *g)
+{
+    /* SentByAcceptor as the receiver wants it (check_header's order). */
+    bool dir_ok = ((tok[2] & 0x01) != 0) == cfg->initiator;
+
+    if (g->ok) {
+        dump("token", tok, len);
+        fuzz_fail("gk5 accepted a token claiming an acceptor subkey it "
+                  "does not hold",
+                  g->major, g->minor);
+    }
+    if (len >= 16 && dir_ok &&
+        (g->major != GK5_S_DEFECTIVE_TOKEN ||
+         g->minor != GK5_ERR_TOKEN_SUBKEY_FLAG)) {
+        dump("token", tok, len);
+        fuzz_fail("gk5 refused a token claiming a missing acceptor subkey, "
+                  "but not for its flag",
+                  g->major, g->minor);
+    }
+}
+
 /* Compares the two results; generated && !changed: both must accept. */
 static void compare(const struct fuzz_cfg *cfg, const uint8_t *tok, size_t len,
                     bool must_accept, const uint8_t *pt, size_t pt_len)
@@ -165,6 +205,16 @@ static void compare(const struct fuzz_cfg *cfg, const uint8_t *tok, size_t len,
     struct result g, m;
 
     run_gk5(cfg, tok, len, &g);
+    if (claims_missing_subkey(cfg, tok, len)) {
+        if (must_accept) {
+            fuzz_fail("a generated token claims an acceptor subkey its "
+                      "context does not have",
+                      g.major, g.minor);
+        }
+        check_missing_subkey(cfg, tok, len, &g);
+        free(g.pt);
+        return;
+    }
     run_mit(cfg, tok, len, &m);
     if (g.ok != m.ok ||
         (g.ok && (g.len != m.len || g.conf != m.conf ||
