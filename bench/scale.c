@@ -645,9 +645,9 @@ int bench_scale(const struct config *cfg, const char *threads_arg)
                    trip, TRIP_RUNS, slowest);
         } else {
             printf("A cache line moved between two threads' CPUs: not "
-                   "measured (no two threads took\n%d turns within %.1f s, "
-                   "five tries: a busy machine, or no second thread).\n",
-                   TRIP_TURNS, TRIP_SECONDS);
+                   "measured (no two threads took\n%d turns within %.1f s "
+                   "in %d tries: a busy machine, or no second thread).\n",
+                   TRIP_TURNS, TRIP_SECONDS, TRIP_RUNS);
         }
     }
     for (size_t e = 0; e < cfg->n_enctypes; e++) {
