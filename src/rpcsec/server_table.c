@@ -137,10 +137,14 @@ void gk5i_srv_table_remove(gk5_rpc_server *srv, struct sctx *sc)
     }
 }
 
+/* Table lock held, now read under it.  A context used at or after now is
+ * not idle: with the clock read before the lock, another thread could mark
+ * the context used a second later first, and the unsigned difference would
+ * wrap and call a context in use idle. */
 static bool idle_expired(const gk5_rpc_server *srv, const struct sctx *sc,
                          uint64_t now)
 {
-    return now - sc->last_used > srv->idle_timeout;
+    return now > sc->last_used && now - sc->last_used > srv->idle_timeout;
 }
 
 /* Table lock held.  Makes room for one more context by unlinking the least
@@ -283,7 +287,7 @@ enum lookup gk5i_srv_table_lookup(gk5_rpc_server *srv, const uint8_t *handle,
                                   size_t handle_len, struct sctx **out)
 {
     struct sctx *sc;
-    uint64_t now = now_mono();
+    uint64_t now;
     enum lookup res = LOOKUP_NONE;
 
     *out = NULL;
@@ -291,6 +295,8 @@ enum lookup gk5i_srv_table_lookup(gk5_rpc_server *srv, const uint8_t *handle,
         return LOOKUP_NONE;
     }
     (void)pthread_mutex_lock(&srv->lock);
+    /* Under the lock: every last_used was read from the clock before it. */
+    now = now_mono();
     sc = table_find_locked(srv, handle);
     if (sc != NULL && idle_expired(srv, sc, now) &&
         atomic_load(&sc->refs) == 1) {
@@ -318,9 +324,10 @@ void gk5i_srv_table_sweep(gk5_rpc_server *srv)
     struct sctx *gone[SWEEP_PER_CALL];
     unsigned n = 0;
     unsigned i;
-    uint64_t now = now_mono();
+    uint64_t now;
 
     (void)pthread_mutex_lock(&srv->lock);
+    now = now_mono();
     while (n < SWEEP_PER_CALL && srv->oldest != NULL &&
            idle_expired(srv, srv->oldest, now) &&
            atomic_load(&srv->oldest->refs) == 1) {

@@ -21,6 +21,7 @@
 #include "tokutil.h"
 
 #include "rpcsec/rpcsec_int.h"
+#include "rpcsec/server_int.h"
 
 /* RFC 5531 9. */
 #define MSG_CALL 0u
@@ -1597,6 +1598,73 @@ static void test_policy(void **state)
     }
 }
 
+/* Monotonic seconds, as the table counts them. */
+static uint64_t mono_s(void)
+{
+    struct timespec ts;
+
+    (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec;
+}
+
+/* The table's idle expiry against the order of clock reads: a worker that
+ * read the clock just before a second began can take the table lock after
+ * another worker marked the context used in the new second.  The context
+ * must stay (before the fix, the unsigned difference wrapped, the lookup
+ * answered "idle too long" and removed a context in use: a client's call
+ * among 32 in flight was refused with RPCSEC_GSS_CREDPROBLEM under TSan).
+ * A context idle for longer than idle_timeout still goes. */
+static void test_idle_against_clock_order(void **state)
+{
+    int32_t ets[MAX_ETYPES];
+    struct fx fx;
+    struct sctx *sc = NULL;
+    gk5_rpc_server_options opts = {.idle_timeout = 1};
+    gk5_rpc_error err;
+    size_t max_record = 0;
+    uint32_t idle = 0;
+
+    (void)state;
+    assert_true(enctypes(ets) > 0);
+    snprintf(where, sizeof(where), "idle expiry, enctype %d", (int)ets[0]);
+    /* fx_init's, with an idle timeout of 1 s (the clock's start, the
+     * machine's boot, may be less than the default hour ago). */
+    memset(&fx, 0, sizeof(fx));
+    fx.enctype = ets[0];
+    fx.xid = 0x7000u;
+    if (gk5i_rpc_server_create_nocred(&opts, &fx.srv, &err) != 0) {
+        fail_msg("gk5i_rpc_server_create_nocred: %s", err.text);
+    }
+    fx_add(&fx, 0, &fx.init, fx.handle);
+    /* Through the accessor: the server's struct has fields only the
+     * library's own build defines (sctx's table fields come first). */
+    gk5i_rpc_server_limits(fx.srv, &max_record, &idle);
+    CHECK_EQ(idle, 1);
+    CHECK_EQ(gk5i_srv_table_lookup(fx.srv, fx.handle, GK5I_RPC_HANDLE_LEN, &sc),
+             LOOKUP_FOUND);
+    /* As another worker would leave it: used a few seconds "later" (more
+     * than the idle timeout: the wrapped difference is what expired it). */
+    sc->last_used = mono_s() + 3;
+    gk5i_sctx_put(sc);
+    sc = NULL;
+    gk5i_srv_table_sweep(fx.srv);
+    CHECK_EQ(gk5_rpc_server_contexts(fx.srv), 1);
+    CHECK_EQ(gk5i_srv_table_lookup(fx.srv, fx.handle, GK5I_RPC_HANDLE_LEN, &sc),
+             LOOKUP_FOUND);
+    assert_non_null(sc);
+    CHECK_EQ(gk5_rpc_server_contexts(fx.srv), 1);
+
+    /* Really idle: longer than idle_timeout ago. */
+    sc->last_used = mono_s() - idle - 2;
+    gk5i_sctx_put(sc);
+    sc = NULL;
+    CHECK_EQ(gk5i_srv_table_lookup(fx.srv, fx.handle, GK5I_RPC_HANDLE_LEN, &sc),
+             LOOKUP_IDLE);
+    assert_null(sc);
+    CHECK_EQ(gk5_rpc_server_contexts(fx.srv), 0);
+    fx_free(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1611,6 +1679,7 @@ int main(void)
         cmocka_unit_test(test_destroy),
         cmocka_unit_test(test_not_a_call),
         cmocka_unit_test(test_policy),
+        cmocka_unit_test(test_idle_against_clock_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
