@@ -542,20 +542,30 @@ fi # CELLS = all
 
 # ---- concurrency ----
 
+# After a failed cell against gk5's server: what the server said (its log
+# names every kind of call it refused or dropped, the first at once).
+server_said() {
+    note "gk5 rpc serve's log, its last lines:"
+    tail -n 12 "$WORK/$1.err" | diag
+}
+
 if [ -n "$GK5_PORT" ]; then
     # --timeout: a dropped call (RFC 2203 5.3.3.1: below the window, the
     # server sends nothing) fails in 5 s instead of 25.
     cell "gk5 client -> gk5 server, krb5p: one AUTH, 8 threads x 10000 calls, every reply checked" \
         --grep '8 threads: 80000 calls' -- \
-        cmd_gk5 echo "$GK5_PORT" krb5p --threads 8 --calls 10000 --size 1024 --timeout 5000
+        cmd_gk5 echo "$GK5_PORT" krb5p --threads 8 --calls 10000 --size 1024 --timeout 5000 ||
+        server_said gk5srv
     # gk5's own client: 8 threads on one connection and one context, and
     # one thread with 32 calls out; every reply checked against its call.
     cell "gk5 client (gk5 transport) -> gk5 server, krb5p: 8 threads on one connection x 2000 calls, every reply checked" \
         --grep '8 threads: 16000 calls' -- \
-        cmd_gk5 echo "$GK5_PORT" krb5p --threads 8 --calls 2000 --size 1024 --timeout 5000 --transport gk5
+        cmd_gk5 echo "$GK5_PORT" krb5p --threads 8 --calls 2000 --size 1024 --timeout 5000 --transport gk5 ||
+        server_said gk5srv
     cell "gk5 client (gk5 transport) -> gk5 server, krb5i: 32 calls in flight x 8000, every reply checked" \
         --grep '32 in flight.*8000 calls' -- \
-        cmd_gk5 echo "$GK5_PORT" krb5i --inflight 32 --calls 8000 --size 512 --timeout 5000
+        cmd_gk5 echo "$GK5_PORT" krb5i --inflight 32 --calls 8000 --size 512 --timeout 5000 ||
+        server_said gk5srv
     if [ "$MANY_CONTEXTS" != - ]; then
         cell "gk5 client -> gk5 server: 64 AUTHs (64 contexts, krb5/krb5i/krb5p) on 8 connections at once" \
             --grep '64 of 64 contexts' -- \
