@@ -22,7 +22,10 @@ static void log_emit_locked(gk5_rpc_tcp_server *ts, struct logslot *ls,
     e.code = ls->code;
     e.auth_stat = ls->auth_stat;
     if (ls->count > 1) {
-        uint64_t secs = (now - ls->since + 999) / 1000;
+        /* A flush may come with a clock read before another thread's
+         * event set since: no span then, not a wrapped one. */
+        uint64_t span = now > ls->since ? now - ls->since : 0;
+        uint64_t secs = (span + 999) / 1000;
 
         (void)snprintf(e.text, sizeof(e.text),
                        "%s (%lu like this in the last %llu s)", ls->text,
@@ -45,8 +48,8 @@ void gk5i_tcp_log_event(gk5_rpc_tcp_server *ts, unsigned cause,
     if (ts->log == NULL || cause >= N_CAUSES) {
         return;
     }
-    now = mono_ms();
     (void)pthread_mutex_lock(&ts->log_lock);
+    now = mono_ms();
     ls = &ts->logs[cause];
     if (ls->count == 0) {
         ls->since = now;
